@@ -1,0 +1,460 @@
+"""Following a lead: the check of one play, the legal set, and its enumeration.
+
+The rules, in order (seeds wikipedia and wikipedia_2006):
+
+1. Play as many cards as were led.
+2. Follow the led effective suit as far as possible: a player holding more
+   cards of it than were led plays only that suit; one holding fewer plays
+   all of them and fills with anything.
+3. Match the lead's structure as far as the hand allows. How far is measured
+   by a *structure value*, a tuple compared lexicographically: first, for each
+   led tractor (largest first), the length of the tractor matched; then the
+   tuples matched, larger tuples first. A play is legal when its value is at
+   least the best value the hand could reach. Which structures count is set by
+   :class:`~shengji.engine.rules.TupleFollow` and
+   :class:`~shengji.engine.rules.TractorFollow`.
+
+:class:`LegalPlays` answers all three questions about one hand and one lead:
+``play in legal`` (one fast check), :meth:`LegalPlays.reason` (why not, in
+words), the compact description (:attr:`~LegalPlays.forced`,
+:attr:`~LegalPlays.pool`, :meth:`~LegalPlays.describe`), a lazy generator of
+every distinct legal play, and :meth:`~LegalPlays.random`.
+
+>>> from shengji.engine.trump import Trump
+>>> t, r = Trump.parse("2H"), Rules()
+>>> lead = Lead.from_cards("KS KS", t, r)
+>>> legal = LegalPlays(Hand("9S 9S 8S AC"), lead, t, r)
+>>> "9S 9S" in legal
+True
+>>> print(legal.reason("9S 8S"))
+you hold 1 pair in spades (9S 9S): a pair led must be followed by as many pairs as you can play
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from random import Random
+
+from shengji.engine.cards import Card, Hand, format_cards, missing_cards, parse_cards
+from shengji.engine.lead import Lead, PlayError
+from shengji.engine.rules import Rules, TractorFollow, TupleFollow
+from shengji.engine.trump import Trump, suit_name
+from shengji.engine.units import (
+    LevelCounts,
+    counts_of_suit,
+    give,
+    placements,
+    shape_name,
+    take,
+    tuple_name,
+)
+
+Value = tuple[int, ...]
+Used = list[tuple[int, tuple[Card, ...], int]]  # (value index, faces, copies of each)
+
+
+class _Structure:
+    """The structure obligations of one lead under one set of rules."""
+
+    def __init__(self, lead: Lead, trump: Trump, rules: Rules) -> None:
+        self.trump = trump
+        self.rules = rules
+        self.exact = rules.tuple_follow == TupleFollow.PROTECT
+        policy = rules.tractor_follow
+        none = rules.tuple_follow == TupleFollow.NONE
+        self.tractors = [] if none or policy == TractorFollow.TUPLES else [
+            u for u in lead.units if u.length > 1
+        ]
+        self.slots = [
+            (u.size, u.width) for u in lead.units
+            if u.width > 1 and (u.length == 1 or policy == TractorFollow.TUPLES) and not none
+        ]
+        self.unmatched_slots = policy not in (TractorFollow.TRACTOR_ONLY,) and not none
+        self.longest = policy == TractorFollow.LONGEST
+        self.widths = sorted({w for _, w in self.slots} | {
+            u.width for u in self.tractors if u.width > 1 and self.unmatched_slots
+        }, reverse=True)
+        self.labels: list[str] = [shape_name(u.width, u.length) for u in self.tractors]
+        if self.exact:
+            self.labels += ["cards in tuples"] if self.widths else []
+        else:
+            self.labels += [tuple_name(w, plural=True) for w in self.widths]
+        self.trivial = not self.labels
+
+    def best(self, cards: LevelCounts, rng: Random | None = None) -> tuple[Value, Used]:
+        """The best structure value reachable with ``cards``, and the cards that reach it."""
+        if self.trivial:
+            return (), []
+        best: list[tuple[Value, Used]] = []
+        used: Used = []
+        trump, rules, tractors = self.trump, self.rules, self.tractors
+
+        def rec(i: int, value: Value, slots: list[tuple[int, int]]) -> None:
+            if i == len(tractors):
+                tier, extra = self._tuples(cards, slots, rng)
+                total = value + tier
+                if not best or total > best[0][0]:
+                    best[:] = [(total, used + extra)]
+                return
+            unit = tractors[i]
+            lengths = range(unit.length, 1, -1) if self.longest else (unit.length,)
+            for length in lengths:
+                if length < rules.tractor_min_length:
+                    break
+                options = list(
+                    placements(cards, unit.width, length, trump, rules, exact=self.exact)
+                )
+                if not options:
+                    continue
+                if rng is not None:
+                    rng.shuffle(options)
+                rest = unit.width * (unit.length - length)
+                more = [(rest, unit.width)] if rest and self.unmatched_slots else []
+                for _, faces in options:
+                    take(cards, trump, faces, unit.width)
+                    used.append((i, faces, unit.width))
+                    rec(i + 1, (*value, length), slots + more)
+                    used.pop()
+                    give(cards, trump, faces, unit.width)
+                return
+            more = [(unit.size, unit.width)] if self.unmatched_slots else []
+            rec(i + 1, (*value, 0), slots + more)
+
+        rec(0, (), list(self.slots))
+        return best[0]
+
+    def _tuples(self, cards: LevelCounts, slots: list[tuple[int, int]],
+                rng: Random | None) -> tuple[Value, Used]:
+        if not self.widths:
+            return (), []
+        base = len(self.tractors)
+        free = [cap for cap, _ in slots]
+        room = [w for _, w in slots]
+        faces = [(f, n) for by_face in cards.values() for f, n in by_face.items()]
+        if rng is not None:
+            rng.shuffle(faces)
+        used: Used = []
+
+        def fit(k: int) -> int:
+            spots = [j for j in range(len(free)) if room[j] >= k and free[j] >= k]
+            return min(spots, key=lambda j: (free[j], j)) if spots else -1
+
+        if self.exact:
+            locked = 0
+            for face, n in sorted(faces, key=lambda fn: -fn[1]):
+                if n >= 2:
+                    j = fit(n)
+                    if j >= 0:
+                        free[j] -= n
+                        locked += n
+                        used.append((base, (face,), n))
+            return (locked,), used
+        left = dict(faces)
+        value: list[int] = []
+        for k in self.widths:
+            placed = 0
+            for face, _ in sorted(faces, key=lambda fn: -left[fn[0]]):
+                while left[face] >= k:
+                    j = fit(k)
+                    if j < 0:
+                        break
+                    free[j] -= k
+                    left[face] -= k
+                    placed += 1
+                    used.append((base + len(value), (face,), k))
+            value.append(placed)
+        return tuple(value), used
+
+
+class LegalPlays:
+    """Every legal way for ``hand`` to follow ``lead``, described without listing it.
+
+    ``mode`` is ``"free"`` (void in the led suit: any cards), ``"short"`` (all
+    led-suit cards are forced, the rest is free) or ``"follow"`` (only led-suit
+    cards, with structure obligations).
+    """
+
+    def __init__(self, hand: Hand, lead: Lead, trump: Trump, rules: Rules) -> None:
+        self.hand = hand
+        self.lead = lead
+        self.trump = trump
+        self.rules = rules
+        self.count = lead.size
+        self.suit = lead.suit
+        self._suit_cards = counts_of_suit(hand.counts, lead.suit, trump)
+        self.suit_count = sum(n for by_face in self._suit_cards.values() for n in by_face.values())
+        if self.suit_count == 0:
+            self.mode = "free"
+        elif self.suit_count <= self.count:
+            self.mode = "short"
+        else:
+            self.mode = "follow"
+        self._structure = _Structure(lead, trump, rules)
+        self.target: Value = ()
+        self._example: Used = []
+        if self.mode == "follow" and not self._structure.trivial:
+            self.target, self._example = self._structure.best(self._suit_cards)
+
+    # -- the check -------------------------------------------------------------------
+
+    def reason(self, cards: str | Iterable[Card | str]) -> str | None:
+        """Why ``cards`` is not a legal follow, in a player's words; ``None`` if it is."""
+        try:
+            played = parse_cards(cards)
+        except ValueError as error:
+            return str(error)
+        if len(played) != self.count:
+            return f"play {self.count} card{'s' if self.count > 1 else ''}: {self.count} were led"
+        missing = missing_cards(self.hand.counts, played)
+        if missing:
+            return f"you do not hold {format_cards(missing)}"
+        if self.mode == "free":
+            return None
+        suits = self.trump.suit_index
+        name = suit_name(self.suit)
+        in_suit = [c for c in played if suits[c] == self.suit]
+        if self.mode == "short":
+            if len(in_suit) < self.suit_count:
+                return (
+                    f"you hold only {self.suit_count} {name} ({format_cards(self._suit_list())}):"
+                    f" play all of them before other cards"
+                )
+            return None
+        if len(in_suit) < self.count:
+            return (
+                f"you hold {self.suit_count} {name}: all {self.count} cards must be {name}"
+                f" (you played {format_cards(c for c in played if suits[c] != self.suit)})"
+            )
+        if self._structure.trivial:
+            return None
+        value, _ = self._structure.best(_group(played, self.trump))
+        if value >= self.target:
+            return None
+        return self._explain(value)
+
+    def __contains__(self, cards: object) -> bool:
+        if isinstance(cards, str | tuple | list):
+            return self.reason(cards) is None
+        return False
+
+    def check(self, cards: str | Iterable[Card | str]) -> None:
+        """Raise :class:`~shengji.engine.lead.PlayError` with the reason if illegal."""
+        why = self.reason(cards)
+        if why is not None:
+            raise PlayError(why)
+
+    def _explain(self, value: Value) -> str:
+        index = next(i for i, (a, b) in enumerate(zip(value, self.target, strict=True)) if a < b)
+        label = self._structure.labels[index]
+        example = format_cards(
+            f for i, faces, width in self._example if i == index
+            for f in faces for _ in range(width)
+        )
+        name = suit_name(self.suit)
+        want = self.target[index]
+        tractors = len(self._structure.tractors)
+        if index < tractors:
+            led = self._structure.tractors[index]
+            if want == led.length:
+                return (f"you hold a {label} in {name} ({example}): a {label} led must be "
+                        f"followed by one")
+            return (f"you hold a {shape_name(led.width, want)} in {name} ({example}): with no "
+                    f"{label}, the longest shorter tractor must be played")
+        if self._structure.exact:
+            return (f"you can lock {want} cards in tuples of {name} ({example}): play as many "
+                    f"cards in tuples as the lead's structure allows (you locked {value[index]})")
+        word = label if want > 1 else label[:-1]
+        led_word = self.lead.describe()
+        return (f"you hold {want} {word} in {name} ({example}): a {led_word} led must be "
+                f"followed by as many {label} as you can play")
+
+    def _suit_list(self) -> list[Card]:
+        return [f for lv in sorted(self._suit_cards, reverse=True)
+                for f, n in sorted(self._suit_cards[lv].items()) for _ in range(n)]
+
+    # -- the description -------------------------------------------------------------
+
+    @property
+    def forced(self) -> tuple[Card, ...]:
+        """Cards every legal play contains (with multiplicity)."""
+        if self.mode == "short":
+            return tuple(self._suit_list())
+        if self.mode == "free" or self._structure.trivial:
+            return ()
+        forced: list[Card] = []
+        for by_face in self._suit_cards.values():
+            for face, n in by_face.items():
+                spare = 0
+                while spare < n and self._feasible_without(face, spare + 1):
+                    spare += 1
+                forced += [face] * (n - spare)
+        return tuple(self.trump.sorted(forced))
+
+    def _feasible_without(self, face: Card, copies: int) -> bool:
+        if self.suit_count - copies < self.count:
+            return False
+        counts = list(self.hand.counts)
+        counts[face] -= copies
+        cut = Hand.from_counts(counts)
+        if self.rules.tuple_follow == TupleFollow.PROTECT:
+            return any(True for _ in self._search(cut, ()))
+        value, _ = self._structure.best(counts_of_suit(counts, self.suit, self.trump))
+        return value >= self.target
+
+    @property
+    def pool(self) -> tuple[Card, ...]:
+        """Cards a legal play may contain: the led suit when following, else the hand."""
+        if self.mode == "follow":
+            return tuple(self._suit_list())
+        return tuple(self.trump.sorted(self.hand.cards()))
+
+    def describe(self) -> str:
+        """The obligations in words, e.g. ``play 4 spades, including 2 pairs``."""
+        name = suit_name(self.suit)
+        n = self.count
+        if self.mode == "free":
+            return f"play any {n} card{'s' if n > 1 else ''}: you have no {name}"
+        if self.mode == "short":
+            rest = n - self.suit_count
+            return (f"play all your {name} ({format_cards(self._suit_list())})"
+                    + (f" and any {rest} other card{'s' if rest > 1 else ''}" if rest else ""))
+        parts = []
+        for i, label in enumerate(self._structure.labels):
+            want = self.target[i] if i < len(self.target) else 0
+            if want == 0:
+                continue
+            if i < len(self._structure.tractors):
+                parts.append(f"a {shape_name(self._structure.tractors[i].width, want)}")
+            elif self._structure.exact:
+                parts.append(f"{want} cards in tuples")
+            else:
+                parts.append(f"{want} {label if want > 1 else label[:-1]}")
+        need = f", including {' and '.join(parts)}" if parts else ""
+        return f"play {n} {name}{need}"
+
+    def can_complete(self, cards: str | Iterable[Card | str]) -> bool:
+        """Whether the selection can still be completed to a legal play (for interfaces)."""
+        chosen = parse_cards(cards)
+        if len(chosen) > self.count or missing_cards(self.hand.counts, chosen):
+            return False
+        if self.mode == "free":
+            return True
+        suits = self.trump.suit_index
+        off = sum(1 for c in chosen if suits[c] != self.suit)
+        if self.mode == "short":
+            return off <= self.count - self.suit_count
+        if off:
+            return False
+        return any(True for _ in self._search(self.hand, chosen))
+
+    # -- enumeration -----------------------------------------------------------------
+
+    def __iter__(self) -> Iterator[tuple[Card, ...]]:
+        """Every distinct legal play once, lazily, each sorted strongest first."""
+        if self.mode == "free":
+            yield from _multisets(self.hand.counts, self.count, self.trump, None)
+        elif self.mode == "short":
+            forced = tuple(self._suit_list())
+            for rest in _multisets(self.hand.counts, self.count - self.suit_count,
+                                   self.trump, self.suit, exclude=True):
+                yield tuple(self.trump.sorted(forced + rest))
+        else:
+            yield from self._search(self.hand, ())
+
+    def _search(self, hand: Hand, at_least: tuple[Card, ...]) -> Iterator[tuple[Card, ...]]:
+        structure = self._structure
+        suit_cards = counts_of_suit(hand.counts, self.suit, self.trump)
+        faces = [(f, n) for lv in sorted(suit_cards, reverse=True)
+                 for f, n in sorted(suit_cards[lv].items())]
+        low = {c: 0 for c, _ in faces}
+        for c in at_least:
+            if c not in low:
+                return
+            low[c] += 1
+        tail = [0] * (len(faces) + 1)
+        for i in range(len(faces) - 1, -1, -1):
+            tail[i] = tail[i + 1] + faces[i][1]
+        monotone = self.rules.tuple_follow != TupleFollow.PROTECT
+        chosen: list[Card] = []
+        trump, target, count = self.trump, self.target, self.count
+
+        def bound_ok(i: int) -> bool:
+            if structure.trivial or not monotone:
+                return True
+            reach = _group(chosen, trump)
+            for f, n in faces[i:]:
+                reach.setdefault(trump.levels[f], {})[f] = n
+            return structure.best(reach)[0] >= target
+
+        def rec(i: int, need: int) -> Iterator[tuple[Card, ...]]:
+            if need == 0:
+                if any(low[f] for f, _ in faces[i:]):
+                    return
+                if structure.trivial or structure.best(_group(chosen, trump))[0] >= target:
+                    yield tuple(chosen)
+                return
+            if i == len(faces) or tail[i] < need or not bound_ok(i):
+                return
+            face, n = faces[i]
+            for k in range(min(n, need), low[face] - 1, -1):
+                chosen.extend([face] * k)
+                yield from rec(i + 1, need - k)
+                del chosen[len(chosen) - k:]
+
+        yield from rec(0, count)
+
+    def random(self, rng: Random) -> tuple[Card, ...]:
+        """A random legal play (each call draws anew from ``rng``)."""
+        if self.mode == "free":
+            return tuple(self.trump.sorted(rng.sample(self.hand.cards(), self.count)))
+        if self.mode == "short":
+            others = [c for c in self.hand.cards() if self.trump.suit_index[c] != self.suit]
+            extra = rng.sample(others, self.count - self.suit_count)
+            return tuple(self.trump.sorted(self._suit_list() + extra))
+        cards = {lv: dict(faces) for lv, faces in self._suit_cards.items()}
+        _, used = self._structure.best(cards, rng)
+        play = [f for _, faces, width in used for f in faces for _ in range(width)]
+        for card in play:
+            take(cards, self.trump, (card,), 1)
+        rest = [f for by_face in cards.values() for f, n in by_face.items() for _ in range(n)]
+        play += rng.sample(rest, self.count - len(play))
+        return tuple(self.trump.sorted(play))
+
+    def __repr__(self) -> str:
+        return f"<LegalPlays {self.describe()!r} on {self.lead}>"
+
+
+def _group(cards: Iterable[Card], trump: Trump) -> LevelCounts:
+    result: LevelCounts = {}
+    levels = trump.levels
+    for card in cards:
+        by_face = result.setdefault(levels[card], {})
+        by_face[card] = by_face.get(card, 0) + 1
+    return result
+
+
+def _multisets(counts: list[int], size: int, trump: Trump, suit: int | None,
+               exclude: bool = False) -> Iterator[tuple[Card, ...]]:
+    """Every distinct multiset of ``size`` cards from ``counts`` (optionally leaving out
+    one effective suit), each sorted strongest first."""
+    faces = [Card(i) for i, n in enumerate(counts) if n
+             and not (exclude and trump.suit_index[i] == suit)]
+    faces.sort(key=lambda c: (trump.key(c), c), reverse=True)
+    tail = [0] * (len(faces) + 1)
+    for i in range(len(faces) - 1, -1, -1):
+        tail[i] = tail[i + 1] + counts[faces[i]]
+    chosen: list[Card] = []
+
+    def rec(i: int, need: int) -> Iterator[tuple[Card, ...]]:
+        if need == 0:
+            yield tuple(chosen)
+            return
+        if tail[i] < need:
+            return
+        face = faces[i]
+        for k in range(min(counts[face], need), -1, -1):
+            chosen.extend([face] * k)
+            yield from rec(i + 1, need - k)
+            del chosen[len(chosen) - k:]
+
+    yield from rec(0, size)

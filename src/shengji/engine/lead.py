@@ -1,0 +1,194 @@
+"""Leads: what may be led, and the reading of a lead that followers must match.
+
+A lead is one unit (single, tuple, tractor) or a throw (甩牌): several units of
+one effective suit. When the cards can be read several ways the leader may
+choose the reading; the default is the most structured one.
+
+>>> from shengji.engine.trump import Trump
+>>> lead = Lead.from_cards("KS KS QS QS", Trump.parse("2H"), Rules())
+>>> lead, lead.is_throw
+(Lead('KS KS QS QS'), False)
+>>> Lead.from_cards("AS KS 2H", Trump.parse("2H"), Rules())
+Traceback (most recent call last):
+...
+shengji.engine.lead.PlayError: a lead must be all of one suit: 2H is trumps but AS is spades
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from itertools import product
+from random import Random
+
+from shengji.engine.cards import ALL_CARDS, Card, Hand, format_cards, parse_cards
+from shengji.engine.rules import Rules
+from shengji.engine.trump import Trump, suit_name
+from shengji.engine.units import (
+    Reading,
+    Unit,
+    as_unit,
+    counts_of_suit,
+    make_unit,
+    placements,
+    readings,
+    shape_allowed,
+)
+
+
+class PlayError(ValueError):
+    """A play was refused; the message says which rule and what is allowed."""
+
+
+@dataclass(frozen=True)
+class Lead:
+    """The cards led, their effective suit, and the reading followers must match."""
+
+    cards: tuple[Card, ...]
+    suit: int
+    units: Reading
+
+    @classmethod
+    def from_cards(
+        cls,
+        cards: str | Iterable[Card | str],
+        trump: Trump,
+        rules: Rules,
+        reading: Reading | None = None,
+    ) -> Lead:
+        """Read a lead; raise :class:`PlayError` if it is not a legal lead shape."""
+        played = tuple(sorted(parse_cards(cards), key=trump.key, reverse=True))
+        if not played:
+            raise PlayError("a lead needs at least one card")
+        suits = {trump.suit_of(c) for c in played}
+        if len(suits) > 1:
+            first = played[0]
+            other = next(c for c in played if trump.suit_of(c) != trump.suit_of(first))
+            raise PlayError(
+                f"a lead must be all of one suit: {first} is {suit_name(trump.suit_of(first))}"
+                f" but {other} is {suit_name(trump.suit_of(other))}"
+            )
+        unit = as_unit(played, trump, rules)
+        if unit is not None:
+            return cls(played, unit.suit, (unit,))
+        if not rules.throws:
+            raise PlayError(
+                "throws (several units at once) are not allowed: lead a single, "
+                "a tuple or a tractor"
+            )
+        options = readings(played, trump, rules)
+        if reading is None:
+            reading = options[0]
+        elif tuple(reading) not in options:
+            raise PlayError(
+                f"{format_cards(played)} cannot be read as "
+                + " + ".join(u.describe() for u in reading)
+            )
+        if not rules.throw_mixed and len({u.shape for u in reading}) > 1:
+            raise PlayError(
+                "mixed throws are not allowed: a throw must be units of one shape "
+                "(all singles, or all pairs, ...)"
+            )
+        return cls(played, suits.pop(), tuple(reading))
+
+    @property
+    def size(self) -> int:
+        """Number of cards led (every follower plays this many)."""
+        return len(self.cards)
+
+    @property
+    def is_throw(self) -> bool:
+        """True when several units were led together."""
+        return len(self.units) > 1
+
+    @property
+    def largest(self) -> Unit:
+        """The largest unit of the lead (the kitty multiplier looks at it)."""
+        return self.units[0]
+
+    def describe(self) -> str:
+        """``pair``, ``throw of tractor of 2 pairs + single`` ..."""
+        body = " + ".join(u.describe() for u in self.units)
+        return f"throw of {body}" if self.is_throw else body
+
+    def __str__(self) -> str:
+        return format_cards(self.cards)
+
+    def __repr__(self) -> str:
+        return f"Lead({str(self)!r})"
+
+
+class LegalLeads:
+    """What a hand may lead: any unit, or (if throws are allowed) any set of one suit.
+
+    A throw that is legal to *attempt* may still fail against other hands; see
+    :func:`shengji.engine.throws.check_throw`.
+    """
+
+    def __init__(self, hand: Hand, trump: Trump, rules: Rules) -> None:
+        self.hand = hand
+        self.trump = trump
+        self.rules = rules
+
+    def reason(self, cards: str | Iterable[Card | str]) -> str | None:
+        """Why ``cards`` cannot be led, or ``None`` if they can."""
+        played = parse_cards(cards)
+        if not self.hand.holds(played):
+            return f"you do not hold {format_cards(played)}"
+        try:
+            Lead.from_cards(played, self.trump, self.rules)
+        except PlayError as error:
+            return str(error)
+        return None
+
+    def __contains__(self, cards: object) -> bool:
+        if isinstance(cards, str | tuple | list):
+            return self.reason(cards) is None
+        return False
+
+    def units(self) -> Iterator[Unit]:
+        """Every distinct single unit the hand can lead (singles, tuples, tractors)."""
+        trump, rules = self.trump, self.rules
+        for suit in range(5):
+            cards = counts_of_suit(self.hand.counts, suit, trump)
+            if not cards:
+                continue
+            longest = len(cards)
+            for width in range(1, rules.decks + 1):
+                for length in range(1, longest + 1):
+                    if not shape_allowed(width, length, rules):
+                        continue
+                    any_found = False
+                    for top, faces in placements(cards, width, length, trump, rules):
+                        any_found = True
+                        yield make_unit(suit, width, top, faces)
+                    if not any_found and length > 1:
+                        break
+
+    def __iter__(self) -> Iterator[tuple[Card, ...]]:
+        """Every distinct legal lead, lazily (all sub-multisets of each suit when throws
+        are allowed: this can be very many)."""
+        if not self.rules.throws:
+            for unit in self.units():
+                yield unit.cards
+            return
+        for suit in range(5):
+            faces = [f for level in self.trump.faces_at[suit] for f in level
+                     if self.hand.counts[f]]
+            ranges = [range(self.hand.counts[f] + 1) for f in faces]
+            for combo in product(*ranges):
+                cards = tuple(f for f, n in zip(faces, combo, strict=True) for _ in range(n))
+                if cards and self.reason(cards) is None:
+                    yield cards
+
+    def random(self, rng: Random) -> tuple[Card, ...]:
+        """A random unit to lead (uniform over the distinct units the hand holds)."""
+        units = list(self.units())
+        if not units:
+            raise PlayError("an empty hand cannot lead")
+        return rng.choice(units).cards
+
+
+def card_list(counts: list[int]) -> list[Card]:
+    """The cards of a per-face count list."""
+    return [ALL_CARDS[i] for i, n in enumerate(counts) for _ in range(n)]

@@ -1,0 +1,126 @@
+"""Throws (甩牌): whether one stands, what a failed one becomes, and its penalty.
+
+A throw stands when no checked player holds, in the led effective suit, a
+higher unit of the same shape as any unit of the throw (seed wikipedia_2006).
+Each unit is checked against each player separately; a void player's trumps
+never make a throw fail.
+
+>>> from shengji.engine.trump import Trump
+>>> t, r = Trump.parse("2H"), Rules()
+>>> lead = Lead.from_cards("AS KS KS", t, r)
+>>> outcome = check_throw(lead, {1: Hand("AS 3S"), 2: Hand("QS QS")}, t, r)
+>>> outcome.valid, outcome.lead
+(True, Lead('AS KS KS'))
+>>> outcome = check_throw(lead, {1: Hand("AS AS")}, t, r)
+>>> outcome.valid, outcome.lead, outcome.blocks[0].seat
+(False, Lead('KS KS'), 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from shengji.engine.cards import Card, Hand
+from shengji.engine.lead import Lead
+from shengji.engine.rules import FailedThrow, Rules, ThrowPenalty
+from shengji.engine.trump import Trump
+from shengji.engine.units import Unit, counts_of_suit, make_unit, placements
+
+
+@dataclass(frozen=True)
+class Block:
+    """One unit of a throw that a player can beat, and the unit that beats it."""
+
+    unit: Unit
+    seat: int
+    beaten_by: Unit
+
+    def __str__(self) -> str:
+        return (f"seat {self.seat} holds {self.beaten_by} ({self.beaten_by.describe()}),"
+                f" higher than {self.unit}")
+
+
+@dataclass(frozen=True)
+class ThrowOutcome:
+    """The result of checking a lead against the other hands."""
+
+    attempted: Lead
+    lead: Lead
+    blocks: tuple[Block, ...]
+    penalty: int
+    round_lost: bool
+
+    @property
+    def valid(self) -> bool:
+        """True when the throw stands (always for a single unit)."""
+        return not self.blocks
+
+    @property
+    def returned(self) -> tuple[Card, ...]:
+        """Cards taken back into the thrower's hand."""
+        left = list(self.attempted.cards)
+        for card in self.lead.cards:
+            left.remove(card)
+        return tuple(left)
+
+    def explain(self) -> str:
+        """Why the throw failed and what is played instead."""
+        if self.valid:
+            return f"{self.attempted} stands"
+        lines = [str(b) for b in self.blocks]
+        if self.round_lost:
+            lines.append("the throw failed: the thrower's side loses the round")
+        else:
+            lines.append(f"the throw failed: {self.lead} is played instead")
+        if self.penalty:
+            lines.append(f"penalty: {self.penalty} points to the opponents")
+        return "; ".join(lines)
+
+
+def beating_unit(unit: Unit, hand: Hand, trump: Trump, rules: Rules) -> Unit | None:
+    """A unit of the same shape in ``hand`` that beats ``unit`` within its suit, if any.
+
+    With ``throw_blocked_by_equal`` an equal unit also blocks (seed 2006, rule 2).
+    """
+    cards = counts_of_suit(hand.counts, unit.suit, trump)
+    above = unit.top - 1 if rules.throw_blocked_by_equal else unit.top
+    for top, faces in placements(cards, unit.width, unit.length, trump, rules, above=above):
+        return make_unit(unit.suit, unit.width, top, faces)
+    return None
+
+
+def check_throw(lead: Lead, others: Mapping[int, Hand], trump: Trump, rules: Rules) -> ThrowOutcome:
+    """Check a lead against the hands that may challenge it (seat -> hand).
+
+    The caller passes the hands the rules check (``rules.throw_check``: every
+    other player, or only the opponents). A single unit always stands.
+    """
+    if not lead.is_throw:
+        return ThrowOutcome(lead, lead, (), 0, False)
+    blocks = []
+    for unit in lead.units:
+        for seat in sorted(others):
+            beater = beating_unit(unit, others[seat], trump, rules)
+            if beater is not None:
+                blocks.append(Block(unit, seat, beater))
+                break
+    if not blocks:
+        return ThrowOutcome(lead, lead, (), 0, False)
+    failing = [b.unit for b in blocks]
+    policy = rules.failed_throw
+    if policy == FailedThrow.SMALLEST:
+        chosen = min(failing, key=lambda u: (u.size, u.top))
+    elif policy == FailedThrow.LARGEST:
+        chosen = min(failing, key=lambda u: (-u.size, u.top))
+    else:
+        chosen = min(failing, key=lambda u: (u.top, u.size))
+    penalty = 0
+    if rules.throw_penalty == ThrowPenalty.PER_ATTEMPT:
+        penalty = rules.throw_penalty_points
+    elif rules.throw_penalty == ThrowPenalty.PER_CARD:
+        penalty = rules.throw_penalty_points * lead.size
+    lost = policy == FailedThrow.LOSE_ROUND
+    forced = Lead(chosen.cards, chosen.suit, (chosen,))
+    return ThrowOutcome(lead, lead if lost else forced, tuple(blocks), penalty, lost)
+

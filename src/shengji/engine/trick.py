@@ -1,0 +1,303 @@
+"""A trick from the lead to the last follower: legality, the winner, the points.
+
+Who wins (seed wikipedia, §Tricks): only a play of the lead's structure, all
+in the led suit or all in trump, can win; a trump play beats the led suit;
+among equals the earlier play wins. A play that can be read several ways wins
+if any reading does. Throws are beaten under ``rules.throw_beat``.
+
+>>> from shengji.engine.trump import Trump
+>>> trick = Trick(Trump.parse("7C"), Rules(), leader=0)
+>>> trick.play("9D 9D", Hand("9D 9D 3S"))
+>>> trick.play("QD JD", Hand("QD JD"))          # two singles never beat a pair
+>>> trick.play("QC JC", Hand("QC JC 4D"))       # void in diamonds; trumps, but not a pair
+Traceback (most recent call last):
+...
+shengji.engine.lead.PlayError: you hold only 1 diamonds (4D): play all of them before other cards
+>>> trick.play("QC JC", Hand("QC JC"))
+>>> trick.play("5C 5C", Hand("5C 5C"))          # a trump pair ruffs
+>>> trick.winner, trick.points
+(3, 10)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from shengji.engine.cards import Card, Hand, format_cards, parse_cards
+from shengji.engine.follow import LegalPlays
+from shengji.engine.lead import Lead, LegalLeads, PlayError
+from shengji.engine.rules import Rules, ThrowBeat, ThrowCheck
+from shengji.engine.throws import ThrowOutcome, check_throw
+from shengji.engine.trump import TRUMP, Trump
+from shengji.engine.units import (
+    LevelCounts,
+    Reading,
+    Unit,
+    as_unit,
+    give,
+    level_counts,
+    make_unit,
+    placements,
+    take,
+    unit_order,
+)
+
+
+@dataclass(frozen=True)
+class Play:
+    """One seat's cards in a trick."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return f"{self.seat}: {format_cards(self.cards)}"
+
+
+class Trick:
+    """One trick, played seat by seat from ``leader`` (seats 0..players-1 in turn order)."""
+
+    def __init__(self, trump: Trump, rules: Rules, leader: int, players: int | None = None
+                 ) -> None:
+        self.trump = trump
+        self.rules = rules
+        self.leader = leader
+        self.players = rules.players if players is None else players
+        self.lead: Lead | None = None
+        self.plays: list[Play] = []
+        self.throw: ThrowOutcome | None = None
+        self._winner = 0  # index into plays
+        self._winning_reading: Reading = ()
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to play next, or ``None`` when the trick is complete."""
+        if self.is_complete:
+            return None
+        return (self.leader + len(self.plays)) % self.players
+
+    @property
+    def is_complete(self) -> bool:
+        """True once every seat has played."""
+        return len(self.plays) == self.players
+
+    @property
+    def winner(self) -> int | None:
+        """The seat winning the trick so far (the final winner once complete)."""
+        return self.plays[self._winner].seat if self.plays else None
+
+    @property
+    def winning_play(self) -> Play | None:
+        """The play currently winning."""
+        return self.plays[self._winner] if self.plays else None
+
+    @property
+    def points(self) -> int:
+        """Card points in the trick so far."""
+        return sum(c.points for p in self.plays for c in p.cards)
+
+    @property
+    def largest_unit_size(self) -> int:
+        """Cards in the lead's largest unit (1 single, 2 pair, 4 two-pair tractor ...)."""
+        return self.lead.largest.size if self.lead else 0
+
+    def legal(self, hand: Hand) -> LegalLeads | LegalPlays:
+        """The legal plays of the seat to move, holding ``hand``."""
+        if self.lead is None:
+            return LegalLeads(hand, self.trump, self.rules)
+        return LegalPlays(hand, self.lead, self.trump, self.rules)
+
+    def play(
+        self,
+        cards: str | Iterable[Card | str],
+        hand: Hand,
+        *,
+        hands: Sequence[Hand] | Mapping[int, Hand] | None = None,
+        teammates: Iterable[int] = (),
+        reading: Reading | None = None,
+    ) -> None:
+        """Play ``cards`` from ``hand`` for the seat to move (the hand is not changed).
+
+        Leading a throw needs ``hands`` (every seat's hand, by seat) to check it;
+        ``teammates`` are left out of the check when ``rules.throw_check`` is
+        ``opponents``. After a failed throw :attr:`throw` says what happened and
+        only the forced unit is recorded as played. Raises
+        :class:`~shengji.engine.lead.PlayError` and changes nothing if illegal.
+        """
+        seat = self.turn
+        if seat is None:
+            raise PlayError("the trick is complete")
+        played = parse_cards(cards)
+        if self.lead is None:
+            if not hand.holds(played):
+                raise PlayError(f"you do not hold {format_cards(played)}")
+            lead = Lead.from_cards(played, self.trump, self.rules, reading)
+            if lead.is_throw:
+                if hands is None:
+                    raise PlayError("a throw needs the other hands to be checked")
+                table = dict(hands) if isinstance(hands, Mapping) else dict(enumerate(hands))
+                skip = set(teammates) if self.rules.throw_check == ThrowCheck.OPPONENTS else set()
+                others = {s: h for s, h in table.items() if s != seat and s not in skip}
+                self.throw = check_throw(lead, others, self.trump, self.rules)
+                lead = self.throw.lead
+            self.lead = lead
+            self.plays.append(Play(seat, lead.cards))
+            self._winner = 0
+            self._winning_reading = lead.units
+            return
+        LegalPlays(hand, self.lead, self.trump, self.rules).check(played)
+        ordered = tuple(self.trump.sorted(played))
+        reading = self._beats(ordered)
+        self.plays.append(Play(seat, ordered))
+        if reading is not None:
+            self._winner = len(self.plays) - 1
+            self._winning_reading = reading
+
+    def undo(self) -> Play:
+        """Take back the last play (for search); returns it."""
+        if not self.plays:
+            raise PlayError("nothing to undo")
+        last = self.plays.pop()
+        if not self.plays:
+            self.lead = None
+            self.throw = None
+            self._winner = 0
+            self._winning_reading = ()
+        elif self._winner == len(self.plays):
+            self._recompute()
+        return last
+
+    def _recompute(self) -> None:
+        plays = self.plays
+        assert self.lead is not None
+        self.plays = plays[:1]
+        self._winner = 0
+        self._winning_reading = self.lead.units
+        for play in plays[1:]:
+            reading = self._beats(play.cards)
+            self.plays.append(play)
+            if reading is not None:
+                self._winner = len(self.plays) - 1
+                self._winning_reading = reading
+
+    def _beats(self, cards: tuple[Card, ...]) -> Reading | None:
+        """The reading with which ``cards`` beats the current winner, or ``None``."""
+        assert self.lead is not None
+        return beats(cards, self._winning_reading, self.lead, self.trump, self.rules)
+
+    def __str__(self) -> str:
+        return " | ".join(str(p) for p in self.plays)
+
+    def __repr__(self) -> str:
+        return f"<Trick {self} winner={self.winner}>"
+
+
+def beats(cards: Sequence[Card], current: Reading, lead: Lead, trump: Trump, rules: Rules
+          ) -> Reading | None:
+    """The reading of ``cards`` that beats the ``current`` winning reading, if any."""
+    groups = level_counts(cards, trump)
+    if len(groups) != 1:
+        return None
+    (suit, counts), = groups.items()
+    if suit not in (lead.suit, TRUMP):
+        return None
+    current_suit = current[0].suit
+    if suit != current_suit and suit != TRUMP:
+        return None
+    if not lead.is_throw or rules.throw_beat != ThrowBeat.CARD_BY_CARD:
+        if not lead.is_throw:
+            unit = as_unit(cards, trump, rules)
+            if unit is None or unit.shape != lead.units[0].shape:
+                return None
+            return (unit,) if _unit_beats(unit, current[0]) else None
+        for reading in matching_readings(counts, suit, lead, trump, rules):
+            if _reading_beats(reading, current, rules):
+                return reading
+        return None
+    return _card_by_card(cards, current, trump)
+
+
+def _unit_beats(unit: Unit, other: Unit) -> bool:
+    if unit.suit != other.suit:
+        return unit.suit == TRUMP
+    return unit.top > other.top
+
+
+def _reading_beats(reading: Reading, current: Reading, rules: Rules) -> bool:
+    policy = rules.throw_beat
+    mine, theirs = reading[0].suit, current[0].suit
+    if mine != theirs:
+        return mine == TRUMP
+    if policy == ThrowBeat.LARGEST_UNIT:
+        return _largest_top(reading) > _largest_top(current)
+    if policy == ThrowBeat.HIGHEST_CARD:
+        return max(u.top for u in reading) > max(u.top for u in current)
+    # every unit beats its counterpart of the same shape
+    for shape in {u.shape for u in current}:
+        a = sorted((u.top for u in reading if u.shape == shape), reverse=True)
+        b = sorted((u.top for u in current if u.shape == shape), reverse=True)
+        if any(x <= y for x, y in zip(a, b, strict=True)):
+            return False
+    return True
+
+
+def _largest_top(reading: Reading) -> int:
+    largest = min(reading, key=unit_order)
+    return max(u.top for u in reading if u.shape == largest.shape)
+
+
+def _card_by_card(cards: Sequence[Card], current: Reading, trump: Trump) -> Reading | None:
+    """Seed hundred: each card beats a distinct card of the current winning play."""
+    def strength(card: Card) -> int:
+        return trump.levels[card] + (1000 if trump.suit_index[card] == TRUMP else 0)
+
+    mine = sorted(strength(c) for c in cards)
+    theirs = sorted(strength(c) for u in current for c in u.cards)
+    j = 0
+    for target in theirs:
+        while j < len(mine) and mine[j] <= target:
+            j += 1
+        if j == len(mine):
+            return None
+        j += 1
+    suit = trump.suit_index[cards[0]]
+    top = max(trump.levels[c] for c in cards)
+    return (make_unit(suit, 1, top, tuple(cards)),) if len(cards) == 1 else tuple(
+        make_unit(trump.suit_index[c], 1, trump.levels[c], (c,)) for c in cards)
+
+
+def matching_readings(cards: LevelCounts, suit: int, lead: Lead, trump: Trump, rules: Rules
+                      ) -> list[Reading]:
+    """Every reading of ``cards`` with exactly the lead's unit shapes (any reading may win)."""
+    needed: dict[tuple[int, int], int] = {}
+    for unit in lead.units:
+        needed[unit.shape] = needed.get(unit.shape, 0) + 1
+    found: list[Reading] = []
+    chosen: list[Unit] = []
+    work = {lv: dict(f) for lv, f in cards.items()}
+
+    def rec() -> None:
+        if not work:
+            found.append(tuple(sorted(chosen, key=unit_order)))
+            return
+        bottom = min(work)
+        face = min(work[bottom])
+        for (width, length), left in needed.items():
+            if not left or work[bottom][face] < width:
+                continue
+            window = {lv: work[lv] for lv in range(bottom, bottom + length) if lv in work}
+            for top, faces in placements(window, width, length, trump, rules):
+                if top != bottom + length - 1 or faces[0] != face:
+                    continue
+                needed[(width, length)] -= 1
+                take(work, trump, faces, width)
+                chosen.append(make_unit(suit, width, top, faces))
+                rec()
+                chosen.pop()
+                give(work, trump, faces, width)
+                needed[(width, length)] += 1
+
+    rec()
+    return found
+

@@ -1,0 +1,282 @@
+"""Combinations: singles, n-tuples, tractors, and the readings of a set of cards.
+
+A *unit* is ``length`` consecutive levels of one effective suit, each holding
+``width`` identical cards: a single is 1×1, a pair 2×1, a triple 3×1, a
+tractor 2×2 or longer, and (when ``tractor_min_width`` is 1, the one-deck
+variant) consecutive singles form a sequence. A *throw* (甩牌) is several units
+of one effective suit played together.
+
+A set of cards may be read several ways; :func:`readings` lists them all.
+
+>>> from shengji.engine.trump import Trump
+>>> t = Trump.parse("7C"); r = Rules(decks=3)
+>>> [" + ".join(u.describe() for u in reading)
+...  for reading in readings(parse_cards("2H 2H 3H 3H 3H"), t, r)]
+['tractor of 2 pairs + single', 'triple + pair']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from itertools import product
+
+from shengji.engine.cards import Card, format_cards, parse_cards
+from shengji.engine.rules import Rules
+from shengji.engine.trump import Trump, suit_name
+
+LevelCounts = dict[int, dict[Card, int]]
+"""Cards of one effective suit: level -> face -> count."""
+
+_TUPLE_NAMES = {1: "single", 2: "pair", 3: "triple"}
+
+
+def tuple_name(width: int, plural: bool = False) -> str:
+    """``pair``/``pairs``, ``triple``, ``4-tuple``..."""
+    name = _TUPLE_NAMES.get(width, f"{width}-tuple")
+    return name + ("s" if plural else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One combination: ``length`` consecutive levels of ``width`` identical cards."""
+
+    suit: int
+    width: int
+    length: int
+    top: int
+    cards: tuple[Card, ...]
+
+    @property
+    def size(self) -> int:
+        """Number of cards."""
+        return self.width * self.length
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(width, length)``."""
+        return (self.width, self.length)
+
+    @property
+    def is_tractor(self) -> bool:
+        """True for two or more consecutive levels."""
+        return self.length > 1
+
+    def describe(self) -> str:
+        """``single``, ``pair``, ``triple``, ``tractor of 3 pairs``, ``sequence of 4``."""
+        return shape_name(self.width, self.length)
+
+    def __str__(self) -> str:
+        return format_cards(self.cards)
+
+    def __repr__(self) -> str:
+        return f"<Unit {self.describe()} {self} in {suit_name(self.suit)}>"
+
+
+def shape_name(width: int, length: int) -> str:
+    """A player's name for a unit shape."""
+    if length == 1:
+        return tuple_name(width)
+    if width == 1:
+        return f"sequence of {length}"
+    return f"tractor of {length} {tuple_name(width, plural=True)}"
+
+
+Reading = tuple[Unit, ...]
+"""One way to read a set of cards as units, largest unit first."""
+
+
+def unit_order(unit: Unit) -> tuple[int, int, int, int]:
+    """Sort key putting the largest unit first (cards, width, then strength)."""
+    return (-unit.size, -unit.width, -unit.length, -unit.top)
+
+
+def level_counts(cards: Iterable[Card], trump: Trump) -> dict[int, LevelCounts]:
+    """Group cards by effective suit, level and face."""
+    groups: dict[int, LevelCounts] = {}
+    suits, levels = trump.suit_index, trump.levels
+    for card in cards:
+        by_face = groups.setdefault(suits[card], {}).setdefault(levels[card], {})
+        by_face[card] = by_face.get(card, 0) + 1
+    return groups
+
+
+def counts_of_suit(counts: list[int], suit: int, trump: Trump) -> LevelCounts:
+    """The cards of one effective suit in a per-face count list."""
+    result: LevelCounts = {}
+    for level, faces in enumerate(trump.faces_at[suit]):
+        for face in faces:
+            n = counts[face]
+            if n:
+                result.setdefault(level, {})[face] = n
+    return result
+
+
+def shape_allowed(width: int, length: int, rules: Rules) -> bool:
+    """Whether ``width``×``length`` is a unit under the rules (tuples up to ``decks``)."""
+    if width > rules.decks or width < 1 or length < 1:
+        return False
+    if length == 1:
+        return True
+    return width >= rules.tractor_min_width and length >= rules.tractor_min_length
+
+
+def placements(
+    cards: LevelCounts,
+    width: int,
+    length: int,
+    trump: Trump,
+    rules: Rules,
+    *,
+    exact: bool = False,
+    above: int = -1,
+) -> Iterator[tuple[int, tuple[Card, ...]]]:
+    """Every way to take a ``width``×``length`` unit from ``cards``: ``(top, faces)``.
+
+    ``faces`` lists one face per level, bottom first. With ``exact`` only faces
+    held exactly ``width`` times qualify (longer tuples are protected). Only
+    units whose top level is above ``above`` are produced.
+    """
+    def ok(count: int) -> bool:
+        return count == width if exact else count >= width
+
+    high = trump.high
+    for top in sorted(cards, reverse=True):
+        if top <= above:
+            break
+        choices: list[list[Card]] = []
+        for level in range(top - length + 1, top + 1):
+            faces = cards.get(level)
+            if not faces:
+                break
+            good = [f for f, n in faces.items() if ok(n)]
+            if length > 1 and not rules.tractor_high_trumps:
+                good = [f for f in good if not high[f]]
+            if not good:
+                break
+            choices.append(sorted(good))
+        else:
+            for combo in product(*choices):
+                yield top, combo
+
+
+def make_unit(suit: int, width: int, top: int, faces: tuple[Card, ...]) -> Unit:
+    """The unit taking ``width`` copies of each face (faces bottom first)."""
+    return Unit(suit, width, len(faces), top, tuple(f for f in faces for _ in range(width)))
+
+
+def _take(cards: LevelCounts, trump: Trump, faces: tuple[Card, ...], width: int, sign: int) -> None:
+    levels = trump.levels
+    for face in faces:
+        by_face = cards.setdefault(levels[face], {})
+        n = by_face.get(face, 0) - sign * width
+        if n:
+            by_face[face] = n
+        else:
+            del by_face[face]
+            if not by_face:
+                del cards[levels[face]]
+
+
+def take(cards: LevelCounts, trump: Trump, faces: tuple[Card, ...], width: int) -> None:
+    """Remove ``width`` copies of each face from ``cards`` (in place)."""
+    _take(cards, trump, faces, width, 1)
+
+
+def give(cards: LevelCounts, trump: Trump, faces: tuple[Card, ...], width: int) -> None:
+    """Put back what :func:`take` removed."""
+    _take(cards, trump, faces, width, -1)
+
+
+def readings(cards: Iterable[Card | str], trump: Trump, rules: Rules) -> list[Reading]:
+    """Every maximal way to read the cards as units of one effective suit.
+
+    A reading is maximal when no two of its units together form one unit
+    (splitting a pair into two singles is not another reading). Readings are
+    listed most structured first (fewest units, then largest units); mixed
+    suits have none.
+    """
+    groups = level_counts(parse_cards(cards), trump)
+    if len(groups) != 1:
+        return []
+    (suit, counts), = groups.items()
+    found: set[Reading] = set()
+    _decompose(counts, suit, trump, rules, [], found)
+    return sorted(found, key=reading_order)
+
+
+def reading_order(reading: Reading) -> tuple[object, ...]:
+    """Sort key: fewest units, then the largest units, then the strongest."""
+    return (len(reading), [unit_order(u) for u in reading])
+
+
+def _decompose(
+    cards: LevelCounts,
+    suit: int,
+    trump: Trump,
+    rules: Rules,
+    chosen: list[Unit],
+    found: set[Reading],
+) -> None:
+    if not cards:
+        found.add(tuple(sorted(chosen, key=unit_order)))
+        return
+    bottom = min(cards)
+    face = min(cards[bottom])
+    for width in range(1, cards[bottom][face] + 1):
+        for length in range(1, len(trump.faces_at[suit]) - bottom + 1):
+            if length > 1 and width < rules.tractor_min_width:
+                break
+            if not shape_allowed(width, length, rules):
+                continue
+            window = {lv: cards[lv] for lv in range(bottom, bottom + length) if lv in cards}
+            found_any = False
+            for top, faces in placements(window, width, length, trump, rules):
+                if top != bottom + length - 1 or faces[0] != face:
+                    continue
+                found_any = True
+                unit = make_unit(suit, width, top, faces)
+                if any(as_unit(u.cards + unit.cards, trump, rules) for u in chosen):
+                    continue
+                take(cards, trump, faces, width)
+                chosen.append(unit)
+                _decompose(cards, suit, trump, rules, chosen, found)
+                chosen.pop()
+                give(cards, trump, faces, width)
+            if not found_any:
+                break
+
+
+def as_unit(cards: Iterable[Card], trump: Trump, rules: Rules) -> Unit | None:
+    """The single unit the cards form, or ``None`` (mixed suits, or not one unit)."""
+    cards = tuple(cards)
+    if not cards:
+        return None
+    groups = level_counts(cards, trump)
+    if len(groups) != 1:
+        return None
+    (suit, by_level), = groups.items()
+    width = len(cards) // len(by_level)
+    length = len(by_level)
+    if width * length != len(cards) or not shape_allowed(width, length, rules):
+        return None
+    top = max(by_level)
+    if top - min(by_level) != length - 1:
+        return None
+    faces = []
+    for level in range(top - length + 1, top + 1):
+        by_face = by_level[level]
+        if len(by_face) != 1:
+            return None
+        ((face, n),) = by_face.items()
+        if n != width:
+            return None
+        faces.append(face)
+    if length > 1 and not rules.tractor_high_trumps and any(trump.high[f] for f in faces):
+        return None
+    return make_unit(suit, width, top, tuple(faces))
+
+
+def reading_shapes(reading: Reading) -> list[tuple[int, int]]:
+    """The sorted list of unit shapes of a reading."""
+    return sorted((u.shape for u in reading), reverse=True)
