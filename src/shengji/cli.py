@@ -40,14 +40,14 @@ def demo(seed: int | None, out: list[str]) -> None:
         out.append(f"Seat {seat}: {text}")
     out.append(f"Kitty: {' '.join(c.unicode() for c in kitty)}")
     trick = Trick(trump, rules, leader=0)
-    while (seat := trick.turn) is not None:
-        hand = hands[seat]
+    while trick.turn is not None:
+        hand = hands[trick.turn]
         legal = trick.legal(hand)
         cards = legal.random(rng)
         trick.play(cards, hand, hands=hands)
         played = trick.plays[-1]
         hand.remove(played.cards)
-        out.append(f"Seat {seat} plays {' '.join(c.unicode() for c in played.cards)}")
+        out.append(f"Seat {played.seat} plays {' '.join(c.unicode() for c in played.cards)}")
     out.append(f"Seat {trick.winner} wins the trick with {trick.points} points.")
 
 
