@@ -380,7 +380,8 @@ class Rules:
                 "custom_levels must start at 0 points",
             ),
             (
-                all(a[0] < b[0] for a, b in zip(self.custom_levels, self.custom_levels[1:], strict=False)),
+                all(a[0] < b[0] for a, b in zip(
+                    self.custom_levels, self.custom_levels[1:], strict=False)),
                 "custom_levels thresholds must increase",
             ),
             (self.target_points > 0, "target must be positive"),
