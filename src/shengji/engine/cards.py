@@ -131,12 +131,12 @@ class Card(int):
     @property
     def suit(self) -> Suit | None:
         """The printed suit, or ``None`` for a joker."""
-        return None if self >= SMALL_JOKER_ID else Suit(self // 13)
+        return _SUITS[self]
 
     @property
     def rank(self) -> Rank | None:
         """The printed rank, or ``None`` for a joker."""
-        return None if self >= SMALL_JOKER_ID else Rank(self % 13 + 2)
+        return _RANKS[self]
 
     @property
     def is_joker(self) -> bool:
@@ -172,6 +172,10 @@ BIG_JOKER = Card._all[BIG_JOKER_ID]
 ALL_CARDS: tuple[Card, ...] = Card._all
 """The 54 faces in index order (clubs 2..A, diamonds, hearts, spades, SJ, BJ)."""
 
+_SUITS: tuple[Suit | None, ...] = tuple(
+    [Suit(i // 13) for i in range(52)] + [None, None])
+_RANKS: tuple[Rank | None, ...] = tuple(
+    [Rank(i % 13 + 2) for i in range(52)] + [None, None])
 _TEXT = tuple(
     [_RANK_TEXT[Rank(i % 13 + 2)] + "CDHS"[i // 13] for i in range(52)] + ["SJ", "BJ"]
 )

@@ -35,7 +35,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from random import Random
 
-from shengji.engine.cards import Card, Hand, format_cards, missing_cards, parse_cards
+from shengji.engine.cards import (
+    ALL_CARDS,
+    Card,
+    Hand,
+    format_cards,
+    missing_cards,
+    parse_cards,
+)
 from shengji.engine.lead import Lead, PlayError
 from shengji.engine.rules import Rules, TractorFollow, TupleFollow
 from shengji.engine.trump import Trump, suit_name
@@ -76,13 +83,18 @@ class _Structure:
         }, reverse=True)
         self.labels: list[str] = [shape_name(u.width, u.length) for u in self.tractors]
         if self.exact:
-            self.labels += ["cards in tuples"] if self.widths else []
+            if self.widths:
+                self.labels += ["cards in tuples of the led size", "cards in tuples"]
         else:
             self.labels += [tuple_name(w, plural=True) for w in self.widths]
         self.trivial = not self.labels
 
-    def best(self, cards: LevelCounts, rng: Random | None = None) -> tuple[Value, Used]:
-        """The best structure value reachable with ``cards``, and the cards that reach it."""
+    def best(self, cards: LevelCounts, rng: Random | None = None,
+             broken: frozenset[Card] = frozenset()) -> tuple[Value, Used]:
+        """The best structure value reachable with ``cards``, and the cards that reach it.
+
+        ``broken`` names faces of a play taken in part from a longer held tuple: with
+        protected tuples such a part counts only as a tuple of the led size."""
         if self.trivial:
             return (), []
         best: list[tuple[Value, Used]] = []
@@ -91,7 +103,7 @@ class _Structure:
 
         def rec(i: int, value: Value, slots: list[tuple[int, int]]) -> None:
             if i == len(tractors):
-                tier, extra = self._tuples(cards, slots, rng)
+                tier, extra = self._tuples(cards, slots, rng, broken)
                 total = value + tier
                 if not best or total > best[0][0]:
                     best[:] = [(total, used + extra)]
@@ -124,7 +136,8 @@ class _Structure:
         return best[0]
 
     def _tuples(self, cards: LevelCounts, slots: list[tuple[int, int]],
-                rng: Random | None) -> tuple[Value, Used]:
+                rng: Random | None, broken: frozenset[Card] = frozenset()
+                ) -> tuple[Value, Used]:
         if not self.widths:
             return (), []
         base = len(self.tractors)
@@ -140,15 +153,7 @@ class _Structure:
             return min(spots, key=lambda j: (free[j], j)) if spots else -1
 
         if self.exact:
-            locked = 0
-            for face, n in sorted(faces, key=lambda fn: -fn[1]):
-                if n >= 2:
-                    j = fit(n)
-                    if j >= 0:
-                        free[j] -= n
-                        locked += n
-                        used.append((base, (face,), n))
-            return (locked,), used
+            return self._protected(faces, free, room, base, broken)
         left = dict(faces)
         value: list[int] = []
         for k in self.widths:
@@ -164,6 +169,46 @@ class _Structure:
                     used.append((base + len(value), (face,), k))
             value.append(placed)
         return tuple(value), used
+
+    @staticmethod
+    def _protected(faces: list[tuple[Card, int]], free: list[int], room: list[int],
+                   base: int, broken: frozenset[Card] = frozenset()) -> tuple[Value, Used]:
+        """Seed 2006, rule 2: held tuples as wide as a led one first, then as many cards
+        locked in (shorter) tuples as fit. An exact search: a greedy packing misses e.g.
+        two pairs (4 cards) against a triple (3) under a led quadruple.
+
+        A ``broken`` face (part of a longer held tuple) fits only a slot of its own width:
+        "he can still play it if he wants to", but a pair split off a triple is not one of
+        the held doubles that lock cards (a quadruple led on a triple, a double and singles
+        takes "the triple and a single", not the double and two of the triple)."""
+        widest = max(room, default=0)
+        items = [(f, n) for f, n in faces if 2 <= n <= widest]
+        Best = tuple[tuple[int, int], tuple[tuple[Card, int, bool], ...]]
+        memo: dict[tuple[int, tuple[int, ...]], Best] = {}
+
+        def solve(i: int, left: tuple[int, ...]) -> Best:
+            if i == len(items):
+                return (0, 0), ()
+            key = (i, left)
+            if key not in memo:
+                face, n = items[i]
+                best = solve(i + 1, left)
+                tried: set[tuple[int, int]] = set()
+                for j, cap in enumerate(left):
+                    if room[j] < n or cap < n or (room[j], cap) in tried or (
+                            face in broken and room[j] != n):
+                        continue
+                    tried.add((room[j], cap))
+                    (full, locked), picks = solve(i + 1, (*left[:j], cap - n, *left[j + 1:]))
+                    exact = room[j] == n
+                    value = (full + (n if exact else 0), locked + n)
+                    if value > best[0]:
+                        best = (value, ((face, n, exact), *picks))
+                memo[key] = best
+            return memo[key]
+
+        value, picks = solve(0, tuple(free))
+        return value, [(base if exact else base + 1, (face,), n) for face, n, exact in picks]
 
 
 class LegalPlays:
@@ -227,7 +272,7 @@ class LegalPlays:
             )
         if self._structure.trivial:
             return None
-        value, _ = self._structure.best(_group(played, self.trump))
+        value, _ = self._structure.best(_group(played, self.trump), broken=self._broken(played))
         if value >= self.target:
             return None
         return self._explain(value)
@@ -236,6 +281,13 @@ class LegalPlays:
         if isinstance(cards, str | tuple | list):
             return self.reason(cards) is None
         return False
+
+    def _broken(self, played: Iterable[Card]) -> frozenset[Card]:
+        """Faces of which the play takes fewer copies than the hand holds."""
+        taken: dict[Card, int] = {}
+        for card in played:
+            taken[card] = taken.get(card, 0) + 1
+        return frozenset(f for f, n in taken.items() if n < self.hand.counts[f])
 
     def check(self, cards: str | Iterable[Card | str]) -> None:
         """Raise :class:`~shengji.engine.lead.PlayError` with the reason if illegal."""
@@ -246,13 +298,15 @@ class LegalPlays:
     def _explain(self, value: Value) -> str:
         index = next(i for i, (a, b) in enumerate(zip(value, self.target, strict=True)) if a < b)
         label = self._structure.labels[index]
+        tractors = len(self._structure.tractors)
+        # in protect mode the second count (cards locked) includes the first (full-size tuples)
+        shown = {index, index - 1} if self._structure.exact and index > tractors else {index}
         example = format_cards(
-            f for i, faces, width in self._example if i == index
+            f for i, faces, width in self._example if i in shown
             for f in faces for _ in range(width)
         )
         name = suit_name(self.suit)
         want = self.target[index]
-        tractors = len(self._structure.tractors)
         if index < tractors:
             led = self._structure.tractors[index]
             if want == led.length:
@@ -260,6 +314,10 @@ class LegalPlays:
                         f"followed by one")
             return (f"you hold a {shape_name(led.width, want)} in {name} ({example}): with no "
                     f"{label}, the longest shorter tractor must be played")
+        if self._structure.exact and index == tractors:
+            return (f"you hold {want} cards in {name} in tuples of the led size ({example}): a "
+                    f"{self.lead.describe()} led must be followed by those, longer tuples being "
+                    f"protected (you played {value[index]} such cards)")
         if self._structure.exact:
             return (f"you can lock {want} cards in tuples of {name} ({example}): play as many "
                     f"cards in tuples as the lead's structure allows (you locked {value[index]})")
@@ -277,14 +335,37 @@ class LegalPlays:
     @property
     def forced(self) -> tuple[Card, ...]:
         """Cards every legal play contains (with multiplicity)."""
-        if self.mode == "short":
-            return tuple(self._suit_list())
-        if self.mode == "free" or self._structure.trivial:
-            return ()
-        forced: list[Card] = []
+        if self.mode != "follow" or self._structure.trivial:
+            # Only the count constrains the choice: a face is forced as far as the other
+            # cards it may be chosen from cannot fill the play without it.
+            suits, counts = self.trump.suit_index, self.hand.counts
+            held = [c for c in ALL_CARDS if counts[c]]  # the Card objects, not built
+            if self.mode == "free":
+                forced = _forced_by_count(held, counts, self.count)
+            elif self.mode == "short":
+                others = [f for f in held if suits[f] != self.suit]
+                forced = self._suit_list() + _forced_by_count(
+                    others, counts, self.count - self.suit_count)
+            else:
+                in_suit = [f for f in held if suits[f] == self.suit]
+                forced = _forced_by_count(in_suit, counts, self.count)
+            return tuple(self.trump.sorted(forced))
+        forced = []
+        # Copies that the example play (which reaches the target) leaves unused can go
+        # without a search, as far as the count allows: the structure value only grows
+        # with the cards. That holds where tuples are pairs (two decks or fewer: the tuple
+        # packing is then optimal), not for protected tuples.
+        known: dict[Card, int] = {}
+        if self.rules.decks <= 2 and self.rules.tuple_follow != TupleFollow.PROTECT:
+            for _, faces, width in self._example:
+                for f in faces:
+                    known[f] = known.get(f, 0) + width
+            room = self.suit_count - self.count
+            known = {f: min(n - known.get(f, 0), room)
+                     for by_face in self._suit_cards.values() for f, n in by_face.items()}
         for by_face in self._suit_cards.values():
             for face, n in by_face.items():
-                spare = 0
+                spare = known.get(face, 0)
                 while spare < n and self._feasible_without(face, spare + 1):
                     spare += 1
                 forced += [face] * (n - spare)
@@ -326,7 +407,9 @@ class LegalPlays:
             if i < len(self._structure.tractors):
                 parts.append(f"a {shape_name(self._structure.tractors[i].width, want)}")
             elif self._structure.exact:
-                parts.append(f"{want} cards in tuples")
+                if i > len(self._structure.tractors) and want == self.target[i - 1]:
+                    continue  # all the locked cards are in full-size tuples: said already
+                parts.append(f"{want} {label}")
             else:
                 parts.append(f"{want} {label if want > 1 else label[:-1]}")
         need = f", including {' and '.join(parts)}" if parts else ""
@@ -354,10 +437,16 @@ class LegalPlays:
         if self.mode == "free":
             yield from _multisets(self.hand.counts, self.count, self.trump, None)
         elif self.mode == "short":
-            forced = tuple(self._suit_list())
+            forced = tuple(self.trump.sorted(self._suit_list()))
+            suits = self.trump.suit_index
             for rest in _multisets(self.hand.counts, self.count - self.suit_count,
                                    self.trump, self.suit, exclude=True):
-                yield tuple(self.trump.sorted(forced + rest))
+                # rest is sorted strongest first and holds no led-suit card: the forced
+                # cards go between the higher effective suits and the lower ones
+                k = 0
+                while k < len(rest) and suits[rest[k]] > self.suit:
+                    k += 1
+                yield rest[:k] + forced + rest[k:]
         else:
             yield from self._search(self.hand, ())
 
@@ -390,7 +479,8 @@ class LegalPlays:
             if need == 0:
                 if any(low[f] for f, _ in faces[i:]):
                     return
-                if structure.trivial or structure.best(_group(chosen, trump))[0] >= target:
+                if structure.trivial or structure.best(
+                        _group(chosen, trump), broken=self._broken(chosen))[0] >= target:
                     yield tuple(chosen)
                 return
             if i == len(faces) or tail[i] < need or not bound_ok(i):
@@ -433,6 +523,12 @@ def _group(cards: Iterable[Card], trump: Trump) -> LevelCounts:
     return result
 
 
+def _forced_by_count(faces: list[Card], counts: list[int], size: int) -> list[Card]:
+    """The copies every choice of ``size`` cards from ``faces`` must contain."""
+    total = sum(counts[f] for f in faces)
+    return [f for f in faces for _ in range(max(0, size - (total - counts[f])))]
+
+
 def _multisets(counts: list[int], size: int, trump: Trump, suit: int | None,
                exclude: bool = False) -> Iterator[tuple[Card, ...]]:
     """Every distinct multiset of ``size`` cards from ``counts`` (optionally leaving out
@@ -440,21 +536,37 @@ def _multisets(counts: list[int], size: int, trump: Trump, suit: int | None,
     faces = [Card(i) for i, n in enumerate(counts) if n
              and not (exclude and trump.suit_index[i] == suit)]
     faces.sort(key=lambda c: (trump.key(c), c), reverse=True)
+    held = [counts[f] for f in faces]
     tail = [0] * (len(faces) + 1)
     for i in range(len(faces) - 1, -1, -1):
-        tail[i] = tail[i + 1] + counts[faces[i]]
+        tail[i] = tail[i + 1] + held[i]
+    if tail[0] < size:
+        return
+    # An odometer over the copies taken of each face, in decreasing lexicographic order
+    # (a depth-first search taking the most copies first) but without nested generators,
+    # whose cost per play grows with the number of faces.
+    taken = [0] * len(faces)
     chosen: list[Card] = []
 
-    def rec(i: int, need: int) -> Iterator[tuple[Card, ...]]:
-        if need == 0:
-            yield tuple(chosen)
-            return
-        if tail[i] < need:
-            return
-        face = faces[i]
-        for k in range(min(counts[face], need), -1, -1):
-            chosen.extend([face] * k)
-            yield from rec(i + 1, need - k)
-            del chosen[len(chosen) - k:]
+    def fill(i: int, need: int) -> None:  # the most copies of each face from ``i`` on
+        while need:
+            k = held[i] if held[i] < need else need
+            taken[i] = k
+            chosen.extend([faces[i]] * k)
+            need -= k
+            i += 1
 
-    yield from rec(0, size)
+    fill(0, size)
+    while True:
+        yield tuple(chosen)
+        after = 0  # copies taken of the faces after ``i``
+        i = len(faces) - 1
+        while i >= 0 and not (taken[i] and tail[i + 1] > after):
+            after += taken[i]
+            taken[i] = 0
+            i -= 1
+        if i < 0:
+            return
+        taken[i] -= 1
+        del chosen[len(chosen) - after - 1:]
+        fill(i + 1, after + 1)

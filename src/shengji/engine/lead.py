@@ -28,9 +28,7 @@ from shengji.engine.units import (
     Reading,
     Unit,
     as_unit,
-    counts_of_suit,
     make_unit,
-    placements,
     readings,
     shape_allowed,
 )
@@ -57,7 +55,7 @@ class Lead:
         reading: Reading | None = None,
     ) -> Lead:
         """Read a lead; raise :class:`PlayError` if it is not a legal lead shape."""
-        played = tuple(sorted(parse_cards(cards), key=trump.key, reverse=True))
+        played = tuple(trump.sorted(parse_cards(cards)))  # equal cards too: order-free
         if not played:
             raise PlayError("a lead needs at least one card")
         suits = {trump.suit_of(c) for c in played}
@@ -148,22 +146,32 @@ class LegalLeads:
 
     def units(self) -> Iterator[Unit]:
         """Every distinct single unit the hand can lead (singles, tuples, tractors)."""
-        trump, rules = self.trump, self.rules
+        trump, rules, counts = self.trump, self.rules, self.hand.counts
+        high = trump.high
         for suit in range(5):
-            cards = counts_of_suit(self.hand.counts, suit, trump)
-            if not cards:
-                continue
-            longest = len(cards)
+            columns = trump.faces_at[suit]
             for width in range(1, rules.decks + 1):
-                for length in range(1, longest + 1):
-                    if not shape_allowed(width, length, rules):
+                held = [[f for f in faces if counts[f] >= width] for faces in columns]
+                if not any(held):
+                    break
+                for level, faces in enumerate(held):
+                    for face in faces:
+                        yield make_unit(suit, width, level, (face,))
+                if not shape_allowed(width, rules.tractor_min_length, rules):
+                    continue
+                chain = held if rules.tractor_high_trumps else [
+                    [f for f in faces if not high[f]] for faces in held]
+                for top in range(len(chain)):
+                    if not chain[top]:
                         continue
-                    any_found = False
-                    for top, faces in placements(cards, width, length, trump, rules):
-                        any_found = True
-                        yield make_unit(suit, width, top, faces)
-                    if not any_found and length > 1:
-                        break
+                    bottom = top
+                    while bottom > 0 and chain[bottom - 1]:
+                        bottom -= 1
+                        length = top - bottom + 1
+                        if length < rules.tractor_min_length:
+                            continue
+                        for combo in product(*chain[bottom:top + 1]):
+                            yield make_unit(suit, width, top, combo)
 
     def __iter__(self) -> Iterator[tuple[Card, ...]]:
         """Every distinct legal lead, lazily (all sub-multisets of each suit when throws

@@ -37,8 +37,9 @@ class Block:
     beaten_by: Unit
 
     def __str__(self) -> str:
+        than = "as high as" if self.beaten_by.top == self.unit.top else "higher than"
         return (f"seat {self.seat} holds {self.beaten_by} ({self.beaten_by.describe()}),"
-                f" higher than {self.unit}")
+                f" {than} {self.unit}")
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,7 @@ def check_throw(lead: Lead, others: Mapping[int, Hand], trump: Trump, rules: Rul
     elif rules.throw_penalty == ThrowPenalty.PER_CARD:
         penalty = rules.throw_penalty_points * lead.size
     lost = policy == FailedThrow.LOSE_ROUND
-    forced = Lead(chosen.cards, chosen.suit, (chosen,))
+    # strongest first, as Lead.from_cards orders them (so the two compare equal)
+    forced = Lead(tuple(trump.sorted(chosen.cards)), chosen.suit, (chosen,))
     return ThrowOutcome(lead, lead if lost else forced, tuple(blocks), penalty, lost)
 

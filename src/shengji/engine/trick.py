@@ -116,14 +116,17 @@ class Trick:
         hands: Sequence[Hand] | Mapping[int, Hand] | None = None,
         teammates: Iterable[int] = (),
         reading: Reading | None = None,
+        legal: LegalPlays | None = None,
     ) -> None:
         """Play ``cards`` from ``hand`` for the seat to move (the hand is not changed).
 
         Leading a throw needs ``hands`` (every seat's hand, by seat) to check it;
         ``teammates`` are left out of the check when ``rules.throw_check`` is
         ``opponents``. After a failed throw :attr:`throw` says what happened and
-        only the forced unit is recorded as played. Raises
-        :class:`~shengji.engine.lead.PlayError` and changes nothing if illegal.
+        only the forced unit is recorded as played. ``legal`` may pass this
+        hand's :meth:`legal` object, already built, to save building it again.
+        Raises :class:`~shengji.engine.lead.PlayError` and changes nothing if
+        illegal.
         """
         seat = self.turn
         if seat is None:
@@ -146,13 +149,22 @@ class Trick:
             self._winner = 0
             self._winning_reading = lead.units
             return
-        LegalPlays(hand, self.lead, self.trump, self.rules).check(played)
+        if legal is None or legal.hand is not hand or legal.lead is not self.lead:
+            legal = LegalPlays(hand, self.lead, self.trump, self.rules)
+        legal.check(played)
         ordered = tuple(self.trump.sorted(played))
         reading = self._beats(ordered)
         self.plays.append(Play(seat, ordered))
         if reading is not None:
             self._winner = len(self.plays) - 1
             self._winning_reading = reading
+
+    def copy(self) -> Trick:
+        """An independent copy (for search)."""
+        other = Trick.__new__(Trick)
+        other.__dict__.update(self.__dict__)
+        other.plays = list(self.plays)
+        return other
 
     def undo(self) -> Play:
         """Take back the last play (for search); returns it."""
@@ -196,6 +208,10 @@ class Trick:
 def beats(cards: Sequence[Card], current: Reading, lead: Lead, trump: Trump, rules: Rules
           ) -> Reading | None:
     """The reading of ``cards`` that beats the ``current`` winning reading, if any."""
+    if lead.is_throw and rules.throw_beat == ThrowBeat.CARD_BY_CARD:
+        # seed hundred: cards are compared one by one, so a player short of the led suit
+        # may win with led-suit cards and trumps together
+        return _card_by_card(cards, current, lead.suit, trump)
     groups = level_counts(cards, trump)
     if len(groups) != 1:
         return None
@@ -205,17 +221,15 @@ def beats(cards: Sequence[Card], current: Reading, lead: Lead, trump: Trump, rul
     current_suit = current[0].suit
     if suit != current_suit and suit != TRUMP:
         return None
-    if not lead.is_throw or rules.throw_beat != ThrowBeat.CARD_BY_CARD:
-        if not lead.is_throw:
-            unit = as_unit(cards, trump, rules)
-            if unit is None or unit.shape != lead.units[0].shape:
-                return None
-            return (unit,) if _unit_beats(unit, current[0]) else None
-        for reading in matching_readings(counts, suit, lead, trump, rules):
-            if _reading_beats(reading, current, rules):
-                return reading
-        return None
-    return _card_by_card(cards, current, trump)
+    if not lead.is_throw:
+        unit = as_unit(cards, trump, rules)
+        if unit is None or unit.shape != lead.units[0].shape:
+            return None
+        return (unit,) if _unit_beats(unit, current[0]) else None
+    for reading in matching_readings(counts, suit, lead, trump, rules):
+        if _reading_beats(reading, current, rules):
+            return reading
+    return None
 
 
 def _unit_beats(unit: Unit, other: Unit) -> bool:
@@ -247,10 +261,15 @@ def _largest_top(reading: Reading) -> int:
     return max(u.top for u in reading if u.shape == largest.shape)
 
 
-def _card_by_card(cards: Sequence[Card], current: Reading, trump: Trump) -> Reading | None:
-    """Seed hundred: each card beats a distinct card of the current winning play."""
+def _card_by_card(cards: Sequence[Card], current: Reading, led: int, trump: Trump
+                  ) -> Reading | None:
+    """Seed hundred: each card beats a distinct card of the current winning play
+    (a trump beats any card of the led suit; a card of another plain suit beats nothing)."""
     def strength(card: Card) -> int:
-        return trump.levels[card] + (1000 if trump.suit_index[card] == TRUMP else 0)
+        suit = trump.suit_index[card]
+        if suit == TRUMP:
+            return 1000 + trump.levels[card]
+        return trump.levels[card] if suit == led else -1
 
     mine = sorted(strength(c) for c in cards)
     theirs = sorted(strength(c) for u in current for c in u.cards)
