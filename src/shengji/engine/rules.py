@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, fields
 from enum import StrEnum
+from functools import cached_property
 
 from shengji.engine.cards import Rank, Suit
 from shengji.engine.trump import Trump
@@ -31,7 +32,8 @@ class TupleFollow(StrEnum):
 
     DRAW_OUT = "draw-out"
     """Pairs draw out triples: a held n-tuple must be played, even from a larger tuple;
-    failing that as many smaller tuples as fit (seed 2006, rule 1)."""
+    failing that any cards of the suit (seed 2006, rule 1: "Otherwise, a player must
+    follow suit with any n cards")."""
     PROTECT = "protect"
     """Longer tuples are protected: only tuples no longer than the led one are forced,
     as many cards locked in them as possible (seed 2006, rule 2)."""
@@ -251,6 +253,8 @@ class Rules:
     tractor_min_length: int = 2
     tractor_high_trumps: bool = True
     red_fives: int = 0
+    second_rank: Rank | None = None
+    rank_suit_order: tuple[Suit, ...] | None = None
     tuple_follow: TupleFollow = TupleFollow.DRAW_OUT
     tractor_follow: TractorFollow = TractorFollow.TRACTOR
     throws: bool = True
@@ -321,6 +325,17 @@ class Rules:
         object.__setattr__(self, "custom_levels",
                            tuple((int(a), int(b)) for a, b in self.custom_levels))
         object.__setattr__(self, "fluid_overbid", tuple(self.fluid_overbid))
+        if self.second_rank is not None:
+            object.__setattr__(self, "second_rank", _rank(self.second_rank, "second_rank"))
+        if self.rank_suit_order is not None:
+            try:
+                order = tuple(s if isinstance(s, Suit) else Suit.parse(str(s))
+                              for s in self.rank_suit_order)
+            except ValueError as error:
+                raise RulesError(f"rank_suit_order: {error}") from None
+            if len(set(order)) != len(order):
+                raise RulesError("rank_suit_order must not repeat a suit")
+            object.__setattr__(self, "rank_suit_order", order)
         self._validate()
 
     def _validate(self) -> None:
@@ -391,19 +406,19 @@ class Rules:
             if not ok:
                 raise RulesError(message)
 
-    @property
+    @cached_property
     def joker_counts(self) -> tuple[int, int]:
         """(big, small) jokers in the pack."""
         big = self.decks if self.big_jokers is None else self.big_jokers
         small = self.decks if self.small_jokers is None else self.small_jokers
         return big, small
 
-    @property
+    @cached_property
     def deck_size(self) -> int:
         """Cards in the pack."""
         return 52 * self.decks + sum(self.joker_counts)
 
-    @property
+    @cached_property
     def kitty_size(self) -> int:
         """The kitty: as given, else the remainder of an even deal, made at least 5 by
         taking one more round of cards (8 for 4 players and 2 decks, 6 for one deck)."""
@@ -414,12 +429,12 @@ class Rules:
             size += self.players
         return size
 
-    @property
+    @cached_property
     def hand_size(self) -> int:
         """Cards dealt to each player."""
         return (self.deck_size - self.kitty_size) // self.players
 
-    @property
+    @cached_property
     def friend_count(self) -> int:
         """Friends the dealer calls: as given, else one per two players beyond the
         first four (one for 4-5 players, two for 6-7, ...); none with fixed partners."""
@@ -429,14 +444,16 @@ class Rules:
             return self.friends
         return max(1, (self.players - 2) // 2)
 
-    @property
+    @cached_property
     def target_points(self) -> int:
         """Points the opponents need to take the deal: as given, else 40 × decks."""
         return 40 * self.decks if self.target is None else self.target
 
     def trump(self, rank: Rank | None, suit: Suit | None = None) -> Trump:
         """The round's trump under these rules (applies the red-five variant)."""
-        return Trump(rank, suit, red_fives=self.red_fives)
+        second = self.second_rank if rank is not None and self.second_rank != rank else None
+        return Trump(rank, suit, second_rank=second, red_fives=self.red_fives,
+                     rank_suit_order=self.rank_suit_order)
 
     def replace(self, **changes: object) -> Rules:
         """A copy with some options changed (validated again)."""

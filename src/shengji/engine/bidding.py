@@ -1,0 +1,258 @@
+"""Bidding for trump (亮主) during the deal, and after the kitty (炒地皮).
+
+A bid shows identical cards: cards of a trump rank (they name the trump suit)
+or, for a no-trump round, identical jokers. More cards beat fewer; at equal
+count jokers beat suited cards and the big joker beats the small one (so an
+equal-count suited bid can never unseat jokers). A bidder may reinforce their
+own bid with more copies; nobody may reinforce a partner's bid; a player who
+has bid may not switch to another card unless ``bid_switch_suit``.
+
+>>> from shengji.engine.rules import Rules
+>>> from shengji.engine.cards import Hand, Rank
+>>> bidding = Bidding(Rules(), ranks=[Rank.NINE] * 4, teams=[0, 1, 0, 1])
+>>> bidding.bid(0, "9H"); print(bidding.reason(1, "9C"))
+a bid of 1 card does not beat 9H (seat 0): show more cards (or jokers)
+>>> bidding.bid(1, "9C 9C"); bidding.bid(0, "9H 9H")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+shengji.engine.bidding.BidError: a bid of 2 cards does not beat 9C 9C (seat 1): show more ...
+>>> bidding.winner, bidding.declaration
+(Bid(1, '9C 9C'), Declaration(rank=<Rank.NINE: 9>, suit=<Suit.CLUBS: 0>, maker=1))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from shengji.engine.cards import (
+    BIG_JOKER,
+    FACES,
+    SMALL_JOKER,
+    Card,
+    Rank,
+    Suit,
+    format_cards,
+    parse_cards,
+)
+from shengji.engine.rules import JokerBids, Partnership, Rules
+
+
+class BidError(ValueError):
+    """A bid was refused; the message says why and what would be allowed."""
+
+
+_SUIT_ORDER = {Suit.DIAMONDS: 0, Suit.CLUBS: 1, Suit.HEARTS: 2, Suit.SPADES: 3}
+"""Suit order for equal-count overrides (♠ > ♥ > ♣ > ♦)."""
+
+
+@dataclass(frozen=True)
+class Bid:
+    """Identical cards shown by ``seat`` to name trump."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+    @property
+    def card(self) -> Card:
+        """The card shown (all copies are this face)."""
+        return self.cards[0]
+
+    @property
+    def count(self) -> int:
+        """How many copies are shown."""
+        return len(self.cards)
+
+    @property
+    def is_joker(self) -> bool:
+        """True for a no-trump bid with jokers."""
+        return self.card.is_joker
+
+    def __str__(self) -> str:
+        return format_cards(self.cards)
+
+    def __repr__(self) -> str:
+        return f"Bid({self.seat}, {str(self)!r})"
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """What the winning bid declares: the trump rank and suit, and the trumpmaker."""
+
+    rank: Rank | None
+    suit: Suit | None
+    maker: int
+
+
+class Bidding:
+    """The bids of one round and the rules that judge the next one.
+
+    ``ranks`` gives each seat's own trump rank (its team's level in fixed
+    partnerships, its own level in Finding Friends); ``teams`` gives each
+    seat's team for fixed partnerships (ignored for fluid ones). ``eligible``
+    lists the seats allowed to bid (fluid ``not-lost`` rule); ``None`` means all.
+    """
+
+    def __init__(self, rules: Rules, ranks: Sequence[Rank], teams: Sequence[int] | None = None,
+                 eligible: Iterable[int] | None = None) -> None:
+        self.rules = rules
+        self.ranks = tuple(ranks)
+        self.teams = tuple(teams) if teams is not None else tuple(range(len(ranks)))
+        self.eligible = frozenset(range(len(ranks)) if eligible is None else eligible)
+        self.bids: list[Bid] = []
+        self._declaration: list[Declaration] = []
+        self._options: dict[object, tuple[Bid, ...]] = {}
+
+    @property
+    def winner(self) -> Bid | None:
+        """The bid standing now, if any."""
+        return self.bids[-1] if self.bids else None
+
+    @property
+    def declaration(self) -> Declaration | None:
+        """The trump rank, suit and trumpmaker the standing bid declares."""
+        return self._declaration[-1] if self._declaration else None
+
+    def copy(self) -> Bidding:
+        """An independent copy."""
+        other = Bidding.__new__(Bidding)
+        other.__dict__.update(self.__dict__)
+        other.bids = list(self.bids)
+        other._declaration = list(self._declaration)
+        return other
+
+    def _strength(self, bid: Bid) -> tuple[int, int]:
+        card = bid.card
+        if card == BIG_JOKER:
+            tier = 20
+        elif card == SMALL_JOKER:
+            tier = 10
+        elif self.rules.bid_equal_override and bid.count >= 2:
+            suit = card.suit
+            tier = _SUIT_ORDER[suit] if suit is not None else 0
+        else:
+            tier = 0
+        return (bid.count, tier)
+
+    def _declare(self, bid: Bid) -> Declaration | str:
+        """The declaration a bid would make, or why it cannot be made (ignoring strength)."""
+        rules, card, seat = self.rules, bid.card, bid.seat
+        current = self.declaration
+        fluid = rules.partnership == Partnership.FLUID
+        if bid.is_joker:
+            if rules.joker_bids == JokerBids.OFF:
+                return "jokers cannot be bid under these rules"
+            need = rules.decks if rules.joker_bids == JokerBids.DECKS else 2
+            if bid.count < need:
+                return f"a joker bid needs at least {need} identical jokers"
+            if fluid and current is not None:
+                if "jokers-rank" in rules.fluid_overbid:
+                    return Declaration(current.rank, None, current.maker)
+                if "jokers-only" in rules.fluid_overbid:
+                    return Declaration(None, None, seat)
+                return "once trump is declared it can only be overbid with your own rank"
+            if fluid and "jokers-only" in rules.fluid_overbid and "jokers-rank" not in (
+                    rules.fluid_overbid):
+                return Declaration(None, None, seat)
+            return Declaration(self.ranks[seat], None, seat)
+        suit = card.suit
+        assert suit is not None
+        if not fluid or current is None:
+            rank = self.ranks[seat]
+            if card.rank != rank:
+                return f"bids show cards of your trump rank ({rank}) or identical jokers"
+            return Declaration(rank, suit, seat)
+        if card.rank == self.ranks[seat] and "own-rank" in rules.fluid_overbid:
+            return Declaration(card.rank, suit, seat)
+        if card.rank == current.rank and "maker-rank" in rules.fluid_overbid:
+            return Declaration(current.rank, suit, current.maker)
+        allowed = " or ".join(
+            name for name, ok in (
+                (f"your own rank ({self.ranks[seat]})", "own-rank" in rules.fluid_overbid),
+                (f"the trumpmaker's rank ({current.rank})", "maker-rank" in rules.fluid_overbid),
+            ) if ok
+        )
+        if not allowed:
+            return "once trump is declared it cannot be changed under these rules"
+        return f"an overbid shows cards of {allowed}"
+
+    def reason(self, seat: int, cards: str | Iterable[Card | str]) -> str | None:
+        """Why ``seat`` may not bid ``cards`` now, or ``None`` (holding them is the caller's
+        check)."""
+        shown = parse_cards(cards)
+        if not shown:
+            return "a bid shows at least one card"
+        if len(set(shown)) > 1:
+            return "a bid shows identical cards only (same rank and suit, or the same joker)"
+        if len(shown) > self.rules.decks:
+            return f"there are only {self.rules.decks} copies of each card"
+        if seat not in self.eligible:
+            return "you may not bid this round (you lost the previous one)"
+        bid = Bid(seat, shown)
+        made = self._declare(bid)
+        if isinstance(made, str):
+            return made
+        current = self.winner
+        if current is None:
+            return None
+        mine = [b for b in self.bids if b.seat == seat]
+        if mine and mine[-1].card != bid.card and not self.rules.bid_switch_suit:
+            return f"you bid {mine[-1].card} before: you may only reinforce it, not switch"
+        if current.seat == seat and current.card == bid.card:
+            if not self.rules.bid_reinforce:
+                return "reinforcing your own bid is not allowed under these rules"
+            if bid.count <= current.count:
+                return f"reinforcing needs more than {current.count} cards"
+            return None
+        fixed = self.rules.partnership == Partnership.FIXED
+        if fixed and current.card == bid.card and self.teams[current.seat] == self.teams[seat]:
+            return "you may not reinforce your partner's bid"
+        if self._strength(bid) <= self._strength(current):
+            noun = "card" if bid.count == 1 else "cards"
+            return (f"a bid of {bid.count} {noun} does not beat {current} (seat {current.seat}):"
+                    f" show more cards (or jokers)")
+        return None
+
+    def bid(self, seat: int, cards: str | Iterable[Card | str]) -> None:
+        """Make a bid; raise :class:`BidError` (changing nothing) if it is not allowed."""
+        why = self.reason(seat, cards)
+        if why is not None:
+            raise BidError(why)
+        bid = Bid(seat, parse_cards(cards))
+        made = self._declare(bid)
+        assert isinstance(made, Declaration)
+        self.bids.append(bid)
+        self._declaration.append(made)
+
+    def withdraw(self, seat: int) -> None:
+        """Take back the standing bid (only with ``bid_withdraw``, only its bidder)."""
+        if not self.rules.bid_withdraw:
+            raise BidError("bids may not be taken back under these rules")
+        if self.winner is None or self.winner.seat != seat:
+            raise BidError("only the standing bid can be taken back, by its bidder")
+        self.bids.pop()
+        self._declaration.pop()
+
+    def options(self, seat: int, counts: Sequence[int]) -> list[Bid]:
+        """Every bid ``seat`` could make now from a hand of per-face ``counts``."""
+        ranks = set(self.ranks)
+        if self.declaration is not None and self.declaration.rank is not None:
+            ranks.add(self.declaration.rank)
+        held = tuple((card, counts[card]) for card in _BID_FACES
+                     if counts[card] and (card.rank is None or card.rank in ranks))
+        key = (seat, self.ranks, tuple(self.bids), held)
+        cached = self._options.get(key)
+        if cached is not None:
+            return list(cached)
+        result = []
+        for card, n_held in held:
+            for n in range(1, n_held + 1):
+                if self.reason(seat, (card,) * n) is None:
+                    result.append(Bid(seat, (card,) * n))
+        if len(self._options) > 256:
+            self._options.clear()
+        self._options[key] = tuple(result)
+        return result
+
+
+_BID_FACES = tuple(Card(i) for i in range(FACES))

@@ -1,0 +1,149 @@
+"""Finding Friends (找朋友): calling friend cards and revealing friends in play.
+
+The dealer calls cards (seed wikipedia_2006): "the first A♠", "the second
+K♥" (``ordinal`` calls, never a trump card by default), or a colour and rank,
+"a black ace" (``colour-rank`` calls: the n-th black ace played counts). The
+player who plays the called copy joins the dealer. The caller's own play of a
+called copy uses the call up (``friend_caller_counts``, no friend) or is
+ignored; a player who is already a friend uses a call up without adding one.
+
+>>> from shengji.engine.trump import Trump
+>>> call = FriendCall.parse("2nd AS")
+>>> call, str(FriendCall.parse("1 black A"))
+(FriendCall.parse('2nd AS'), '1st black A')
+>>> tracker = FriendTracker((call,), caller=0, rules=Rules(partnership="fluid", players=5))
+>>> tracker.play(3, [Card("AS")]), tracker.play(2, [Card("AS")]), tracker.friends
+([], [2], (2,))
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from shengji.engine.cards import Card, NotationError, Rank, parse_card
+from shengji.engine.rules import FriendCalls, Rules
+from shengji.engine.trump import Trump
+
+_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th`` ..."""
+    return _ORDINALS.get(n, f"{n}th")
+
+
+@dataclass(frozen=True)
+class FriendCall:
+    """One call: the ``ordinal``-th copy of ``card`` played, or the ``ordinal``-th card of
+    ``colour`` (``"red"``/``"black"``) and ``rank``."""
+
+    ordinal: int
+    card: Card | None = None
+    colour: str | None = None
+    rank: Rank | None = None
+
+    def __post_init__(self) -> None:
+        if (self.card is None) == (self.colour is None):
+            raise ValueError("a call names either a card or a colour and rank")
+        if self.colour is not None and (self.colour not in ("red", "black") or self.rank is None):
+            raise ValueError("a colour call needs colour 'red' or 'black' and a rank")
+        if self.ordinal < 1:
+            raise ValueError("the ordinal of a call starts at 1")
+
+    def matches(self, card: Card) -> bool:
+        """True if playing ``card`` counts towards this call."""
+        if self.card is not None:
+            return card == self.card
+        suit = card.suit
+        return suit is not None and card.rank == self.rank and (
+            suit.is_red == (self.colour == "red"))
+
+    @classmethod
+    def parse(cls, text: str) -> FriendCall:
+        """Read ``2nd AS``, ``1 AS``, ``AS`` (first), ``1st black A`` or ``red 10``."""
+        match = re.fullmatch(r"\s*(?:(\d+)(?:st|nd|rd|th)?\s+)?(.+?)\s*", text, re.IGNORECASE)
+        if match is None:
+            raise NotationError(f"cannot read friend call {text!r}")
+        number = int(match.group(1) or 1)
+        body = match.group(2).strip()
+        colour = re.fullmatch(r"(red|black)\s+(\S+)", body, re.IGNORECASE)
+        try:
+            if colour:
+                return cls(number, colour=colour.group(1).lower(), rank=Rank.parse(colour.group(2)))
+            return cls(number, card=parse_card(body))
+        except (NotationError, ValueError) as error:
+            raise NotationError(
+                f"cannot read friend call {text!r} ({error}); write e.g. '2nd AS' or "
+                "'1st black A'"
+            ) from None
+
+    def __str__(self) -> str:
+        what = str(self.card) if self.card is not None else f"{self.colour} {self.rank}"
+        return f"{ordinal(self.ordinal)} {what}"
+
+    def __repr__(self) -> str:
+        return f"FriendCall.parse({str(self)!r})"
+
+
+def call_reason(calls: Sequence[FriendCall], trump: Trump, rules: Rules) -> str | None:
+    """Why the dealer may not make these calls, or ``None``."""
+    want = rules.friend_count
+    if len(calls) != want:
+        return f"call exactly {want} friend card{'s' if want != 1 else ''}"
+    for call in calls:
+        if rules.friend_calls == FriendCalls.ORDINAL and call.card is None:
+            return "calls name a precise card under these rules, e.g. '2nd AS'"
+        if rules.friend_calls == FriendCalls.COLOUR_RANK and call.card is not None:
+            return "calls name a colour and rank under these rules, e.g. '1st black A'"
+        if call.card is not None:
+            if call.ordinal > rules.decks:
+                return f"there are only {rules.decks} copies of {call.card}"
+            if trump.is_trump(call.card) and not rules.friend_trump_calls:
+                return f"{call.card} is a trump: trump cards may not be called"
+        elif call.ordinal > 2 * rules.decks:
+            return f"there are only {2 * rules.decks} {call.colour} {call.rank}s"
+    return None
+
+
+class FriendTracker:
+    """Counts called cards as they are played and reveals friends."""
+
+    def __init__(self, calls: Sequence[FriendCall], caller: int, rules: Rules) -> None:
+        self.calls = tuple(calls)
+        self.caller = caller
+        self.rules = rules
+        self.seen = [0] * len(self.calls)
+        self.done = [False] * len(self.calls)
+        self.friends: tuple[int, ...] = ()
+
+    def copy(self) -> FriendTracker:
+        """An independent copy."""
+        other = FriendTracker(self.calls, self.caller, self.rules)
+        other.seen = list(self.seen)
+        other.done = list(self.done)
+        other.friends = self.friends
+        return other
+
+    def play(self, seat: int, cards: Iterable[Card]) -> list[int]:
+        """Record ``seat`` playing ``cards``; returns the seats revealed as friends now."""
+        revealed: list[int] = []
+        for card in cards:
+            for i, call in enumerate(self.calls):
+                if self.done[i] or not call.matches(card):
+                    continue
+                if seat == self.caller and not self.rules.friend_caller_counts:
+                    continue
+                self.seen[i] += 1
+                if self.seen[i] == call.ordinal:
+                    self.done[i] = True
+                    if seat != self.caller and seat not in self.friends:
+                        self.friends = (*self.friends, seat)
+                        revealed.append(seat)
+        return revealed
+
+    @property
+    def settled(self) -> bool:
+        """True once every call has been used up (the sides are known)."""
+        return all(self.done)

@@ -1,0 +1,76 @@
+"""The legal actions of one seat at one moment, as a first-class object.
+
+``action in legal`` is one check, :meth:`Legal.reason` says why an action is
+refused, iterating lists every legal action lazily (burying 8 cards out of
+33 has millions of choices, so nothing is listed up front) and
+:meth:`Legal.random` draws one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from random import Random
+
+from shengji.engine.follow import LegalPlays
+from shengji.engine.lead import LegalLeads
+from shengji.game.actions import Action
+
+
+class ActionError(ValueError):
+    """An action was refused; the message says why and what is allowed. Nothing changed."""
+
+
+class Legal:
+    """The legal actions of a seat: membership, reasons, lazy listing, random choice."""
+
+    def __init__(
+        self,
+        seat: int,
+        reason: Callable[[Action], str | None],
+        actions: Callable[[], Iterator[Action]],
+        sample: Callable[[Random], Action] | None = None,
+        summary: str = "",
+        plays: LegalLeads | LegalPlays | None = None,
+    ) -> None:
+        self.seat = seat
+        self.plays = plays
+        """In the play phase, the engine's legal set (its description, forced cards...)."""
+        self._reason = reason
+        self._actions = actions
+        self._sample = sample
+        self.summary = summary
+
+    def reason(self, action: Action) -> str | None:
+        """Why ``action`` is not legal now, or ``None`` if it is."""
+        if action.seat != self.seat:
+            return f"it is not seat {action.seat}'s action here (this is seat {self.seat}'s)"
+        return self._reason(action)
+
+    def __contains__(self, action: object) -> bool:
+        return hasattr(action, "seat") and self.reason(action) is None  # type: ignore[arg-type]
+
+    def __iter__(self) -> Iterator[Action]:
+        return self._actions()
+
+    def __bool__(self) -> bool:
+        return next(iter(self), None) is not None
+
+    def random(self, rng: Random) -> Action:
+        """A random legal action."""
+        if self._sample is not None:
+            return self._sample(rng)
+        choices = list(self)
+        if not choices:
+            raise ActionError(f"seat {self.seat} has no legal action now")
+        return rng.choice(choices)
+
+    def __repr__(self) -> str:
+        return f"<Legal seat {self.seat}: {self.summary}>"
+
+
+NONE_LEGAL_REASON = "it is not your turn"
+
+
+def nothing(seat: int, why: str = NONE_LEGAL_REASON) -> Legal:
+    """A seat with no legal action."""
+    return Legal(seat, lambda action: why, lambda: iter(()), summary="nothing to do")

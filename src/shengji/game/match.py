@@ -1,0 +1,132 @@
+"""A match: rounds one after another until a side passes the end rank.
+
+The match keeps the levels (per team with fixed partnerships, per player in
+Finding Friends), rotates the dealer, starts each round with a seed derived
+from the match's seed, and keeps the history of every action and result.
+It offers the same protocol as a round: :meth:`Match.legal`,
+:meth:`Match.apply`, :meth:`Match.undo`, :meth:`Match.view`.
+
+>>> from shengji.engine.rules import Rules
+>>> match = play_random_match(Rules(end_rank="4"), seed=3)
+>>> match.is_over, len(match.winners) > 0, match.results[-1].match_won_by == match.winners
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from shengji.engine.rules import AfterEnd, FluidBidders, Partnership, Rules
+from shengji.game.actions import Action
+from shengji.game.legal import ActionError, Legal, nothing
+from shengji.game.round import Phase, Round
+from shengji.game.scoresheet import RoundResult
+from shengji.game.view import SeatView
+
+
+class Match:
+    """A whole match, deterministic from ``seed``."""
+
+    def __init__(self, rules: Rules, *, seed: int, max_rounds: int | None = None,
+                 track_undo: bool = False) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.max_rounds = max_rounds
+        self.track_undo = track_undo
+        self.levels = (int(rules.start_rank),) * rules.players
+        self.results: list[RoundResult] = []
+        self.history: list[Action] = []
+        self.winners: tuple[int, ...] = ()
+        self._seeds = Random(seed)
+        self.round = self._new_round(None, None)
+
+    def _new_round(self, dealer: int | None, eligible: tuple[int, ...] | None) -> Round:
+        return Round(self.rules, seed=self._seeds.getrandbits(48), levels=self.levels,
+                     dealer=dealer, eligible=eligible, track_undo=self.track_undo)
+
+    @property
+    def is_over(self) -> bool:
+        """True once a side has won (or ``max_rounds`` rounds were played)."""
+        if self.winners:
+            return True
+        return self.max_rounds is not None and len(self.results) >= self.max_rounds
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat the match waits for."""
+        return None if self.is_over else self.round.to_move
+
+    def legal(self, seat: int) -> Legal:
+        """The legal actions of ``seat`` now."""
+        if self.is_over:
+            return nothing(seat, "the match is over")
+        return self.round.legal(seat)
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know about the current round."""
+        return self.round.view(seat)
+
+    def apply(self, action: Action) -> RoundResult | None:
+        """Perform ``action``; returns the round's result when it ends the round."""
+        if self.is_over:
+            raise ActionError("the match is over")
+        self.round.apply(action)
+        self.history.append(action)
+        if self.round.phase != Phase.DONE:
+            return None
+        result = self.round.result
+        assert result is not None
+        self.results.append(result)
+        self.levels = result.levels
+        if result.match_won_by:
+            side = result.declarers if result.declarers_won else result.opponents
+            self.winners = side if self.rules.partnership == Partnership.FIXED else (
+                result.match_won_by)
+        if not self.is_over:
+            dealer: int | None = result.next_dealer
+            if result.redeal and self.round.bidding.winner is None and all(
+                    r.redeal for r in self.results):
+                dealer = None  # the first round starts over: the bidding decides the dealer
+            self.round = self._new_round(dealer, self._eligible(result))
+        return result
+
+    def _eligible(self, result: RoundResult) -> tuple[int, ...] | None:
+        if self.rules.partnership != Partnership.FLUID or (
+                self.rules.fluid_bidders != FluidBidders.NOT_LOST) or result.redeal:
+            return None
+        losers = result.opponents if result.declarers_won else result.declarers
+        return tuple(s for s in range(self.rules.players) if s not in losers)
+
+    def undo(self) -> Action:
+        """Take back the last action (replays the match without it)."""
+        if not self.history:
+            raise ActionError("nothing to undo")
+        actions = self.history[:-1]
+        last = self.history[-1]
+        fresh = Match(self.rules, seed=self.seed, max_rounds=self.max_rounds,
+                      track_undo=self.track_undo)
+        for action in actions:
+            fresh.apply(action)
+        self.__dict__.update(fresh.__dict__)
+        return last
+
+    def __repr__(self) -> str:
+        return (f"<Match seed={self.seed} rounds={len(self.results)} levels={self.levels}"
+                f" winners={self.winners}>")
+
+
+def play_random_match(rules: Rules, seed: int, *, max_rounds: int | None = None,
+                      rng: Random | None = None) -> Match:
+    """Play a whole match with random legal actions at every decision (for tests and demos).
+
+    ``after_end = wrap`` never ends on its own: pass ``max_rounds``.
+    """
+    if rules.after_end == AfterEnd.WRAP and max_rounds is None:
+        raise ValueError("a match with after_end='wrap' never ends: give max_rounds")
+    match = Match(rules, seed=seed, max_rounds=max_rounds)
+    chooser = rng if rng is not None else Random(seed)
+    while not match.is_over:
+        seat = match.to_move
+        assert seat is not None
+        match.apply(match.legal(seat).random(chooser))
+    return match

@@ -1,0 +1,705 @@
+"""One round as a state machine driven by the seats' actions.
+
+Phases: ``deal`` (one card at a time in turn order; any seat may bid at any
+moment) → ``bid`` (a last chance for every seat after the deal) → ``kitty``
+(the dealer takes the kitty and buries as many cards) → ``overbid`` (bidding
+after the kitty, 炒地皮, if the rules allow) → ``call`` (Finding Friends) →
+``show`` (hands shown for a redeal, if the rules allow) → ``play`` (the
+tricks) → ``done`` (scored).
+
+There is one way to ask and one way to act: :meth:`Round.legal` gives a seat's
+legal actions, :meth:`Round.apply` performs one (an illegal one raises
+:class:`~shengji.game.legal.ActionError` and changes nothing), :meth:`Round.undo`
+takes the last one back. :meth:`Round.view` is what one seat may know.
+
+>>> import random
+>>> from shengji.engine.rules import Rules
+>>> rnd = Round(Rules(), seed=1)
+>>> rnd.phase, rnd.to_move, len(rnd.deck)
+(<Phase.DEAL: 'deal'>, 1, 108)
+>>> rng = random.Random(0)
+>>> while rnd.phase != Phase.DONE:
+...     rnd.apply(rnd.legal(rnd.to_move).random(rng))
+>>> r = rnd.result
+>>> r.trick_points + r.declarer_points + r.kitty_points
+200
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from enum import StrEnum
+from functools import lru_cache
+from itertools import combinations
+from random import Random
+from typing import TYPE_CHECKING
+
+from shengji.engine.bidding import Bidding
+from shengji.engine.cards import ALL_CARDS, Card, Hand, Rank, Suit, format_cards, missing_cards
+from shengji.engine.follow import LegalPlays
+from shengji.engine.friends import FriendCall, FriendTracker, call_reason
+from shengji.engine.lead import LegalLeads, PlayError
+from shengji.engine.rules import (
+    FirstDealer,
+    FirstDraw,
+    KittyJoker,
+    NoBid,
+    Partnership,
+    RedealShow,
+    Rules,
+)
+from shengji.engine.scoring import NO_TRUMP_LEVEL
+from shengji.engine.trick import Trick
+from shengji.engine.trump import Trump
+from shengji.game.actions import Action, Bid, Bury, Call, Draw, Pass, Play, Show, Withdraw
+from shengji.game.legal import ActionError, Legal, nothing
+from shengji.game.scoresheet import RoundResult, TrickRecord, score_round
+
+if TYPE_CHECKING:
+    from shengji.game.view import SeatView
+
+
+def _refusal(action: Action, why: str) -> str:
+    return f"seat {action.seat} cannot {str(action).split(' ', 1)[1]}: {why}"
+
+
+class Phase(StrEnum):
+    """Where a round stands."""
+
+    DEAL = "deal"
+    BID = "bid"
+    KITTY = "kitty"
+    OVERBID = "overbid"
+    CALL = "call"
+    SHOW = "show"
+    PLAY = "play"
+    DONE = "done"
+
+
+def level_rank(level: int) -> Rank | None:
+    """The trump rank of a level (``None`` for the no-trump level)."""
+    return None if level >= NO_TRUMP_LEVEL else Rank(level)
+
+
+def pack(rules: Rules) -> list[Card]:
+    """The cards of the pack: ``decks`` decks, with jokers as the rules say."""
+    return list(_pack(rules))
+
+
+@lru_cache(maxsize=64)
+def _pack(rules: Rules) -> tuple[Card, ...]:
+    big, small = rules.joker_counts
+    cards = [c for c in ALL_CARDS[:52] for _ in range(rules.decks)]
+    return tuple(cards + [ALL_CARDS[52]] * small + [ALL_CARDS[53]] * big)
+
+
+@lru_cache(maxsize=64)
+def pack_counts(rules: Rules) -> tuple[int, ...]:
+    """Per-face counts of the pack."""
+    counts = [0] * len(ALL_CARDS)
+    for card in _pack(rules):
+        counts[card] += 1
+    return tuple(counts)
+
+
+@lru_cache(maxsize=64)
+def _teams(rules: Rules) -> tuple[int, ...]:
+    if rules.partnership == Partnership.FIXED:
+        return tuple(s % 2 for s in range(rules.players))
+    return tuple(range(rules.players))
+
+
+class Round:
+    """One round, from the shuffle to the score sheet.
+
+    ``levels`` gives every seat's level (2..14 = ranks 2..A; with fixed
+    partnerships both members of a team share it). ``dealer`` is ``None`` in a
+    match's first round, when the bidding decides it. ``eligible`` limits who
+    may bid (fluid ``not-lost`` rule). ``seed`` fixes the shuffle: the same
+    seed and actions always give the same round.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        seed: int,
+        levels: Sequence[int] | None = None,
+        dealer: int | None = None,
+        eligible: Sequence[int] | None = None,
+        track_undo: bool = True,
+    ) -> None:
+        n = rules.players
+        self.rules = rules
+        self.seed = seed
+        self.levels = tuple(levels) if levels is not None else (int(rules.start_rank),) * n
+        if len(self.levels) != n:
+            raise ValueError(f"levels needs one entry per seat ({n})")
+        if dealer is not None and not 0 <= dealer < n:
+            raise ValueError(f"dealer must be a seat 0..{n - 1}")
+        self.eligible = tuple(eligible) if eligible is not None else None
+        self.track_undo = track_undo
+        rng = Random(seed)
+        deck = pack(rules)
+        rng.shuffle(deck)
+        self.deck: tuple[Card, ...] = tuple(deck)
+        self.dealer: int | None = dealer
+        if dealer is None and rules.first_dealer == FirstDealer.RANDOM:
+            self.dealer = rng.randrange(n)
+        self.first_drawer = self._first_drawer(rng)
+        self.drawer = self.first_drawer
+        self.next_card = 0
+        self.hands = [Hand() for _ in range(n)]
+        self.phase = Phase.DEAL
+        self.bidding = Bidding(rules, self._bid_ranks(), self.teams, self.eligible)
+        self.bid_turn = 0
+        self.passes = 0
+        self.trump: Trump | None = None
+        self.kitty: tuple[Card, ...] = self.deck[len(self.deck) - rules.kitty_size:]
+        self.kitty_owner: int | None = None
+        self.kitty_turned: tuple[Card, ...] = ()
+        self.tracker: FriendTracker | None = None
+        self.show_queue: tuple[int, ...] = ()
+        self.trick: Trick | None = None
+        self.tricks: list[TrickRecord] = []
+        self.captured = [0] * n
+        self.penalties: list[tuple[int, int]] = []
+        self.history: list[Action] = []
+        self.result: RoundResult | None = None
+        self._undo: list[Round] = []
+        self._legal: dict[int, Legal] = {}
+        self._plays: LegalLeads | LegalPlays | None = None
+
+    # -- seats and sides -------------------------------------------------------------
+
+    @property
+    def teams(self) -> tuple[int, ...]:
+        """Each seat's team with fixed partnerships (alternate seats); seat number if fluid."""
+        return _teams(self.rules)
+
+    def next_seat(self, seat: int) -> int:
+        """The seat after ``seat`` in turn order."""
+        return (seat + 1) % self.rules.players
+
+    @property
+    def declarers(self) -> tuple[int, ...]:
+        """The declaring side as far as it is known (the dealer's team, or dealer+friends)."""
+        if self.dealer is None:
+            return ()
+        if self.rules.partnership == Partnership.FIXED:
+            team = self.teams[self.dealer]
+            return tuple(s for s in range(self.rules.players) if self.teams[s] == team)
+        friends = self.tracker.friends if self.tracker is not None else ()
+        return (self.dealer, *friends)
+
+    def known_teammates(self, seat: int) -> tuple[int, ...]:
+        """The seats ``seat`` is known to play with (fixed partners, or revealed friends)."""
+        if self.rules.partnership == Partnership.FIXED:
+            return tuple(s for s in range(self.rules.players)
+                         if s != seat and self.teams[s] == self.teams[seat])
+        side = self.declarers
+        if seat in side:
+            return tuple(s for s in side if s != seat)
+        return ()
+
+    def _bid_ranks(self) -> list[Rank]:
+        n = self.rules.players
+        if self.rules.partnership == Partnership.FLUID:
+            return [level_rank(lv) or self.rules.end_rank for lv in self.levels]
+        level = self.levels[self.dealer] if self.dealer is not None else int(self.rules.start_rank)
+        rank = level_rank(level) or self.rules.end_rank
+        return [rank] * n
+
+    def _first_drawer(self, rng: Random) -> int:
+        n = self.rules.players
+        start = self.dealer if self.dealer is not None else rng.randrange(n)
+        how = self.rules.first_draw
+        if how == FirstDraw.NEXT:
+            return (start + 1) % n
+        if how == FirstDraw.COUNT:
+            while True:
+                card = self.deck_card(rng.randrange(len(self.deck)))
+                if card.rank is not None:
+                    count = 1 if card.rank == Rank.ACE else int(card.rank)
+                    return (start + count - 1) % n
+        return start
+
+    def deck_card(self, index: int) -> Card:
+        """The card at ``index`` of the shuffled pack (for the count-off)."""
+        return self.deck[index]
+
+    # -- turn ------------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat the round waits for (the drawer during the deal); ``None`` when done."""
+        phase = self.phase
+        if phase == Phase.DEAL:
+            return self.drawer
+        if phase in (Phase.BID, Phase.OVERBID):
+            return self.bid_turn
+        if phase == Phase.KITTY:
+            return self.kitty_owner
+        if phase == Phase.CALL:
+            return self.dealer
+        if phase == Phase.SHOW:
+            return self.show_queue[0]
+        if phase == Phase.PLAY:
+            assert self.trick is not None
+            return self.trick.turn
+        return None
+
+    def actors(self) -> list[int]:
+        """Every seat that has a legal action now (during the deal, anyone may bid)."""
+        if self.phase == Phase.DEAL:
+            return [s for s in range(self.rules.players) if s == self.drawer or any(
+                True for _ in self._bid_options(s))]
+        seat = self.to_move
+        return [] if seat is None else [seat]
+
+    # -- legal actions ---------------------------------------------------------------
+
+    def legal(self, seat: int) -> Legal:
+        """The legal actions of ``seat`` now."""
+        cached = self._legal.get(seat)
+        if cached is None:
+            cached = self._legal[seat] = self._make_legal(seat)
+        return cached
+
+    def _make_legal(self, seat: int) -> Legal:
+        phase = self.phase
+        if phase == Phase.DEAL:
+            return self._legal_bidding(seat, draw=seat == self.drawer, can_pass=False)
+        if seat != self.to_move:
+            who = "nobody" if self.to_move is None else f"seat {self.to_move}"
+            return nothing(seat, f"it is {who}'s turn ({phase} phase)")
+        if phase in (Phase.BID, Phase.OVERBID):
+            return self._legal_bidding(seat, draw=False, can_pass=True)
+        if phase == Phase.KITTY:
+            return self._legal_bury(seat)
+        if phase == Phase.CALL:
+            return self._legal_call(seat)
+        if phase == Phase.SHOW:
+            return Legal(seat, lambda a: None if isinstance(a, Show | Pass) else
+                         "show your hand for a redeal, or pass",
+                         lambda: iter((Show(seat), Pass(seat))), summary="show or pass")
+        return self._legal_play(seat)
+
+    def _bid_options(self, seat: int) -> Iterator[Bid]:
+        if not self.hands[seat]:
+            return
+        for bid in self.bidding.options(seat, self.hands[seat].counts):
+            yield Bid(seat, bid.cards)
+
+    def _legal_bidding(self, seat: int, *, draw: bool, can_pass: bool) -> Legal:
+        def reason(action: Action) -> str | None:
+            if isinstance(action, Draw):
+                return None if draw else f"it is seat {self.drawer}'s turn to draw"
+            if isinstance(action, Pass):
+                return None if can_pass else "there is nothing to pass on during the deal"
+            if isinstance(action, Withdraw):
+                if not self.rules.bid_withdraw:
+                    return "bids may not be taken back under these rules"
+                if self.phase == Phase.OVERBID:
+                    return "the trump is settled: bids may not be taken back after the kitty"
+                winner = self.bidding.winner
+                return None if winner is not None and winner.seat == seat else (
+                    "only the standing bid can be taken back, by its bidder")
+            if isinstance(action, Bid):
+                missing = missing_cards(self.hands[seat].counts, action.cards)
+                if missing:
+                    return f"you do not hold {format_cards(missing)}"
+                return self.bidding.reason(seat, action.cards)
+            return f"now is the time to {'draw or ' if draw else ''}bid" + (
+                " or pass" if can_pass else "")
+
+        def actions() -> Iterator[Action]:
+            if draw:
+                yield Draw(seat)
+            if can_pass:
+                yield Pass(seat)
+            yield from self._bid_options(seat)
+            if reason(Withdraw(seat)) is None:
+                yield Withdraw(seat)
+
+        summary = ("draw or bid" if draw else "bid") + (" or pass" if can_pass else "")
+        return Legal(seat, reason, actions, summary=summary)
+
+    def _bury_rule(self, seat: int) -> tuple[int, int]:
+        """(cards to bury, point cards that must be buried at least... as max allowed)."""
+        size = self.rules.kitty_size
+        if self.rules.kitty_points_allowed:
+            return size, size
+        plain = sum(n for c, n in zip(ALL_CARDS, self.hands[seat].counts, strict=True)
+                    if n and not c.points)
+        return size, max(0, size - plain)
+
+    def _legal_bury(self, seat: int) -> Legal:
+        size, max_points = self._bury_rule(seat)
+        hand = self.hands[seat]
+
+        def reason(action: Action) -> str | None:
+            if not isinstance(action, Bury):
+                return f"bury {size} cards"
+            if len(action.cards) != size:
+                return f"bury exactly {size} cards (you gave {len(action.cards)})"
+            missing = missing_cards(hand.counts, action.cards)
+            if missing:
+                return f"you do not hold {format_cards(missing)}"
+            points = sum(1 for c in action.cards if c.points)
+            if points > max_points:
+                return "point cards (5, 10, K) may not be buried under these rules"
+            return None
+
+        def actions() -> Iterator[Action]:
+            cards = hand.cards()
+            seen: set[tuple[Card, ...]] = set()
+            for combo in combinations(cards, size):
+                if combo not in seen and reason(Bury(seat, combo)) is None:
+                    seen.add(combo)
+                    yield Bury(seat, combo)
+
+        def sample(rng: Random) -> Action:
+            cards = hand.cards()
+            if max_points < size:
+                plain = [c for c in cards if not c.points]
+                scoring = [c for c in cards if c.points]
+                take = rng.sample(plain, min(size, len(plain)))
+                take += rng.sample(scoring, size - len(take))
+                return Bury(seat, tuple(take))
+            return Bury(seat, tuple(rng.sample(cards, size)))
+
+        return Legal(seat, reason, actions, sample, summary=f"bury {size} cards")
+
+    def _legal_call(self, seat: int) -> Legal:
+        assert self.trump is not None
+        trump, rules = self.trump, self.rules
+
+        def reason(action: Action) -> str | None:
+            if not isinstance(action, Call):
+                return f"call {rules.friend_count} friend card(s)"
+            return call_reason(action.calls, trump, rules)
+
+        def single_calls() -> list[FriendCall]:
+            if rules.friend_calls == "ordinal":
+                return [FriendCall(k, card=c) for c in ALL_CARDS[:52]
+                        if rules.friend_trump_calls or not trump.is_trump(c)
+                        for k in range(1, rules.decks + 1)]
+            return [FriendCall(k, colour=colour, rank=rank) for colour in ("black", "red")
+                    for rank in Rank for k in range(1, 2 * rules.decks + 1)]
+
+        def actions() -> Iterator[Action]:
+            for combo in combinations(single_calls(), rules.friend_count):
+                yield Call(seat, combo)
+
+        def sample(rng: Random) -> Action:
+            return Call(seat, tuple(rng.sample(single_calls(), rules.friend_count)))
+
+        return Legal(seat, reason, actions, sample, summary="call friends")
+
+    def _legal_play(self, seat: int) -> Legal:
+        legal = self.play_rules(seat)
+
+        def reason(action: Action) -> str | None:
+            if not isinstance(action, Play):
+                return "play cards to the trick"
+            return legal.reason(action.cards)
+
+        def actions() -> Iterator[Action]:
+            for cards in legal:
+                yield Play(seat, tuple(cards))
+
+        def sample(rng: Random) -> Action:
+            return Play(seat, tuple(legal.random(rng)))
+
+        summary = "lead" if isinstance(legal, LegalLeads) else legal.describe()
+        return Legal(seat, reason, actions, sample, summary=summary, plays=legal)
+
+    def play_rules(self, seat: int) -> LegalLeads | LegalPlays:
+        """The engine's legal-play object for the seat to play in the current trick."""
+        if self.trick is None or self.phase != Phase.PLAY or seat != self.to_move:
+            raise ActionError("it is not this seat's turn to play")
+        if self._plays is None:
+            self._plays = self.trick.legal(self.hands[seat])
+        return self._plays
+
+    # -- acting ----------------------------------------------------------------------
+
+    def reason(self, action: Action) -> str | None:
+        """Why ``action`` is illegal now, or ``None``."""
+        if self.phase == Phase.DONE:
+            return "the round is over"
+        if not 0 <= action.seat < self.rules.players:
+            return f"there is no seat {action.seat}"
+        return self.legal(action.seat).reason(action)
+
+    def apply(self, action: Action) -> None:
+        """Perform ``action``; raise :class:`ActionError` (changing nothing) if illegal."""
+        fast = isinstance(action, Play) and self.phase == Phase.PLAY and (
+            action.seat == self.to_move)
+        if not fast:
+            why = self.reason(action)
+            if why is not None:
+                raise ActionError(_refusal(action, why))
+        snapshot = self._copy() if self.track_undo else None
+        if fast:
+            assert isinstance(action, Play)
+            try:
+                self._play(action)
+            except PlayError as error:
+                raise ActionError(_refusal(action, str(error))) from None
+        if snapshot is not None:
+            self._undo.append(snapshot)
+        self.history.append(action)
+        self._legal = {}
+        self._plays = None
+        if fast:
+            return
+        if isinstance(action, Draw):
+            self._draw()
+        elif isinstance(action, Bid):
+            self._bid(action)
+        elif isinstance(action, Withdraw):
+            self.bidding.withdraw(action.seat)
+        elif isinstance(action, Pass):
+            self._pass()
+        elif isinstance(action, Bury):
+            self._bury(action)
+        elif isinstance(action, Call):
+            self.tracker = FriendTracker(action.calls, action.seat, self.rules)
+            self._after_call()
+        elif isinstance(action, Show):
+            self._finish(redeal=True)
+
+
+    def undo(self) -> Action:
+        """Take back the last action (needs ``track_undo``); returns it."""
+        if not self._undo:
+            raise ActionError("nothing to undo" if self.track_undo else
+                              "this round was created with track_undo=False")
+        last = self.history[-1]
+        previous = self._undo.pop()._copy()
+        stack = self._undo
+        self.__dict__.update(previous.__dict__)
+        self._undo = stack
+        return last
+
+    def copy(self) -> Round:
+        """An independent copy (its undo history included)."""
+        other = self._copy()
+        other._undo = list(self._undo)
+        return other
+
+    def _copy(self) -> Round:
+        other = Round.__new__(Round)
+        other.__dict__.update(self.__dict__)
+        other.hands = [h.copy() for h in self.hands]
+        other.bidding = self.bidding.copy()
+        other.trick = self.trick.copy() if self.trick is not None else None
+        other.tricks = list(self.tricks)
+        other.captured = list(self.captured)
+        other.penalties = list(self.penalties)
+        other.history = list(self.history)
+        other.tracker = self.tracker.copy() if self.tracker is not None else None
+        other._undo = []
+        other._legal = {}
+        other._plays = None
+        return other
+
+    # -- phase logic -----------------------------------------------------------------
+
+    def _draw(self) -> None:
+        self.hands[self.drawer].add((self.deck[self.next_card],))
+        self.next_card += 1
+        self.drawer = self.next_seat(self.drawer)
+        if self.next_card == len(self.deck) - self.rules.kitty_size:
+            self.phase = Phase.BID
+            self.bid_turn = self.drawer
+            self.passes = 0
+
+    def _bid(self, action: Bid) -> None:
+        self.bidding.bid(action.seat, action.cards)
+        if self.dealer is None and self.phase in (Phase.DEAL, Phase.BID):
+            how = self.rules.first_dealer
+            if (how == FirstDealer.FIRST_BIDDER
+                    or (how == FirstDealer.FIRST_PAIR and len(action.cards) >= 2)
+                    or (how == FirstDealer.FIRST_JOKER_PAIR and action.cards[0].is_joker)):
+                self.dealer = action.seat
+        if self.phase == Phase.OVERBID:
+            self._set_trump()
+            assert self.kitty_owner is not None
+            self.hands[action.seat].add(self.kitty)
+            self.kitty_owner = action.seat
+            if self.rules.kitty_overbid_takes_dealer:
+                self.dealer = action.seat
+            self.phase = Phase.KITTY
+            return
+        if self.phase == Phase.BID:
+            self.passes = 0
+            self.bid_turn = self.next_seat(action.seat)
+
+    def _pass(self) -> None:
+        if self.phase == Phase.SHOW:
+            self.show_queue = self.show_queue[1:]
+            if not self.show_queue:
+                self._start_play()
+            return
+        self.passes += 1
+        self.bid_turn = self.next_seat(self.bid_turn)
+        if self.phase == Phase.OVERBID and self.bid_turn == self.kitty_owner:
+            self.bid_turn = self.next_seat(self.bid_turn)
+        needed = self.rules.players - (1 if self.phase == Phase.OVERBID else 0)
+        if self.passes < needed:
+            return
+        if self.phase == Phase.BID:
+            self._end_bidding()
+        else:
+            self._after_kitty()
+
+    def _set_trump(self) -> None:
+        declaration = self.bidding.declaration
+        assert declaration is not None
+        self.trump = self.rules.trump(declaration.rank, declaration.suit)
+        if self.rules.partnership == Partnership.FLUID:
+            self.dealer = declaration.maker
+
+    def _end_bidding(self) -> None:
+        if self.bidding.winner is not None:
+            if self.dealer is None:
+                self.dealer = self.bidding.winner.seat
+            self._set_trump()
+        else:
+            if self.dealer is None:
+                self.dealer = self.first_drawer
+            level = self.levels[self.dealer]
+            rank = level_rank(level)
+            if rank is None:
+                self.trump = self.rules.trump(None)
+            else:
+                suit = self._kitty_suit(rank)
+                if suit == "redeal":
+                    self._finish(redeal=True)
+                    return
+                self.trump = self.rules.trump(rank, suit if isinstance(suit, Suit) else None)
+            ranks = self._bid_ranks()
+            self.bidding.ranks = tuple(ranks)
+        self.kitty_owner = self.dealer
+        assert self.dealer is not None
+        self.hands[self.dealer].add(self.kitty)
+        self.phase = Phase.KITTY
+
+    def _kitty_suit(self, rank: Rank) -> Suit | str | None:
+        """Turn kitty cards for the trump suit when nobody bid; ``"redeal"`` to redeal."""
+        how = self.rules.no_bid
+        if how == NoBid.REDEAL:
+            return "redeal"
+        turned: list[Card] = []
+        if how == NoBid.KITTY_FIRST:
+            for card in self.kitty:
+                turned.append(card)
+                self.kitty_turned = tuple(turned)
+                if card.suit is not None:
+                    return card.suit
+                if self.rules.no_bid_joker == KittyJoker.NO_TRUMP:
+                    return None
+                if self.rules.no_bid_joker == KittyJoker.REDEAL:
+                    return "redeal"
+            return None
+        best: Card | None = None
+        for card in self.kitty:
+            turned.append(card)
+            if card.rank == rank:
+                self.kitty_turned = tuple(turned)
+                return card.suit
+            if card.rank is not None and (best is None or card.rank > (best.rank or 0)):
+                best = card
+        self.kitty_turned = tuple(turned)
+        return best.suit if best is not None else None
+
+    def _bury(self, action: Bury) -> None:
+        self.hands[action.seat].remove(action.cards)
+        self.kitty = tuple(action.cards)
+        if self.rules.kitty_overbid:
+            self.phase = Phase.OVERBID
+            self.passes = 0
+            self.bid_turn = self.next_seat(action.seat)
+        else:
+            self._after_kitty()
+
+    def _after_kitty(self) -> None:
+        if self.rules.partnership == Partnership.FLUID and self.rules.friend_count:
+            self.phase = Phase.CALL
+            return
+        self._after_call()
+
+    def _after_call(self) -> None:
+        show = self.rules.redeal_show
+        if show != RedealShow.OFF:
+            assert self.trump is not None and self.dealer is not None
+            order = [(self.dealer + k) % self.rules.players for k in range(self.rules.players)]
+            trump = self.trump
+            if show == RedealShow.NO_TRUMPS:
+                queue = [s for s in order if not any(trump.is_trump(c) for c in self.hands[s])]
+            else:
+                queue = [s for s in order if not any(c.points for c in self.hands[s])]
+            if queue:
+                self.show_queue = tuple(queue)
+                self.phase = Phase.SHOW
+                return
+        self._start_play()
+
+    def _start_play(self) -> None:
+        assert self.trump is not None and self.dealer is not None
+        self.phase = Phase.PLAY
+        self.trick = Trick(self.trump, self.rules, self.dealer)
+
+    def _play(self, action: Play) -> None:
+        trick = self.trick
+        assert trick is not None
+        seat = action.seat
+        hand = self.hands[seat]
+        if trick.lead is None:
+            trick.play(action.cards, hand, hands=self.hands,
+                       teammates=self.known_teammates(seat))
+            outcome = trick.throw
+            if outcome is not None and not outcome.valid:
+                if outcome.penalty:
+                    self.penalties.append((seat, outcome.penalty))
+                if outcome.round_lost:
+                    hand.remove(trick.plays[-1].cards)  # the throw lies on the table
+                    self._finish(lost_by=seat)
+                    return
+        else:
+            checked = self._plays if isinstance(self._plays, LegalPlays) else None
+            trick.play(action.cards, hand, legal=checked)
+        played = trick.plays[-1].cards
+        hand.remove(played)
+        if self.tracker is not None:
+            self.tracker.play(seat, played)
+        if trick.is_complete:
+            winner = trick.winner
+            assert winner is not None and trick.lead is not None
+            self.captured[winner] += trick.points
+            self.tricks.append(TrickRecord(tuple(trick.plays), winner, trick.points,
+                                           trick.largest_unit_size, trick.lead))
+            if not hand:
+                self._finish()
+            else:
+                self.trick = Trick(trick.trump, self.rules, winner)
+
+    def _finish(self, *, redeal: bool = False, lost_by: int | None = None) -> None:
+        self.phase = Phase.DONE
+        self.result = score_round(self, redeal=redeal, lost_by=lost_by)
+
+    # -- views -----------------------------------------------------------------------
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know now: its own hand and everything public."""
+        from shengji.game.view import SeatView
+
+        return SeatView.of(self, seat)
+
+    def __repr__(self) -> str:
+        return (f"<Round seed={self.seed} phase={self.phase} dealer={self.dealer} "
+                f"trump={self.trump} actions={len(self.history)}>")
+

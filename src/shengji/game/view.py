@@ -1,0 +1,111 @@
+"""What one seat may know: its own hand and everything public, nothing else.
+
+A :class:`SeatView` is a frozen snapshot. It is the only thing players,
+clients and bots ever see; it holds no reference to the round, so it cannot
+leak another seat's cards. The kitty is visible only to the seat that buried
+it (and to everyone after the round if ``kitty_revealed``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from shengji.engine.cards import Card, format_cards
+from shengji.engine.friends import FriendCall
+from shengji.engine.rules import Rules
+from shengji.engine.trick import Play as TrickPlay
+from shengji.engine.trump import Trump
+from shengji.game.actions import Action, Bury
+from shengji.game.scoresheet import RoundResult, TrickRecord
+
+if TYPE_CHECKING:
+    from shengji.game.round import Phase, Round
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One seat's knowledge of a round at one moment."""
+
+    seat: int
+    rules: Rules
+    phase: Phase
+    to_move: int | None
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    levels: tuple[int, ...]
+    dealer: int | None
+    declarers: tuple[int, ...]
+    trump: Trump | None
+    bids: tuple[tuple[int, tuple[Card, ...]], ...]
+    kitty_turned: tuple[Card, ...]
+    kitty: tuple[Card, ...] | None
+    calls: tuple[FriendCall, ...]
+    friends: tuple[int, ...]
+    trick_leader: int | None
+    trick: tuple[TrickPlay, ...]
+    trick_winner: int | None
+    tricks: tuple[TrickRecord, ...]
+    captured: tuple[int, ...]
+    history: tuple[Action, ...]
+    result: RoundResult | None
+
+    @classmethod
+    def of(cls, rnd: Round, seat: int) -> SeatView:
+        """Take ``seat``'s view of ``rnd``."""
+        from shengji.game.round import Phase
+
+        trump = rnd.trump
+        cards = rnd.hands[seat].cards()
+        hand = tuple(trump.sorted(cards) if trump is not None else cards)
+        done = rnd.phase == Phase.DONE
+        sees_kitty = rnd.kitty_owner == seat or (done and rnd.rules.kitty_revealed)
+        trick = rnd.trick
+        history = tuple(rnd.history)
+        if rnd.kitty_owner is not None and not (done and rnd.rules.kitty_revealed):
+            hidden = [i for i, a in enumerate(history) if isinstance(a, Bury) and a.seat != seat]
+            if hidden:
+                public = list(history)
+                for i in hidden:
+                    public[i] = Bury(history[i].seat, ())
+                history = tuple(public)
+        return cls(
+            seat=seat,
+            rules=rnd.rules,
+            phase=rnd.phase,
+            to_move=rnd.to_move,
+            hand=hand,
+            hand_sizes=tuple(len(h) for h in rnd.hands),
+            levels=rnd.levels,
+            dealer=rnd.dealer,
+            declarers=rnd.declarers,
+            trump=trump,
+            bids=tuple((b.seat, b.cards) for b in rnd.bidding.bids),
+            kitty_turned=rnd.kitty_turned,
+            kitty=tuple(rnd.kitty) if sees_kitty and rnd.kitty_owner is not None else None,
+            calls=rnd.tracker.calls if rnd.tracker is not None else (),
+            friends=rnd.tracker.friends if rnd.tracker is not None else (),
+            trick_leader=trick.leader if trick is not None else None,
+            trick=tuple(trick.plays) if trick is not None else (),
+            trick_winner=trick.winner if trick is not None else None,
+            tricks=tuple(rnd.tricks),
+            captured=tuple(rnd.captured),
+            history=history,
+            result=rnd.result if sees_kitty else _hide_kitty(rnd.result),
+        )
+
+    def hidden_cards(self) -> int:
+        """How many cards this seat cannot see (other hands, and the kitty if not its own)."""
+        others = sum(n for s, n in enumerate(self.hand_sizes) if s != self.seat)
+        kitty = 0 if self.kitty is not None else self.rules.kitty_size
+        return others + kitty
+
+
+def _hide_kitty(result: RoundResult | None) -> RoundResult | None:
+    """The result without the kitty's cards, for seats that may not see them."""
+    if result is None or not result.kitty:
+        return result
+    cards = format_cards(result.kitty)
+    lines = tuple(line.replace(cards, "(hidden)", 1) if line.startswith("Kitty ") else line
+                  for line in result.lines)
+    return replace(result, kitty=(), lines=lines)

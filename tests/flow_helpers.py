@@ -1,0 +1,87 @@
+"""Helpers for the game-flow tests: stacked decks, dealing, state fingerprints.
+
+A *stacked* round is an ordinary :class:`Round` whose shuffled pack is replaced, before
+the first action, by one that deals chosen cards to chosen seats (the rest of each hand
+and of the kitty is filled from the remaining cards of the pack). Everything after that
+goes through the public protocol: ``apply(Draw(...))``, ``apply(Bid(...))`` ...
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from random import Random
+from typing import Any
+
+from shengji.engine.cards import Card, parse_cards
+from shengji.engine.rules import Rules
+from shengji.game.actions import Draw, Pass
+from shengji.game.round import Phase, Round, pack
+
+
+def stacked(rules: Rules, hands: Mapping[int, str] | Sequence[str] = (), kitty: str = "", *,
+            dealer: int | None = 0, levels: Sequence[int] | None = None, seed: int = 0,
+            fill_seed: int = 0, **kwargs: Any) -> Round:
+    """A round whose deal gives each seat the cards named in ``hands`` (first, in that
+    order) and puts ``kitty``'s cards (in that order) at the bottom as the kitty."""
+    rnd = Round(rules, seed=seed, levels=levels, dealer=dealer, **kwargs)
+    n, size, k = rules.players, rules.hand_size, rules.kitty_size
+    wanted = dict(hands) if isinstance(hands, Mapping) else dict(enumerate(hands))
+    pool = Counter(pack(rules))
+    chosen: dict[int, list[Card]] = {}
+    for seat in range(n):
+        cards = list(parse_cards(wanted.get(seat, "")))
+        assert len(cards) <= size, f"seat {seat} is given more than {size} cards"
+        chosen[seat] = cards
+    bottom = list(parse_cards(kitty))
+    assert len(bottom) <= k, f"the kitty holds {k} cards"
+    for card in [c for cards in chosen.values() for c in cards] + bottom:
+        assert pool[card] > 0, f"the pack has no more {card}"
+        pool[card] -= 1
+    rest = sorted(pool.elements())
+    Random(fill_seed).shuffle(rest)
+    for seat in range(n):
+        while len(chosen[seat]) < size:
+            chosen[seat].append(rest.pop())
+    while len(bottom) < k:
+        bottom.append(rest.pop())
+    assert not rest
+    first = rnd.first_drawer
+    deck = [chosen[(first + i) % n][i // n] for i in range(size * n)] + bottom
+    rnd.deck = tuple(deck)
+    rnd.kitty = tuple(bottom)
+    return rnd
+
+
+def deal(rnd: Round, leave: int = 0) -> None:
+    """Draw cards in turn until only ``leave`` cards of the deal are left to draw."""
+    while rnd.phase == Phase.DEAL and (
+            len(rnd.deck) - rnd.rules.kitty_size - rnd.next_card > leave):
+        rnd.apply(Draw(rnd.drawer))
+
+
+def pass_round(rnd: Round) -> None:
+    """Every seat passes in turn while the round waits in the bid or overbid phase."""
+    phase = rnd.phase
+    while rnd.phase == phase and phase in (Phase.BID, Phase.OVERBID):
+        seat = rnd.to_move
+        assert seat is not None
+        rnd.apply(Pass(seat))
+
+
+def fingerprint(rnd: Round) -> tuple[object, ...]:
+    """Everything that makes up a round's state, as comparable values."""
+    tracker = rnd.tracker
+    trick = rnd.trick
+    return (
+        rnd.phase, rnd.to_move, rnd.next_card, rnd.drawer, rnd.dealer, rnd.trump,
+        tuple(tuple(h.counts) for h in rnd.hands),
+        tuple(rnd.bidding.bids), rnd.bidding.declaration, rnd.bidding.ranks,
+        rnd.bid_turn, rnd.passes, rnd.kitty, rnd.kitty_owner, rnd.kitty_turned,
+        None if tracker is None else (tracker.calls, tuple(tracker.seen),
+                                      tuple(tracker.done), tracker.friends),
+        rnd.show_queue,
+        None if trick is None else (trick.leader, tuple(trick.plays), trick.winner, trick.lead),
+        tuple(rnd.tricks), tuple(rnd.captured), tuple(rnd.penalties), tuple(rnd.history),
+        rnd.result,
+    )
