@@ -1,0 +1,42 @@
+"""Computer players: the :class:`Player` protocol, random and heuristic players.
+
+Players are chosen by name in the command line (``--players heuristic,random``):
+
+>>> make_player("heuristic", seed=1), make_player("random"), make_player("heuristic-nomem")
+(HeuristicPlayer(remember=True), RandomPlayer(), HeuristicPlayer(remember=False))
+"""
+
+from __future__ import annotations
+
+from shengji.players.base import Player
+from shengji.players.heuristic import HeuristicPlayer
+from shengji.players.random_player import RandomPlayer
+from shengji.players.table import play_match, play_round
+
+PLAYER_KINDS = {
+    "random": "a uniformly random legal action",
+    "heuristic": "rule-based play with card memory",
+    "heuristic-nomem": "the heuristic player without card memory (a baseline)",
+}
+
+
+def make_player(kind: str, seed: int | None = None) -> Player:
+    """A player by name (see :data:`PLAYER_KINDS`)."""
+    if kind == "random":
+        return RandomPlayer(seed)
+    if kind == "heuristic":
+        return HeuristicPlayer(seed)
+    if kind == "heuristic-nomem":
+        return HeuristicPlayer(seed, remember=False)
+    raise ValueError(f"unknown player {kind!r}; choose from {', '.join(PLAYER_KINDS)}")
+
+
+__all__ = [
+    "PLAYER_KINDS",
+    "HeuristicPlayer",
+    "Player",
+    "RandomPlayer",
+    "make_player",
+    "play_match",
+    "play_round",
+]

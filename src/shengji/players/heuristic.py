@@ -1,0 +1,393 @@
+"""A heuristic player that plays like a careful human, for every preset.
+
+Its habits, each one a method below and a scenario test:
+
+- **bidding**: bids a suit when its trump-rank cards plus the suit, jokers and
+  other rank cards make a long enough trump holding for the cards drawn so far;
+  never overbids its own side;
+- **burying**: keeps trumps, pairs, aces and kings; buries low cards of its
+  shortest plain suits (making voids), points only when nothing else is left;
+- **calling friends**: calls the first copy of an ace it does not hold, in its
+  shortest plain suits;
+- **leading**: cashes sure winners (units no unseen card can beat), throws them
+  together when the whole throw is sure, draws trumps when it holds most of
+  them, leads suits its partner is void in, keeps jokers and trump-rank cards
+  back early, and otherwise leads low from its longest plain suit;
+- **following**: feeds points to a partner who is certainly winning, wins
+  cheaply when the trick is worth it, otherwise plays its cheapest cards;
+- **memory**: remembers every card played and every proven void (turn it off
+  with ``remember=False`` to measure what memory is worth);
+- **the last trick**: keeps a high trump for it when the kitty is rich.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from itertools import islice
+from random import Random
+
+from shengji.engine.cards import Card, Rank
+from shengji.engine.follow import LegalPlays
+from shengji.engine.friends import FriendCall
+from shengji.engine.lead import Lead, LegalLeads
+from shengji.engine.rules import FriendCalls
+from shengji.engine.trick import beats
+from shengji.engine.trump import TRUMP, Trump
+from shengji.engine.units import Unit, counts_of_suit, placements
+from shengji.game.actions import Action, Bid, Bury, Call, Draw, Pass, Play, Show
+from shengji.game.legal import Legal
+from shengji.game.round import Phase
+from shengji.game.view import SeatView
+from shengji.players.memory import Memory, current_winner
+
+_ENUMERATE_LIMIT = 300
+
+
+class HeuristicPlayer:
+    """A rule-based player; ``remember=False`` forgets played cards and voids."""
+
+    def __init__(self, seed: int | None = None, *, remember: bool = True) -> None:
+        self.rng = Random(seed)
+        self.remember = remember
+
+    def __repr__(self) -> str:
+        return f"HeuristicPlayer(remember={self.remember})"
+
+    def act(self, view: SeatView, legal: Legal) -> Action:
+        """Choose an action for the seat's current decision."""
+        phase = view.phase
+        if phase in (Phase.DEAL, Phase.BID, Phase.OVERBID):
+            return self.bid(view, legal)
+        if phase == Phase.KITTY:
+            return self.bury(view, legal)
+        if phase == Phase.CALL:
+            return self.call(view, legal)
+        if phase == Phase.SHOW:
+            return Show(view.seat) if Show(view.seat) in legal else Pass(view.seat)
+        plays = legal.plays
+        if isinstance(plays, LegalLeads):
+            return Play(view.seat, self.lead(view, plays))
+        assert isinstance(plays, LegalPlays)
+        return Play(view.seat, self.follow(view, plays))
+
+    # -- bidding ---------------------------------------------------------------------
+
+    def bid(self, view: SeatView, legal: Legal) -> Action:
+        """Bid when the suit makes a strong trump holding; otherwise draw or pass."""
+        bids = [a for a in legal if isinstance(a, Bid)]
+        fallback: Action = Draw(view.seat) if Draw(view.seat) in legal else Pass(view.seat)
+        if not bids:
+            return fallback
+        standing = view.bids[-1] if view.bids else None
+        me = view.seat
+        if standing is not None and view.rules.partnership == "fixed" and (
+                standing[0] % 2 == me % 2):
+            return fallback
+        hand = view.hand
+        drawn = max(len(hand), 1)
+        best: tuple[float, Bid] | None = None
+        for bid in bids:
+            strength = _bid_strength(bid, hand, view)
+            if best is None or strength > best[0]:
+                best = (strength, bid)
+        assert best is not None
+        strength, bid = best
+        expected = view.rules.hand_size
+        need = 0.33 * drawn + (1.5 if drawn < expected * 0.5 else 0)
+        if standing is not None:
+            need += 1.0
+        return bid if strength >= need else fallback
+
+    # -- kitty -----------------------------------------------------------------------
+
+    def bury(self, view: SeatView, legal: Legal) -> Action:
+        """Bury low cards of short plain suits, keeping trumps, pairs, aces and points."""
+        trump = view.trump
+        assert trump is not None
+        size = view.rules.kitty_size
+        hand = list(view.hand)
+        counts = Counter(hand)
+        suit_len = Counter(trump.suit_of(c) for c in hand)
+        top = {s: trump.suit_size(s) - 1 for s in range(5)}
+
+        def keep_value(card: Card) -> float:
+            suit = trump.suit_of(card)
+            if suit == TRUMP:
+                return 1000 + trump.level(card)
+            value = trump.level(card) * 2.0 + suit_len[suit] * 3.0
+            if counts[card] > 1:
+                value += 40
+            if trump.level(card) >= top[suit] - 1:
+                value += 30
+            value += card.points * 4
+            return value
+
+        ordered = sorted(hand, key=lambda c: (keep_value(c), c))
+        choice = tuple(ordered[:size])
+        action = Bury(view.seat, choice)
+        if action in legal:
+            return action
+        plain = [c for c in ordered if not c.points]
+        choice = tuple((plain + [c for c in ordered if c.points])[:size])
+        action = Bury(view.seat, choice)
+        return action if action in legal else legal.random(self.rng)
+
+    # -- friends ---------------------------------------------------------------------
+
+    def call(self, view: SeatView, legal: Legal) -> Action:
+        """Call aces (then kings) the dealer does not hold, shortest suits first."""
+        trump = view.trump
+        assert trump is not None
+        rules = view.rules
+        want = rules.friend_count
+        held = Counter(view.hand)
+        suit_len = Counter(trump.suit_of(c) for c in view.hand)
+        calls: list[FriendCall] = []
+        for rank in (Rank.ACE, Rank.KING, Rank.QUEEN):
+            cards = sorted((Card.of(rank, s) for s in range(4)),
+                           key=lambda c: suit_len[trump.suit_of(c)])
+            for card in cards:
+                if len(calls) == want:
+                    break
+                if trump.is_trump(card) and not rules.friend_trump_calls:
+                    continue
+                if rules.friend_calls == FriendCalls.COLOUR_RANK:
+                    suit = card.suit
+                    assert suit is not None
+                    colour = "red" if suit.is_red else "black"
+                    mine = sum(n for c, n in held.items() if c.rank == rank and c.suit is not None
+                               and c.suit.is_red == suit.is_red)
+                    if any(c.colour == colour and c.rank == rank for c in calls):
+                        continue
+                    calls.append(FriendCall(mine + 1, colour=colour, rank=rank))
+                elif held[card] < rules.decks:
+                    calls.append(FriendCall(held[card] + 1, card=card))
+        action = Call(view.seat, tuple(calls))
+        return action if action in legal else legal.random(self.rng)
+
+    # -- leading ---------------------------------------------------------------------
+
+    def lead(self, view: SeatView, legal: LegalLeads) -> tuple[Card, ...]:
+        """Choose a lead (see the module docstring for the order of preferences)."""
+        trump = legal.trump
+        memory = Memory(view, remember=self.remember)
+        units = list(legal.units())
+        reserve = self._reserve(view, memory)
+        plain = [u for u in units if u.suit != TRUMP]
+        side = memory.side()
+        opponents = [s for s in range(view.rules.players) if s not in side]
+        sure = [u for u in plain if self._sure(u, memory, trump)
+                and not any(u.suit in memory.voids[s] for s in opponents)]
+        if sure:
+            throw = self._throw(sure, memory, legal)
+            if throw is not None:
+                return throw
+            best = max(sure, key=lambda u: (u.size, u.width, sum(c.points for c in u.cards),
+                                            u.top))
+            return best.cards
+        trumps = [u for u in units if u.suit == TRUMP and not set(u.cards) & reserve]
+        if trumps and memory.declaring() and self._trump_majority(view, memory):
+            return min(trumps, key=lambda u: (-u.size, _high(u, trump), u.top)).cards
+        partners = [s for s in side if s != view.seat]
+        for seat in partners:
+            for suit in sorted(memory.voids[seat]):
+                if suit == TRUMP:
+                    continue
+                options = [u for u in plain if u.suit == suit and u.size == 1]
+                if options:
+                    return min(options, key=lambda u: (u.cards[0].points, u.top)).cards
+        if plain:
+            lengths = Counter(u.suit for u in plain if u.size == 1)
+            pairs = [u for u in plain if u.width >= 2 and u.top < trump.suit_size(u.suit) - 3]
+            if pairs:
+                return min(pairs, key=lambda u: (-u.size, u.top)).cards
+            singles = [u for u in plain if u.size == 1]
+            return min(singles, key=lambda u: (u.cards[0].points > 0, -lengths[u.suit],
+                                               u.top)).cards
+        if trumps:
+            return min(trumps, key=lambda u: (_high(u, trump), -u.size, u.top)).cards
+        return min(units, key=lambda u: (u.top, -u.size)).cards
+
+    def _sure(self, unit: Unit, memory: Memory, trump: Trump) -> bool:
+        unseen = counts_of_suit(memory.unseen, unit.suit, trump)
+        return next(placements(unseen, unit.width, unit.length, trump, memory.view.rules,
+                               above=unit.top), None) is None
+
+    def _throw(self, sure: list[Unit], memory: Memory, legal: LegalLeads
+               ) -> tuple[Card, ...] | None:
+        if not legal.rules.throws:
+            return None
+        by_suit: dict[int, list[Unit]] = {}
+        for unit in sure:
+            by_suit.setdefault(unit.suit, []).append(unit)
+        best: tuple[Card, ...] | None = None
+        for units in by_suit.values():
+            counts = Counter(c for u in units for c in u.cards)
+            cards: list[Card] = []
+            for card, n in counts.items():
+                cards.extend([card] * min(n, legal.hand.count(card)))
+            if len(units) < 2 or len(cards) <= 1:
+                continue
+            try:
+                lead = Lead.from_cards(cards, legal.trump, legal.rules)
+            except ValueError:
+                continue
+            if all(self._sure(u, memory, legal.trump) for u in lead.units) and (
+                    best is None or len(cards) > len(best)):
+                best = tuple(cards)
+        return best
+
+    def _trump_majority(self, view: SeatView, memory: Memory) -> bool:
+        trump = view.trump
+        assert trump is not None
+        mine = sum(1 for c in view.hand if trump.is_trump(c))
+        unseen = sum(n for i, n in enumerate(memory.unseen) if n and trump.is_trump(Card(i)))
+        return mine >= max(4, unseen)
+
+    def _reserve(self, view: SeatView, memory: Memory) -> set[Card]:
+        """A high trump kept for the last trick when the kitty is rich."""
+        trump = view.trump
+        if trump is None or view.kitty is None or len(view.hand) <= 1:
+            return set()
+        if sum(c.points for c in view.kitty) < 15:
+            return set()
+        trumps = [c for c in view.hand if trump.is_trump(c)]
+        return {max(trumps, key=trump.level)} if trumps else set()
+
+    # -- following -------------------------------------------------------------------
+
+    def follow(self, view: SeatView, legal: LegalPlays) -> tuple[Card, ...]:
+        """Choose a follow: feed a safe partner, win cheaply when worth it, else play low."""
+        trump = legal.trump
+        memory = Memory(view, remember=self.remember)
+        state = current_winner(view, trump)
+        assert state is not None
+        winner, reading, lead = state
+        side = memory.side()
+        players = view.rules.players
+        played = len(view.trick)
+        after = [(view.seat + k) % players for k in range(1, players - played)]
+        last = not after
+        trick_points = sum(c.points for p in view.trick for c in p.cards)
+        reserve = self._reserve(view, memory)
+        candidates = self._candidates(view, legal, reading, lead)
+
+        def cost(play: Sequence[Card]) -> float:
+            return sum(_card_cost(c, trump) + (100 if c in reserve else 0) for c in play)
+
+        partner_winning = winner in side
+        if partner_winning and (last or self._safe(reading, memory, after, side, lead, trump)):
+            return max(candidates, key=lambda p: (sum(c.points for c in p), -cost(p)))
+        winning = [p for p in candidates if beats(p, reading, lead, trump, view.rules)]
+        if winning and not partner_winning:
+            worth = trick_points + sum(c.points for c in lead.cards) > 0 or last or (
+                len(view.hand) <= lead.size)
+            cheap = min(winning, key=cost)
+            if worth or cost(cheap) < 12 * lead.size:
+                if last or self._safe(_reading_of(cheap, lead, reading, trump, view),
+                                      memory, after, side, lead, trump):
+                    return cheap
+                if trick_points >= 10:
+                    return max(winning, key=lambda p: (-cost(p) * 0 + sum(
+                        trump.level(c) + (50 if trump.is_trump(c) else 0) for c in p)))
+        return min(candidates, key=lambda p: (cost(p) + 3 * sum(c.points for c in p)))
+
+    def _safe(self, reading: Sequence[Unit], memory: Memory, after: list[int],
+              side: set[int], lead: Lead, trump: Trump) -> bool:
+        """True if no opponent still to play can beat ``reading`` (as far as we know)."""
+        threats = [s for s in after if s not in side]
+        if not threats:
+            return True
+        suit = reading[0].suit
+        if suit != TRUMP and any(lead.suit in memory.voids[s] for s in threats) and (
+                not all(TRUMP in memory.voids[s] for s in threats)):
+            return False
+        unseen = counts_of_suit(memory.unseen, suit, trump)
+        for unit in reading:
+            if next(placements(unseen, unit.width, unit.length, trump, memory.view.rules,
+                               above=unit.top), None) is not None:
+                return False
+        return suit == TRUMP or lead.suit == suit
+
+    def _candidates(self, view: SeatView, legal: LegalPlays, reading: Sequence[Unit],
+                    lead: Lead) -> list[tuple[Card, ...]]:
+        """A small set of legal plays worth comparing."""
+        trump = legal.trump
+        if legal.mode == "follow":
+            found = list(islice(iter(legal), _ENUMERATE_LIMIT))
+            if len(found) < _ENUMERATE_LIMIT:
+                return found
+        n = legal.count
+        forced = list(legal.forced)
+        rest = Counter(view.hand)
+        rest.subtract(forced)
+        pool = [c for c, k in rest.items() for _ in range(k)]
+        need = n - len(forced)
+        results: list[tuple[Card, ...]] = []
+
+        def add(extra: Iterable[Card]) -> None:
+            play = tuple(forced) + tuple(extra)
+            if len(play) == n and play in legal:
+                results.append(play)
+
+        cheap = sorted(pool, key=lambda c: (_card_cost(c, trump), c))
+        add(cheap[:need])
+        rich = sorted(pool, key=lambda c: (-c.points, _card_cost(c, trump)))
+        add(rich[:need])
+        if legal.mode == "free" and len(lead.units) == 1:
+            unit = lead.units[0]
+            held = counts_of_suit(view_counts(view.hand), TRUMP, trump)
+            options = list(placements(held, unit.width, unit.length, trump, view.rules))
+            for _, faces in sorted(options, key=lambda o: o[0]):
+                cards = tuple(f for f in faces for _ in range(unit.width))
+                if beats(cards, tuple(reading), lead, trump, view.rules) is not None:
+                    add(cards)
+                    break
+        elif legal.mode == "free":
+            trumps = sorted((c for c in pool if trump.is_trump(c)), key=trump.level)
+            if len(trumps) >= n:
+                add(trumps[:n])
+        if legal.mode == "follow":
+            sample = set(results)
+            for _ in range(40):
+                sample.add(legal.random(self.rng))
+            results = list(sample)
+        if not results:
+            results.append(legal.random(self.rng))
+        return results
+
+
+def view_counts(hand: Sequence[Card]) -> list[int]:
+    """Per-face counts of a hand given as cards."""
+    counts = [0] * 54
+    for card in hand:
+        counts[card] += 1
+    return counts
+
+
+def _reading_of(play: Sequence[Card], lead: Lead, reading: Sequence[Unit], trump: Trump,
+                view: SeatView) -> Sequence[Unit]:
+    better = beats(play, tuple(reading), lead, trump, view.rules)
+    return better if better is not None else reading
+
+
+def _card_cost(card: Card, trump: Trump) -> float:
+    if trump.is_trump(card):
+        return 20.0 + trump.level(card) * 1.5
+    return trump.level(card) * 1.0 + (4 if trump.level(card) >= trump.suit_size(
+        trump.suit_of(card)) - 1 else 0)
+
+
+def _high(unit: Unit, trump: Trump) -> bool:
+    return any(trump.high[c] for c in unit.cards)
+
+
+def _bid_strength(bid: Bid, hand: Sequence[Card], view: SeatView) -> float:
+    card = bid.cards[0]
+    rank_cards = sum(1 for c in hand if c.rank == card.rank and not c.is_joker)
+    jokers = sum(1 for c in hand if c.is_joker)
+    if card.is_joker:
+        return rank_cards * 1.5 + jokers * 1.5 - 1
+    suit_cards = sum(1 for c in hand if c.suit == card.suit and c.rank != card.rank)
+    return suit_cards + 1.5 * (rank_cards + jokers)

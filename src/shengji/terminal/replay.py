@@ -1,0 +1,195 @@
+"""``shengji replay FILE``: step through a recorded game, finished or not.
+
+The record is replayed action by action and shown in steps: the deal (with
+the bids), the bidding, the kitty (and friend calls), every hand at the first
+lead, each trick, each round's score sheet. Enter shows the next step, ``q``
+quits. A replay sees everything (every hand and every kitty): it is a record
+of a game already played.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.text import Text
+
+from shengji.game.actions import Action, Bid, Bury, Call, Draw, Pass, Play, Show, Withdraw
+from shengji.game.match import Match
+from shengji.game.record import Record, RecordError
+from shengji.game.round import Phase, Round
+from shengji.terminal.prompt import Prompter, Quit
+from shengji.terminal.screen import (
+    Seating,
+    bid_words,
+    cards_text,
+    plural,
+    render_result,
+    render_trick,
+    rule,
+    trump_words,
+    wrap_cards,
+)
+
+PROMPT = "replay> "
+"""The prompt between steps (Enter: next, q: quit)."""
+
+
+class Replayer:
+    """Shows a record step by step."""
+
+    def __init__(self, record: Record, *, console: Console, prompter: Prompter | None,
+                 unicode: bool = True, source: str = "") -> None:
+        self.record = record
+        self.console = console
+        self.prompter = prompter
+        n = record.rules.players
+        names = record.names or tuple(f"Seat {s}" for s in range(n))
+        self.seating = Seating(tuple(names), -1, unicode)
+        self.source = source
+        self.lines: list[Text] = []
+
+    def say(self, text: str | Text, style: str = "") -> None:
+        """Add a line to the current step."""
+        self.lines.append(text if isinstance(text, Text) else Text(text, style=style))
+
+    def step(self) -> None:
+        """Print the step and wait for Enter (raises :class:`Quit` on ``q``)."""
+        for line in self.lines:
+            self.console.print(line, markup=False, highlight=False)
+        self.lines = []
+        if self.prompter is None:
+            return
+        while True:
+            key = self.prompter.ask(PROMPT).strip().lower()
+            if key in ("q", "quit", "exit"):
+                raise Quit
+            if not key:
+                return
+            self.console.print("Enter: next step · q: quit", markup=False, highlight=False)
+
+    def run(self) -> int:
+        """Replay the whole record; returns the exit status."""
+        record = self.record
+        self.say(f"Replay of {self.source or 'a record'}: seed {record.seed}, "
+                 f"{record.rules.players} players, {len(record.actions)} actions.", style="bold")
+        if self.prompter is not None:
+            self.say("Enter: next step · q: quit")
+        match = Match(record.rules, seed=record.seed, max_rounds=record.max_rounds)
+        try:
+            for index, action in enumerate(record.actions):
+                self._apply(match, action, index)
+            self._end(match)
+        except Quit:
+            return 0
+        except RecordError as error:
+            self.step_quietly()
+            self.console.print(f"shengji replay: {error}", markup=False, highlight=False)
+            return 2
+        return 0
+
+    def step_quietly(self) -> None:
+        """Print what is pending without waiting."""
+        for line in self.lines:
+            self.console.print(line, markup=False, highlight=False)
+        self.lines = []
+
+    def _apply(self, match: Match, action: Action, index: int) -> None:
+        rnd = match.round
+        if rnd.phase == Phase.DEAL and not rnd.history:
+            self._round_header(rnd, len(match.results) + 1)
+        phase = rnd.phase
+        why = "the match is over" if match.is_over else rnd.reason(action)
+        if why is not None:
+            lines = self.record.action_lines
+            line = lines[index] if lines is not None else None
+            raise RecordError(line, f"action {str(action)!r} refused: {why}", self.record.source)
+        tricks = len(rnd.tricks)
+        result = match.apply(action)
+        self._describe(action, rnd)
+        if len(rnd.tricks) > tricks:
+            record = rnd.tricks[-1]
+            assert rnd.trump is not None
+            self.lines += render_trick(
+                record.plays, rnd.trump, self.seating,
+                title=f"Trick {len(rnd.tricks)}, won by {self.seating.name(record.winner)} "
+                      f"({record.points} points)", winner=record.winner, points=record.points,
+                mark="won")
+            self.step()
+        elif rnd.phase != phase:
+            if phase == Phase.DEAL:
+                self.say(f"The deal is over ({len(rnd.history)} actions).")
+            if rnd.phase == Phase.PLAY:
+                self._hands(rnd)
+            self.step()
+        if result is not None:
+            self.say("")
+            for sheet_line in result.sheet().splitlines():
+                self.say(sheet_line, style="dim")
+            self.lines += render_result(result, self.seating, round_number=len(match.results),
+                                        rules_players=rnd.rules.players, trump=rnd.trump)
+            self.step()
+
+    def _round_header(self, rnd: Round, number: int) -> None:
+        dealer = "decided by the bidding" if rnd.dealer is None else self.seating.name(
+            rnd.dealer)
+        self.say(rule(f"Round {number} · dealer {dealer}", self.seating.unicode))
+
+    def _describe(self, action: Action, rnd: Round) -> None:
+        name = self.seating.name(action.seat)
+        unicode = self.seating.unicode
+        if isinstance(action, Draw | Play):
+            return
+        if isinstance(action, Bid):
+            drawn = f" (card {rnd.next_card} of the deal)" if rnd.phase == Phase.DEAL else ""
+            self.say(Text(f"{name}: bid ") + cards_text(action.cards, None, unicode)
+                     + Text(f", {bid_words(action.cards)}{drawn}"))
+        elif isinstance(action, Pass):
+            self.say(f"{name}: pass")
+        elif isinstance(action, Withdraw):
+            self.say(f"{name}: take back the bid")
+        elif isinstance(action, Bury):
+            self.lines += wrap_cards(f"{name}: bury ", action.cards, rnd.trump, unicode)
+        elif isinstance(action, Call):
+            self.say(f"{name}: call {', '.join(str(c) for c in action.calls)}")
+        elif isinstance(action, Show):
+            self.say(f"{name}: show the hand for a redeal")
+        if rnd.phase == Phase.KITTY and isinstance(action, Bid | Pass) and rnd.trump:
+            owner = rnd.kitty_owner
+            assert owner is not None
+            self.say(f"Trump {trump_words(rnd.trump, unicode)}; the kitty goes to "
+                     f"{self.seating.name(owner)}.", style="bold")
+
+    def _hands(self, rnd: Round) -> None:
+        assert rnd.trump is not None
+        self.say("The hands at the first lead:", style="bold")
+        width = max(len(n) for n in self.seating.names)
+        for seat in range(rnd.rules.players):
+            hand = rnd.view(seat).hand
+            self.lines += wrap_cards(f"{self.seating.name(seat):<{width}}  ", hand, rnd.trump,
+                                     self.seating.unicode)
+
+    def _end(self, match: Match) -> None:
+        if match.winners:
+            self.say(f"The match is over, won by {self.seating.side(match.winners)}.",
+                     style="bold")
+        elif match.is_over:
+            self.say(f"The match stopped after {plural(len(match.results), 'round')}.",
+                     style="bold")
+        else:
+            rnd = match.round
+            if rnd.trick is not None and rnd.trick.plays and rnd.trump is not None:
+                self.lines += render_trick(rnd.trick.plays, rnd.trump, self.seating,
+                                           title=f"Trick {len(rnd.tricks) + 1} (unfinished)",
+                                           winner=rnd.trick.winner)
+            self.say(f"End of the record: round {len(match.results) + 1}, {rnd.phase} phase, "
+                     f"{self.seating.name(rnd.to_move)} to move.", style="bold")
+            self.say(f"Continue it with: shengji play --resume {self.source}")
+        self.step_quietly()
+
+
+def replay_file(record: Record, *, console: Console, step: bool, unicode: bool,
+                source: str, prompter: Prompter | None = None) -> int:
+    """Show ``record``; pause between steps if ``step``."""
+    ask = (prompter or Prompter(flush=console.file.flush)) if step else None
+    return Replayer(record, console=console, prompter=ask, unicode=unicode,
+                    source=source).run()
+

@@ -1,0 +1,374 @@
+"""Drawing one seat's view of the table as compact rich text (80x24 friendly).
+
+Everything here is a pure function from a :class:`~shengji.game.view.SeatView`
+(plus the names at the table) to lines of :class:`rich.text.Text`, so the
+screen can be printed, recorded and tested without a terminal. The hand is
+numbered in the order shown; :func:`display_order` gives that order, so that
+the number the person types picks the card they see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from shengji.engine.cards import Card, Suit
+from shengji.engine.rules import Partnership
+from shengji.engine.scoring import level_name
+from shengji.engine.trick import Play as TrickPlay
+from shengji.engine.trump import TRUMP, Trump, suit_name
+from shengji.game.round import Phase, level_rank
+from shengji.game.scoresheet import RoundResult, TrickRecord
+from shengji.game.view import SeatView
+from shengji.players.memory import current_winner
+
+WIDTH = 80
+"""The screen width everything is laid out for."""
+
+GROUP_ORDER = (TRUMP, Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
+"""Hand groups top to bottom: trumps, then the plain suits alternating colours."""
+
+_LABEL = 9  # width of the group label column of the hand
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who sits where: display names by seat, the person's seat, how to draw cards."""
+
+    names: tuple[str, ...]
+    me: int
+    unicode: bool = True
+
+    def name(self, seat: int | None) -> str:
+        """The display name of ``seat``."""
+        return "nobody" if seat is None else self.names[seat]
+
+    def side(self, seats: Iterable[int]) -> str:
+        """Several seats by name: ``You & Seat 2``."""
+        return " & ".join(self.name(s) for s in seats) or "nobody"
+
+
+def rule(title: str, unicode: bool = True, width: int = WIDTH) -> Text:
+    """A bold title line drawn across the screen: ``━━ Round 2 ━━━━...``."""
+    bar = "━" if unicode else "="
+    return Text(f"{bar * 2} {title} ".ljust(width, bar), style="bold")
+
+
+def plural(count: int, word: str) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+# -- cards ----------------------------------------------------------------------------
+
+def card_label(card: Card, unicode: bool = True) -> str:
+    """``10♥`` (or ``10H``); jokers ``SJ``/``BJ``."""
+    return card.unicode() if unicode else str(card)
+
+
+def card_style(card: Card, trump: Trump | None) -> str:
+    """Red for hearts, diamonds and the big joker; bold for trumps."""
+    red = card.suit.is_red if card.suit is not None else str(card) == "BJ"
+    style = "red" if red else ""
+    if trump is not None and trump.is_trump(card):
+        style = f"bold {style}".strip()
+    return style
+
+
+def card_text(card: Card, trump: Trump | None, unicode: bool = True) -> Text:
+    """One card, coloured."""
+    return Text(card_label(card, unicode), style=card_style(card, trump))
+
+
+def cards_text(cards: Iterable[Card], trump: Trump | None, unicode: bool = True) -> Text:
+    """Cards separated by spaces, coloured."""
+    return Text(" ").join(card_text(c, trump, unicode) for c in cards)
+
+
+def wrap_cards(prefix: str, cards: Sequence[Card], trump: Trump | None, unicode: bool = True,
+               width: int = WIDTH) -> list[Text]:
+    """``prefix`` then the cards, wrapped to ``width`` under the first card."""
+    indent = len(prefix)
+    lines: list[Text] = []
+    line, used = Text(prefix), indent
+    for card in cards:
+        label = card_label(card, unicode)
+        if used + len(label) > width and used > indent:
+            line.rstrip()
+            lines.append(line)
+            line, used = Text(" " * indent), indent
+        line += card_text(card, trump, unicode) + Text(" ")
+        used += len(label) + 1
+    line.rstrip()
+    lines.append(line)
+    return lines
+
+
+def display_trump(view: SeatView) -> Trump | None:
+    """The trump to sort the hand by: the round's, or during the bidding the one the
+    standing bid (or, with no bid yet, the seat's trump rank alone) would make."""
+    if view.trump is not None:
+        return view.trump
+    rules = view.rules
+    levels = view.levels
+    fixed = rules.partnership == Partnership.FIXED
+    level = levels[view.dealer] if fixed and view.dealer is not None else levels[view.seat]
+    rank = level_rank(level)
+    if view.bids:
+        card = view.bids[-1][1][0]
+        if card.rank is not None:
+            return rules.trump(card.rank, card.suit)
+    return rules.trump(rank) if rank is not None else rules.trump(None)
+
+
+def hand_groups(hand: Iterable[Card], trump: Trump) -> list[tuple[int, list[Card]]]:
+    """The hand by effective suit (trumps first), each group strongest first."""
+    ordered = trump.sorted(hand)
+    groups = []
+    for suit in GROUP_ORDER:
+        cards = [c for c in ordered if trump.suit_of(c) == suit]
+        if cards:
+            groups.append((int(suit), cards))
+    return groups
+
+
+def display_order(hand: Iterable[Card], trump: Trump) -> list[Card]:
+    """The hand in the order it is shown and numbered (number ``k`` is index ``k-1``)."""
+    return [c for _, cards in hand_groups(hand, trump) for c in cards]
+
+
+def render_hand(hand: Sequence[Card], trump: Trump, unicode: bool = True,
+                width: int = WIDTH) -> list[Text]:
+    """The numbered hand, one group per line (wrapped under its label)."""
+    lines: list[Text] = []
+    number = 0
+    for suit, cards in hand_groups(hand, trump):
+        label = suit_name(suit).capitalize()
+        line = Text(f"{label:<{_LABEL}}", style="bold" if suit == TRUMP else "")
+        used = _LABEL
+        for card in cards:
+            number += 1
+            item = Text(f"{number}:", style="dim") + card_text(card, trump, unicode)
+            if used + len(item) + 1 > width and used > _LABEL:
+                lines.append(line)
+                line = Text(" " * _LABEL)
+                used = _LABEL
+            line += item + Text(" ")
+            used += len(item) + 1
+        line.rstrip()
+        lines.append(line)
+    return lines
+
+
+# -- the table ---------------------------------------------------------------------------
+
+def trump_words(trump: Trump, unicode: bool = True) -> str:
+    """``2♥ (rank 2, hearts)``, ``7NT (rank 7, no trump suit)``, ``NT (jokers only)``."""
+    if trump.rank is None:
+        return "NT (jokers only)"
+    suit = trump.suit.name.lower() if trump.suit is not None else "no trump suit"
+    shown = trump.notation() if trump.suit is None or not unicode else (
+        f"{trump.rank}{trump.suit.symbol}")
+    return f"{shown} (rank {trump.rank}, {suit})"
+
+
+def _levels_line(view: SeatView, seating: Seating) -> Text:
+    rules = view.rules
+    n = rules.players
+    declarers = set(view.declarers)
+    if rules.partnership == Partnership.FIXED:
+        teams = [[s for s in range(n) if s % 2 == t] for t in (seating.me % 2, 1 - seating.me % 2)]
+        parts = []
+        for team in teams:
+            role = ""
+            if declarers:
+                role = "declarers, " if team[0] in declarers else "opponents, "
+            parts.append(f"{seating.side(team)} ({role}level {level_name(view.levels[team[0]])})")
+        return Text("Teams: " + " vs ".join(parts))
+    levels = " · ".join(f"{seating.name(s)} {level_name(view.levels[s])}" for s in range(n))
+    return Text(f"Levels: {levels}")
+
+
+def _friends_line(view: SeatView, seating: Seating) -> Text | None:
+    if view.rules.partnership == Partnership.FIXED or view.dealer is None:
+        return None
+    if not view.calls:
+        return Text(f"Declarer: {seating.name(view.dealer)} (friends not called yet)")
+    calls = ", ".join(_call_text(str(c), seating.unicode) for c in view.calls)
+    found = seating.side(view.friends) if view.friends else "none yet"
+    return Text(f"Friends called: {calls} · revealed: {found}")
+
+
+def _call_text(call: str, unicode: bool) -> str:
+    if not unicode:
+        return call
+    head, _, card = call.rpartition(" ")
+    try:
+        return f"{head} {Card(card).unicode()}"
+    except ValueError:
+        return call
+
+
+def _points_line(view: SeatView, seating: Seating) -> Text:
+    rules = view.rules
+    declarers = set(view.declarers)
+    opponents = [s for s in range(rules.players) if s not in declarers]
+    taken = sum(view.captured[s] for s in opponents) if declarers else 0
+    text = f"Opponents' points: {taken} (they need {rules.target_points})"
+    if rules.partnership != Partnership.FIXED:
+        each = " · ".join(f"{seating.name(s)} {view.captured[s]}"
+                          for s in range(rules.players))
+        text = f"Points: {each}\n{text}"
+    return Text(text)
+
+
+def render_header(view: SeatView, seating: Seating, *, round_number: int,
+                  label: str = "") -> list[Text]:
+    """Round, trump, dealer, teams and levels, friends, points."""
+    title = f"Round {round_number}" + (f" · {label}" if label else "") + (
+        f" · you are seat {seating.me}" if seating.names[seating.me] == "You" else "")
+    lines = [rule(title, seating.unicode)]
+    dealer = seating.name(view.dealer) if view.dealer is not None else "decided by the bidding"
+    if view.trump is not None:
+        trump = f"Trump {trump_words(view.trump, seating.unicode)}"
+    else:
+        shown = display_trump(view)
+        rank = f"rank {shown.rank}" if shown is not None and shown.rank else "no rank"
+        trump = f"Trump not settled ({rank})"
+    if view.bids and view.phase in (Phase.DEAL, Phase.BID, Phase.OVERBID, Phase.KITTY):
+        seat, cards = view.bids[-1]
+        bid = Text(" · bid: ") + Text(f"{seating.name(seat)} ") + cards_text(
+            cards, None, seating.unicode)
+    else:
+        bid = Text("")
+    lines.append(Text(f"{trump} · dealer {dealer}") + bid)
+    lines.append(_levels_line(view, seating))
+    friends = _friends_line(view, seating)
+    if friends is not None:
+        lines.append(friends)
+    if view.phase in (Phase.PLAY, Phase.DONE):
+        lines.extend(_points_line(view, seating).split("\n"))
+    return lines
+
+
+def render_trick(plays: Sequence[TrickPlay], trump: Trump, seating: Seating, *,
+                 title: str, winner: int | None, points: int | None = None,
+                 mark: str = "winning") -> list[Text]:
+    """A trick, one line per play, the winning play marked."""
+    if points is None:
+        points = sum(c.points for p in plays for c in p.cards)
+    lines = [Text(title, style="bold")]
+    width = max((len(seating.name(p.seat)) for p in plays), default=0)
+    arrow = "◀" if seating.unicode else "<-"
+    for play in plays:
+        line = Text(f"  {seating.name(play.seat):<{width}}  ") + cards_text(
+            play.cards, trump, seating.unicode)
+        if play.seat == winner:
+            line += Text(f"  {arrow} {mark}", style="bold")
+        lines.append(line)
+    return lines
+
+
+def render_current_trick(view: SeatView, seating: Seating) -> list[Text]:
+    """The trick on the table (who led, who is winning, its points) or who leads next."""
+    trump = view.trump
+    number = len(view.tricks) + 1
+    if trump is None or view.phase != Phase.PLAY:
+        return []
+    state = current_winner(view, trump)
+    if state is None:
+        leader = seating.name(view.trick_leader)
+        verb = "lead" if leader == "You" else "leads"
+        line = Text(f"Trick {number}: {leader} {verb}.", style="bold")
+        if view.tricks:
+            last = view.tricks[-1]
+            line += Text(f" Last trick: {seating.name(last.winner)} took {last.points} "
+                         "points (type last to see it).")
+        return [line]
+    winner = state[0]
+    points = sum(c.points for p in view.trick for c in p.cards)
+    title = f"Trick {number} · {points} points on the table"
+    return render_trick(view.trick, trump, seating, title=title, winner=winner, points=points)
+
+
+def render_last_trick(view: SeatView, seating: Seating) -> list[Text]:
+    """The previous trick, or a note that there is none."""
+    if not view.tricks or view.trump is None:
+        return [Text("No trick has been played yet this round.")]
+    record: TrickRecord = view.tricks[-1]
+    title = (f"Trick {len(view.tricks)}: {seating.name(record.winner)} won it "
+             f"({record.points} points)")
+    return render_trick(record.plays, view.trump, seating, title=title, winner=record.winner,
+                        points=record.points, mark="won")
+
+
+def render_view(view: SeatView, seating: Seating, *, round_number: int, label: str = "",
+                width: int = WIDTH) -> list[Text]:
+    """The whole screen for one decision: header, trick, hand."""
+    lines = render_header(view, seating, round_number=round_number, label=label)
+    lines += render_current_trick(view, seating)
+    trump = display_trump(view)
+    if view.hand and trump is not None:
+        lines.append(Text(f"Your hand ({plural(len(view.hand), 'card')}):", style="bold"))
+        lines += render_hand(view.hand, trump, seating.unicode, width)
+    return lines
+
+
+# -- the end of a round -------------------------------------------------------------------
+
+def render_result(result: RoundResult, seating: Seating, *, round_number: int,
+                  rules_players: int, trump: Trump | None) -> list[Text]:
+    """A compact summary of a finished round (the full sheet is :meth:`RoundResult.sheet`)."""
+    head = rule(f"Round {round_number} over", seating.unicode)
+    if result.redeal:
+        return [head, Text("The hand was thrown in: no score. "
+                           f"Next dealer: {seating.name(result.next_dealer)}.")]
+    lines = [head]
+    declarers = seating.side(result.declarers)
+    if result.declarers_won:
+        verdict = f"The declarers ({declarers}) keep the deal: the opponents took {result.points}."
+    else:
+        verdict = (f"The opponents ({seating.side(result.opponents)}) win the deal with "
+                   f"{result.points} points.")
+    lines.append(Text(verdict, style="bold"))
+    if result.kitty:
+        kitty = Text("Kitty: ") + cards_text(result.kitty, trump, seating.unicode) + Text(
+            f" ({result.kitty_points} points)")
+    else:
+        kitty = Text(f"Kitty: hidden ({result.kitty_points} points)")
+    if result.kitty_multiplier:
+        times = "×" if seating.unicode else "x"
+        kitty += Text(f" {times} {result.kitty_multiplier} = {result.kitty_bonus} to the "
+                      "opponents")
+    else:
+        kitty += Text(", not counted")
+    lines.append(kitty)
+    if result.change is not None:
+        lines.append(Text(f"Level table: {result.change.row}"))
+    changed = [s for s in range(rules_players) if result.levels[s] != result.levels_before[s]]
+    if changed:
+        moves: dict[tuple[int, int], list[int]] = {}
+        for s in changed:
+            moves.setdefault((result.levels_before[s], result.levels[s]), []).append(s)
+        text = "; ".join(f"{seating.side(seats)} from {level_name(a)} to {level_name(b)}"
+                         for (a, b), seats in moves.items())
+        lines.append(Text(f"Levels: {text}"))
+    else:
+        lines.append(Text("Levels: no change"))
+    lines.append(Text(f"Next dealer: {seating.name(result.next_dealer)}"))
+    if result.match_won_by:
+        lines.append(Text(f"{seating.side(result.match_won_by)} pass the last rank and win "
+                          "the match!", style="bold"))
+    return lines
+
+
+def bid_words(cards: Sequence[Card]) -> str:
+    """What a bid of ``cards`` declares, in words."""
+    card = cards[0]
+    if card.is_joker:
+        return "no trump suit"
+    suit = card.suit
+    assert suit is not None
+    return f"trump {suit.name.lower()}"

@@ -1,0 +1,425 @@
+"""``shengji play`` and ``shengji replay``: the input parsers, the screen, and the real
+program driven through a pseudo-terminal (pexpect) as a person would."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+import pexpect
+import pytest
+from rich.console import Console
+from rich.text import Text
+
+from shengji.engine.cards import Card, parse_cards
+from shengji.engine.trump import Trump
+from shengji.game.actions import Bid, Draw, Pass
+from shengji.game.match import Match
+from shengji.game.presets import preset
+from shengji.game.record import load_record, replay, save_record
+from shengji.game.round import Phase
+from shengji.players import make_player
+from shengji.players.base import Player
+from shengji.terminal.prompt import (
+    COMMANDS,
+    PROMPTS,
+    InputError,
+    Prompter,
+    Quit,
+    card_tokens,
+    complete,
+    parse_calls,
+    parse_menu,
+    parse_selection,
+)
+from shengji.terminal.screen import (
+    Seating,
+    display_order,
+    render_hand,
+    render_last_trick,
+    render_result,
+    render_view,
+    wrap_cards,
+)
+
+# -- the input parsers ---------------------------------------------------------------------
+
+HAND = parse_cards("BJ 2H AS KS KS 10D")
+
+
+def test_cards_in_notation_any_case() -> None:
+    assert parse_selection("ks KS 10d bj", HAND) == parse_cards("KS KS 10D BJ")
+    assert parse_selection("Th, a♠", HAND) == parse_cards("10H AS")
+
+
+def test_numbers_and_ranges_pick_the_cards_shown() -> None:
+    assert parse_selection("1 3", HAND) == parse_cards("BJ AS")
+    assert parse_selection("4-6", HAND) == parse_cards("KS KS 10D")
+    assert parse_selection("2 ks", HAND) == parse_cards("2H KS")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("7", "no card number 7"),
+    ("0", "no card number 0"),
+    ("1 1", "chosen twice"),
+    ("3-1", "from low to high"),
+    ("1S", "cannot read card '1S'"),
+    ("", "type cards"),
+])
+def test_bad_selections_say_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(InputError, match=re.escape(message)):
+        parse_selection(text, HAND)
+
+
+def test_menu_and_calls() -> None:
+    assert parse_menu("", 3) is None
+    assert parse_menu(" 2 ", 3) == 1
+    with pytest.raises(InputError, match="from 1 to 3"):
+        parse_menu("4", 3)
+    calls = parse_calls("1st AS, 2nd kh")
+    assert [str(c) for c in calls] == ["1st AS", "2nd KH"]
+    with pytest.raises(InputError, match="friend call"):
+        parse_calls("1st XX")
+    with pytest.raises(InputError):
+        parse_calls(" , ")
+
+
+def test_completion_of_card_tokens_and_commands() -> None:
+    tokens = card_tokens(HAND)
+    assert tokens == ["10D", "2H", "AS", "BJ", "KS"]
+    assert complete("k", tokens) == ["KS"]
+    assert complete("", ["KS", "AS"]) == ["AS", "KS"]
+    assert complete("1", tokens) == ["10D"]
+    prompter = Prompter(lambda prompt: "", completion=False)
+    prompter.ask("play> ", tokens)
+    assert prompter._complete("q", 0) == "quit"
+    assert prompter._complete("b", 0) == "BJ"
+    assert prompter._complete("b", 1) is None
+    assert set(COMMANDS) <= set(prompter._words)
+
+
+def test_end_of_input_is_a_quit() -> None:
+    def closed(prompt: str) -> str:
+        raise EOFError
+
+    with pytest.raises(Quit):
+        Prompter(closed, completion=False).ask("play> ")
+
+
+# -- the screen -----------------------------------------------------------------------------
+
+def _to_play(name: str, seed: int, tricks: int = 0, **options: object) -> Match:
+    """A match of heuristic players stopped in the play phase after ``tricks`` tricks."""
+    rules = preset(name, **options)
+    match = Match(rules, seed=seed)
+    players = [make_player("heuristic", seed=s) for s in range(rules.players)]
+    while match.round.phase != Phase.PLAY or len(match.round.tricks) < tricks or (
+            match.round.trick is not None and len(match.round.trick.plays) < 2):
+        seat = match.to_move
+        assert seat is not None
+        match.apply(players[seat].act(match.view(seat), match.legal(seat)))
+    return match
+
+
+def _text(lines: Iterable[Text]) -> str:
+    console = Console(record=True, width=80, file=io.StringIO(), color_system=None)
+    for line in lines:
+        console.print(line)
+    return console.export_text()
+
+
+def _seating(players: int, me: int = 0) -> Seating:
+    return Seating(tuple("You" if s == me else f"Seat {s}" for s in range(players)), me)
+
+
+def test_screen_of_a_trick_in_progress_fits_80_columns() -> None:
+    match = _to_play("tractor", seed=3, tricks=2)
+    view = match.view(0)
+    text = _text(render_view(view, _seating(4), round_number=1, label="tractor"))
+    assert all(len(line) <= 80 for line in text.splitlines()), text
+    assert "Round 1 · tractor · you are seat 0" in text
+    assert view.trump is not None and f"Trump {view.trump.rank}" in text
+    assert "Teams: You & Seat 2" in text
+    assert "Opponents' points:" in text and "(they need 80)" in text
+    assert "Trick 3 ·" in text and "◀ winning" in text
+    assert f"Your hand ({len(view.hand)} cards):" in text
+    assert "Trumps" in text
+
+
+def test_numbers_on_screen_are_the_display_order() -> None:
+    trump = Trump.parse("2H")
+    hand = parse_cards("3C 2S BJ AH KS 5D 2H 10S AC")
+    order = display_order(hand, trump)
+    assert [str(c) for c in order] == ["BJ", "2H", "2S", "AH", "KS", "10S", "AC", "3C", "5D"]
+    text = _text(render_hand(hand, trump, unicode=False))
+    assert text.splitlines() == [
+        "Trumps   1:BJ 2:2H 3:2S 4:AH",
+        "Spades   5:KS 6:10S",
+        "Clubs    7:AC 8:3C",
+        "Diamonds 9:5D",
+    ]
+    for number, card in enumerate(order, 1):
+        assert f"{number}:{card}" in text
+    assert parse_selection("1 5", order) == (Card("BJ"), Card("KS"))
+
+
+def test_a_long_hand_wraps_under_its_label() -> None:
+    trump = Trump.parse("2H")
+    hand = parse_cards("AS AS KS KS QS QS JS JS 10S 10S 9S 9S 8S 8S 7S 7S 6S 6S")
+    lines = _text(render_hand(hand, trump)).splitlines()
+    assert len(lines) == 2 and all(len(line) <= 80 for line in lines)
+    assert lines[1].startswith(" " * 9) and lines[0].startswith("Spades")
+    wrapped = _text(wrap_cards("Seat 1  ", hand * 2, trump)).splitlines()
+    assert len(wrapped) > 1 and all(len(line) <= 80 for line in wrapped)
+
+
+def test_finding_friends_screen_shows_calls_and_everyones_points() -> None:
+    match = _to_play("finding-friends", seed=1, tricks=3)
+    view = match.view(0)
+    text = _text(render_view(view, _seating(6), round_number=1, label="finding-friends"))
+    assert all(len(line) <= 80 for line in text.splitlines()), text
+    assert "Friends called: 1st" in text
+    assert "Levels: You 2 · Seat 1 2" in text
+    assert "Points: You " in text
+    last = _text(render_last_trick(view, _seating(6)))
+    assert "Trick 3:" in last and "◀ won" in last
+
+
+def test_round_result_rendering() -> None:
+    rules = preset("tractor")
+    match = Match(rules, seed=5)
+    players = [make_player("heuristic", seed=s) for s in range(4)]
+    while not match.results:
+        seat = match.to_move
+        assert seat is not None
+        match.apply(players[seat].act(match.view(seat), match.legal(seat)))
+    result = match.results[0]
+    text = _text(render_result(result, _seating(4), round_number=1, rules_players=4,
+                               trump=None))
+    assert all(len(line) <= 80 for line in text.splitlines()), text
+    assert "Round 1 over" in text and "Kitty:" in text and "Next dealer:" in text
+    assert f"took {result.points}" in text or f"with {result.points} points" in text
+
+
+# -- the real program in a pseudo-terminal -----------------------------------------------------
+
+TIMEOUT = 30
+
+
+def _spawn(args: list[str], cwd: Path) -> pexpect.spawn:
+    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="80", LINES="24")
+    child = pexpect.spawn(sys.executable, ["-m", "shengji", *args], cwd=str(cwd), env=env,
+                          encoding="utf-8", dimensions=(24, 80), timeout=TIMEOUT)
+    child.logfile_read = io.StringIO()  # the whole transcript, for checks and failures
+    child.delaybeforesend = None
+    return child
+
+
+def _bidding_seed() -> int:
+    """A seed where seat 0 is offered a bid during the deal and, taking the first offer and
+    passing afterwards, wins it and takes the kitty (found the way the session plays)."""
+    rules = preset("tractor")
+    for seed in range(1, 60):
+        match = Match(rules, seed=seed)
+        bots: list[Player] = [make_player("heuristic", seed=seed + s) for s in range(4)]
+        bid = False
+        while match.round.phase == Phase.DEAL:
+            options = [a for a in match.legal(0) if isinstance(a, Bid)]
+            if options and not bid:
+                match.apply(options[0])
+                bid = True
+                continue
+            drawer = match.round.drawer
+            match.apply(Draw(0) if drawer == 0 else bots[drawer].act(
+                match.view(drawer), match.legal(drawer)))
+        while match.round.phase == Phase.BID:
+            seat = match.to_move
+            assert seat is not None
+            match.apply(Pass(0) if seat == 0 else bots[seat].act(match.view(seat),
+                                                                  match.legal(seat)))
+        if bid and match.round.kitty_owner == 0:
+            return seed
+    raise AssertionError("no seed gives seat 0 a winning bid")
+
+
+def _suggestion(child: pexpect.spawn) -> str:
+    child.sendline("?")
+    child.expect(r"Suggestion: (.+?) \(numbers")
+    return str(child.match.group(1))
+
+
+PLAY_PROMPTS = [PROMPTS["deal"], PROMPTS["bury"], PROMPTS["lead"], PROMPTS["follow"],
+                PROMPTS["next"], PROMPTS["call"], PROMPTS["show"]]
+
+
+def _play_until(child: pexpect.spawn, stop: str, *, decisions: int = 1000) -> None:
+    """Answer every prompt with the suggestion (no bids) until prompt ``stop`` appears."""
+    for _ in range(decisions):
+        index = child.expect([re.escape(p) for p in PLAY_PROMPTS])
+        prompt = PLAY_PROMPTS[index]
+        if prompt == stop:
+            return
+        if prompt == PROMPTS["deal"]:
+            child.sendline("")
+        elif prompt == PROMPTS["show"]:
+            child.sendline("n")
+        elif prompt == PROMPTS["next"]:
+            child.sendline("")
+        else:
+            cards = _suggestion(child)
+            child.expect_exact(prompt)
+            child.sendline(cards)
+    raise AssertionError(f"{stop!r} never came")
+
+
+def test_bid_bury_illegal_lead_hint_and_quit(tmp_path: Path) -> None:
+    seed = _bidding_seed()
+    child = _spawn(["play", "--seed", str(seed), "--fast"], tmp_path)
+    child.expect_exact(f"New game: tractor, seed {seed}. Recording to shengji-game.toml.")
+    child.expect_exact("You can bid (")
+    child.expect_exact("  1) ")
+    child.expect_exact("Enter: no bid, keep drawing · f: no more bid offers this deal")
+    child.expect_exact(PROMPTS["deal"])
+    child.sendline("1")
+    child.expect(r"You bid (\S+)")
+    while child.expect_exact([PROMPTS["bid"], PROMPTS["bury"]]) == 0:
+        child.sendline("")  # no more bids: keep drawing, then pass
+    screen = child.before  # the screen before the bury prompt
+    assert "Your hand (33 cards):" in screen and "You took the kitty:" in screen
+    assert "Bury 8 cards" in screen and "Trumps " in screen
+    child.sendline("1 2")
+    child.expect_exact("Not allowed: bury exactly 8 cards (you gave 2)")
+    child.expect_exact(PROMPTS["bury"])
+    child.sendline("ZZ")
+    child.expect_exact("cannot read card 'ZZ'")
+    cards = _suggestion(child)
+    child.expect_exact(PROMPTS["bury"])
+    child.sendline(cards)
+    child.expect_exact("You bury ")
+    child.expect_exact("Trick 1: You lead.")
+    child.expect(r"Your hand \(25 cards\):")
+    child.expect_exact(PROMPTS["lead"])
+    child.sendline("1 25")  # a trump and a plain card cannot be led together
+    child.expect_exact("Not allowed: a lead must be all of one suit:")
+    child.expect_exact(PROMPTS["lead"])
+    child.sendline("?")
+    child.expect_exact("Rules: lead a single card, a pair (or longer tuple) or a tractor.")
+    child.expect(r"Suggestion: (.+?) \(numbers")
+    lead = child.match.group(1)
+    child.expect_exact(PROMPTS["lead"])
+    child.sendline(lead.lower())
+    child.expect_exact("You: ")
+    child.expect_exact("trick 1 (")
+    child.expect_exact([PROMPTS["lead"], PROMPTS["follow"]])
+    child.sendline("last")
+    child.expect(r"Trick 1: .* won it")
+    child.sendline("qui\t")  # tab-completes to quit
+    child.expect_exact("Game saved to shengji-game.toml.")
+    child.expect_exact("Resume with: shengji play --resume shengji-game.toml")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    match = replay(load_record(tmp_path / "shengji-game.toml"))
+    assert match.round.phase == Phase.PLAY and len(match.round.tricks) == 1
+    assert any(str(a).startswith("0 bid ") for a in match.history)
+
+
+def test_quit_with_ctrl_c_then_resume_and_finish_the_round(tmp_path: Path) -> None:
+    child = _spawn(["play", "--seed", "3", "--fast"], tmp_path)
+    for _ in range(3):
+        _play_until(child, PROMPTS["follow"])
+        cards = _suggestion(child)
+        child.expect_exact(PROMPTS["follow"])
+        child.sendline(cards)
+    _play_until(child, PROMPTS["follow"])
+    child.sendintr()
+    child.expect_exact("Resume with: shengji play --resume shengji-game.toml")
+    child.expect(pexpect.EOF)
+    saved = replay(load_record(tmp_path / "shengji-game.toml"))
+    hand = len(saved.view(0).hand)
+    assert saved.round.phase == Phase.PLAY and saved.to_move == 0
+
+    child = _spawn(["play", "--resume", "shengji-game.toml", "--fast"], tmp_path)
+    child.expect_exact(f"Resuming shengji-game.toml: round 1, {len(saved.history)} actions")
+    child.expect_exact(f"Your hand ({hand} cards):")
+    _play_until(child, PROMPTS["next"])
+    text = child.before
+    assert "Round 1 over" in text and "Next dealer:" in text and "Kitty:" in text
+    assert "Opponents' total:" in text  # the score sheet
+    child.sendeof()  # Ctrl-D also saves and stops
+    child.expect_exact("Resume with: shengji play --resume shengji-game.toml")
+    child.expect(pexpect.EOF)
+    finished = replay(load_record(tmp_path / "shengji-game.toml"))
+    assert len(finished.results) == 1
+    assert finished.history[:len(saved.history)] == saved.history
+
+
+def test_shengji_alone_plays_and_ends_a_short_match(tmp_path: Path) -> None:
+    child = _spawn(["--seed", "5", "--fast", "--rounds", "1", "--ascii"], tmp_path)
+    child.expect_exact("New game: tractor, seed 5.")
+    for _ in range(1000):
+        index = child.expect_exact([*PLAY_PROMPTS, "The match stopped after 1 round."])
+        if index == len(PLAY_PROMPTS):
+            break
+        prompt = PLAY_PROMPTS[index]
+        if prompt == PROMPTS["deal"] and "You can bid (" in child.before:
+            child.sendline("f")  # no more bid offers this deal
+        elif prompt in (PROMPTS["deal"], PROMPTS["next"]):
+            child.sendline("")
+        elif prompt == PROMPTS["show"]:
+            child.sendline("n")
+        else:
+            cards = _suggestion(child)
+            child.expect_exact(prompt)
+            child.sendline(cards)
+    child.expect_exact("Step through it with: shengji replay shengji-game.toml")
+    child.expect(pexpect.EOF)
+    transcript = child.logfile_read.getvalue()
+    assert "Round 1 over" in transcript and "Trumps " in transcript
+    assert transcript.count("You can bid (") <= 1
+    assert not set("♠♥♦♣") & set(transcript)
+    wide = [line for line in transcript.splitlines() if len(line) > 80]
+    assert not wide, wide[:3]  # every screen fits an 80-column terminal
+
+    replayer = _spawn(["replay", "shengji-game.toml"], tmp_path)
+    replayer.expect_exact("Round 1 · dealer")
+    steps = 0
+    while replayer.expect([r"Trick 1, won by", re.escape("replay> ")]) == 1:
+        steps += 1
+        replayer.sendline("")
+    assert steps >= 2  # the deal, the bidding, the kitty ... each a step
+    replayer.expect_exact("replay> ")
+    replayer.sendline("q")
+    replayer.expect(pexpect.EOF)
+    replayer.close()
+    assert replayer.exitstatus == 0
+
+
+def test_replay_all_of_an_unfinished_game(tmp_path: Path) -> None:
+    match = _to_play("tractor", seed=3, tricks=1)
+    save_record(match, tmp_path / "game.toml", kinds=["human", *["heuristic"] * 3])
+    child = _spawn(["replay", "game.toml", "--all"], tmp_path)
+    child.expect_exact("The hands at the first lead:")
+    child.expect_exact("Trick 1, won by")
+    child.expect_exact("(unfinished)")
+    child.expect_exact("Continue it with: shengji play --resume game.toml")
+    child.expect(pexpect.EOF)
+
+
+def test_an_unfinished_game_is_offered_for_resuming(tmp_path: Path) -> None:
+    match = _to_play("tractor", seed=3, tricks=1)
+    save_record(match, tmp_path / "shengji-game.toml", kinds=["human", *["heuristic"] * 3])
+    child = _spawn(["play", "--fast"], tmp_path)
+    child.expect_exact("A game in progress is saved in shengji-game.toml. Resume it?")
+    child.expect_exact(PROMPTS["resume"])
+    child.sendline("")
+    child.expect_exact(f"Resuming shengji-game.toml: round 1, {len(match.history)} actions")
+    child.expect_exact([PROMPTS["lead"], PROMPTS["follow"]])
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    again = replay(load_record(tmp_path / "shengji-game.toml"))
+    assert again.history[:len(match.history)] == match.history
