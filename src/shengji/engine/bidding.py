@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from shengji.engine.cards import (
     BIG_JOKER,
@@ -102,6 +103,7 @@ class Bidding:
         self.bids: list[Bid] = []
         self._declaration: list[Declaration] = []
         self._options: dict[object, tuple[Bid, ...]] = {}
+        self._version = 0
 
     @property
     def winner(self) -> Bid | None:
@@ -119,6 +121,7 @@ class Bidding:
         other.__dict__.update(self.__dict__)
         other.bids = list(self.bids)
         other._declaration = list(self._declaration)
+        other._options = {}
         return other
 
     def _strength(self, bid: Bid) -> tuple[int, int]:
@@ -223,6 +226,7 @@ class Bidding:
         assert isinstance(made, Declaration)
         self.bids.append(bid)
         self._declaration.append(made)
+        self._version += 1
 
     def withdraw(self, seat: int) -> None:
         """Take back the standing bid (only with ``bid_withdraw``, only its bidder)."""
@@ -232,15 +236,16 @@ class Bidding:
             raise BidError("only the standing bid can be taken back, by its bidder")
         self.bids.pop()
         self._declaration.pop()
+        self._version += 1
 
     def options(self, seat: int, counts: Sequence[int]) -> list[Bid]:
         """Every bid ``seat`` could make now from a hand of per-face ``counts``."""
         ranks = set(self.ranks)
         if self.declaration is not None and self.declaration.rank is not None:
             ranks.add(self.declaration.rank)
-        held = tuple((card, counts[card]) for card in _BID_FACES
-                     if counts[card] and (card.rank is None or card.rank in ranks))
-        key = (seat, self.ranks, tuple(self.bids), held)
+        held = tuple((card, counts[card]) for card in _bid_faces(frozenset(ranks))
+                     if counts[card])
+        key = (seat, self.ranks, self._version, held)
         cached = self._options.get(key)
         if cached is not None:
             return list(cached)
@@ -255,4 +260,7 @@ class Bidding:
         return result
 
 
-_BID_FACES = tuple(Card(i) for i in range(FACES))
+@lru_cache(maxsize=64)
+def _bid_faces(ranks: frozenset[Rank]) -> tuple[Card, ...]:
+    """The faces that can be shown in a bid when these ranks are trump ranks."""
+    return tuple(c for c in (Card(i) for i in range(FACES)) if c.rank is None or c.rank in ranks)

@@ -273,11 +273,14 @@ class Hand:
     def remove(self, cards: Iterable[Card]) -> None:
         """Remove cards; raise ``ValueError`` (and change nothing) if some are missing."""
         cards = tuple(cards)
-        missing = missing_cards(self._counts, cards)
-        if missing:
-            raise ValueError(f"the hand does not hold {format_cards(missing)}")
-        for card in cards:
-            self._counts[card] -= 1
+        counts = self._counts
+        for i, card in enumerate(cards):
+            counts[card] -= 1
+            if counts[card] < 0:
+                for undo in cards[: i + 1]:
+                    counts[undo] += 1
+                missing = missing_cards(counts, cards)
+                raise ValueError(f"the hand does not hold {format_cards(missing)}")
         self._size -= len(cards)
 
     def holds(self, cards: Iterable[Card]) -> bool:

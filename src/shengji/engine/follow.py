@@ -60,7 +60,7 @@ Value = tuple[int, ...]
 Used = list[tuple[int, tuple[Card, ...], int]]  # (value index, faces, copies of each)
 
 
-class _Structure:
+class Structure:
     """The structure obligations of one lead under one set of rules."""
 
     def __init__(self, lead: Lead, trump: Trump, rules: Rules) -> None:
@@ -219,7 +219,8 @@ class LegalPlays:
     cards, with structure obligations).
     """
 
-    def __init__(self, hand: Hand, lead: Lead, trump: Trump, rules: Rules) -> None:
+    def __init__(self, hand: Hand, lead: Lead, trump: Trump, rules: Rules,
+                 structure: Structure | None = None) -> None:
         self.hand = hand
         self.lead = lead
         self.trump = trump
@@ -234,7 +235,7 @@ class LegalPlays:
             self.mode = "short"
         else:
             self.mode = "follow"
-        self._structure = _Structure(lead, trump, rules)
+        self._structure = structure if structure is not None else Structure(lead, trump, rules)
         self.target: Value = ()
         self._example: Used = []
         if self.mode == "follow" and not self._structure.trivial:

@@ -127,6 +127,7 @@ class LegalLeads:
         self.hand = hand
         self.trump = trump
         self.rules = rules
+        self._specs: list[tuple[int, int, int, tuple[Card, ...]]] | None = None
 
     def reason(self, cards: str | Iterable[Card | str]) -> str | None:
         """Why ``cards`` cannot be led, or ``None`` if they can."""
@@ -146,8 +147,16 @@ class LegalLeads:
 
     def units(self) -> Iterator[Unit]:
         """Every distinct single unit the hand can lead (singles, tuples, tractors)."""
+        for suit, width, top, faces in self._unit_specs():
+            yield make_unit(suit, width, top, faces)
+
+    def _unit_specs(self) -> list[tuple[int, int, int, tuple[Card, ...]]]:
+        """(suit, width, top level, faces bottom first) of every distinct unit."""
+        if self._specs is not None:
+            return self._specs
         trump, rules, counts = self.trump, self.rules, self.hand.counts
         high = trump.high
+        specs: list[tuple[int, int, int, tuple[Card, ...]]] = []
         for suit in range(5):
             columns = trump.faces_at[suit]
             for width in range(1, rules.decks + 1):
@@ -156,7 +165,7 @@ class LegalLeads:
                     break
                 for level, faces in enumerate(held):
                     for face in faces:
-                        yield make_unit(suit, width, level, (face,))
+                        specs.append((suit, width, level, (face,)))
                 if not shape_allowed(width, rules.tractor_min_length, rules):
                     continue
                 chain = held if rules.tractor_high_trumps else [
@@ -171,7 +180,9 @@ class LegalLeads:
                         if length < rules.tractor_min_length:
                             continue
                         for combo in product(*chain[bottom:top + 1]):
-                            yield make_unit(suit, width, top, combo)
+                            specs.append((suit, width, top, combo))
+        self._specs = specs
+        return specs
 
     def __iter__(self) -> Iterator[tuple[Card, ...]]:
         """Every distinct legal lead, lazily (all sub-multisets of each suit when throws
@@ -191,10 +202,11 @@ class LegalLeads:
 
     def random(self, rng: Random) -> tuple[Card, ...]:
         """A random unit to lead (uniform over the distinct units the hand holds)."""
-        units = list(self.units())
-        if not units:
+        specs = self._unit_specs()
+        if not specs:
             raise PlayError("an empty hand cannot lead")
-        return rng.choice(units).cards
+        suit, width, top, faces = specs[rng.randrange(len(specs))]
+        return make_unit(suit, width, top, faces).cards
 
 
 def card_list(counts: list[int]) -> list[Card]:

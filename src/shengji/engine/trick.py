@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from shengji.engine.cards import Card, Hand, format_cards, parse_cards
-from shengji.engine.follow import LegalPlays
+from shengji.engine.follow import LegalPlays, Structure
 from shengji.engine.lead import Lead, LegalLeads, PlayError
 from shengji.engine.rules import Rules, ThrowBeat, ThrowCheck
 from shengji.engine.throws import ThrowOutcome, check_throw
@@ -69,6 +69,7 @@ class Trick:
         self.throw: ThrowOutcome | None = None
         self._winner = 0  # index into plays
         self._winning_reading: Reading = ()
+        self._structure: Structure | None = None
 
     @property
     def turn(self) -> int | None:
@@ -106,7 +107,9 @@ class Trick:
         """The legal plays of the seat to move, holding ``hand``."""
         if self.lead is None:
             return LegalLeads(hand, self.trump, self.rules)
-        return LegalPlays(hand, self.lead, self.trump, self.rules)
+        if self._structure is None:
+            self._structure = Structure(self.lead, self.trump, self.rules)
+        return LegalPlays(hand, self.lead, self.trump, self.rules, self._structure)
 
     def play(
         self,
@@ -117,6 +120,7 @@ class Trick:
         teammates: Iterable[int] = (),
         reading: Reading | None = None,
         legal: LegalPlays | None = None,
+        trusted: bool = False,
     ) -> None:
         """Play ``cards`` from ``hand`` for the seat to move (the hand is not changed).
 
@@ -124,7 +128,8 @@ class Trick:
         ``teammates`` are left out of the check when ``rules.throw_check`` is
         ``opponents``. After a failed throw :attr:`throw` says what happened and
         only the forced unit is recorded as played. ``legal`` may pass this
-        hand's :meth:`legal` object, already built, to save building it again.
+        hand's :meth:`legal` object, already built, to save building it again;
+        ``trusted`` skips the check for a play drawn from that object itself.
         Raises :class:`~shengji.engine.lead.PlayError` and changes nothing if
         illegal.
         """
@@ -133,7 +138,7 @@ class Trick:
             raise PlayError("the trick is complete")
         played = parse_cards(cards)
         if self.lead is None:
-            if not hand.holds(played):
+            if not trusted and not hand.holds(played):
                 raise PlayError(f"you do not hold {format_cards(played)}")
             lead = Lead.from_cards(played, self.trump, self.rules, reading)
             if lead.is_throw:
@@ -149,9 +154,12 @@ class Trick:
             self._winner = 0
             self._winning_reading = lead.units
             return
-        if legal is None or legal.hand is not hand or legal.lead is not self.lead:
-            legal = LegalPlays(hand, self.lead, self.trump, self.rules)
-        legal.check(played)
+        if not trusted:
+            if legal is None or legal.hand is not hand or legal.lead is not self.lead:
+                if self._structure is None:
+                    self._structure = Structure(self.lead, self.trump, self.rules)
+                legal = LegalPlays(hand, self.lead, self.trump, self.rules, self._structure)
+            legal.check(played)
         ordered = tuple(self.trump.sorted(played))
         reading = self._beats(ordered)
         self.plays.append(Play(seat, ordered))
@@ -173,6 +181,7 @@ class Trick:
         last = self.plays.pop()
         if not self.plays:
             self.lead = None
+            self._structure = None
             self.throw = None
             self._winner = 0
             self._winning_reading = ()

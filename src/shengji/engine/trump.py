@@ -68,6 +68,7 @@ class Trump:
     suit_index: tuple[int, ...] = field(init=False, repr=False, compare=False)
     levels: tuple[int, ...] = field(init=False, repr=False, compare=False)
     high: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    order_keys: tuple[int, ...] = field(init=False, repr=False, compare=False)
     faces_at: tuple[tuple[tuple[Card, ...], ...], ...] = field(
         init=False, repr=False, compare=False
     )
@@ -127,6 +128,8 @@ class Trump:
         object.__setattr__(self, "suit_index", tuple(suit_index))
         object.__setattr__(self, "levels", tuple(levels))
         object.__setattr__(self, "high", tuple(high))
+        object.__setattr__(self, "order_keys", tuple(
+            (suit_index[c] * 64 + levels[c]) * 64 + c for c in range(FACES)))
         object.__setattr__(
             self,
             "faces_at",
@@ -166,7 +169,7 @@ class Trump:
 
     def sorted(self, cards: Iterable[Card], *, descending: bool = True) -> list[Card]:
         """Cards ordered by effective suit and strength (trumps first when descending)."""
-        return sorted(cards, key=lambda c: (self.key(c), c), reverse=descending)
+        return sorted(cards, key=self.order_keys.__getitem__, reverse=descending)
 
     def suit_size(self, suit: EffectiveSuit) -> int:
         """How many levels the effective suit has."""

@@ -29,7 +29,7 @@ class Legal:
         reason: Callable[[Action], str | None],
         actions: Callable[[], Iterator[Action]],
         sample: Callable[[Random], Action] | None = None,
-        summary: str = "",
+        summary: str | Callable[[], str] = "",
         plays: LegalLeads | LegalPlays | None = None,
     ) -> None:
         self.seat = seat
@@ -38,7 +38,12 @@ class Legal:
         self._reason = reason
         self._actions = actions
         self._sample = sample
-        self.summary = summary
+        self._summary = summary
+
+    @property
+    def summary(self) -> str:
+        """What the seat may do, in a few words."""
+        return self._summary if isinstance(self._summary, str) else self._summary()
 
     def reason(self, action: Action) -> str | None:
         """Why ``action`` is not legal now, or ``None`` if it is."""

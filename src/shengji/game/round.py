@@ -102,7 +102,6 @@ def pack_counts(rules: Rules) -> tuple[int, ...]:
     return tuple(counts)
 
 
-@lru_cache(maxsize=64)
 def _teams(rules: Rules) -> tuple[int, ...]:
     if rules.partnership == Partnership.FIXED:
         return tuple(s % 2 for s in range(rules.players))
@@ -131,6 +130,7 @@ class Round:
     ) -> None:
         n = rules.players
         self.rules = rules
+        self._teams = _teams(rules)
         self.seed = seed
         self.levels = tuple(levels) if levels is not None else (int(rules.start_rank),) * n
         if len(self.levels) != n:
@@ -169,13 +169,14 @@ class Round:
         self._undo: list[Round] = []
         self._legal: dict[int, Legal] = {}
         self._plays: LegalLeads | LegalPlays | None = None
+        self._trusted: Play | None = None
 
     # -- seats and sides -------------------------------------------------------------
 
     @property
     def teams(self) -> tuple[int, ...]:
         """Each seat's team with fixed partnerships (alternate seats); seat number if fluid."""
-        return _teams(self.rules)
+        return self._teams
 
     def next_seat(self, seat: int) -> int:
         """The seat after ``seat`` in turn order."""
@@ -410,9 +411,11 @@ class Round:
                 yield Play(seat, tuple(cards))
 
         def sample(rng: Random) -> Action:
-            return Play(seat, tuple(legal.random(rng)))
+            play = Play(seat, tuple(legal.random(rng)))
+            self._trusted = play
+            return play
 
-        summary = "lead" if isinstance(legal, LegalLeads) else legal.describe()
+        summary = "lead" if isinstance(legal, LegalLeads) else legal.describe
         return Legal(seat, reason, actions, sample, summary=summary, plays=legal)
 
     def play_rules(self, seat: int) -> LegalLeads | LegalPlays:
@@ -453,6 +456,7 @@ class Round:
         self.history.append(action)
         self._legal = {}
         self._plays = None
+        self._trusted = None
         if fast:
             return
         if isinstance(action, Draw):
@@ -504,6 +508,7 @@ class Round:
         other._undo = []
         other._legal = {}
         other._plays = None
+        other._trusted = None
         return other
 
     # -- phase logic -----------------------------------------------------------------
@@ -658,9 +663,10 @@ class Round:
         assert trick is not None
         seat = action.seat
         hand = self.hands[seat]
+        trusted = action is self._trusted
         if trick.lead is None:
             trick.play(action.cards, hand, hands=self.hands,
-                       teammates=self.known_teammates(seat))
+                       teammates=self.known_teammates(seat), trusted=trusted)
             outcome = trick.throw
             if outcome is not None and not outcome.valid:
                 if outcome.penalty:
@@ -671,7 +677,7 @@ class Round:
                     return
         else:
             checked = self._plays if isinstance(self._plays, LegalPlays) else None
-            trick.play(action.cards, hand, legal=checked)
+            trick.play(action.cards, hand, legal=checked, trusted=trusted)
         played = trick.plays[-1].cards
         hand.remove(played)
         if self.tracker is not None:
