@@ -26,6 +26,7 @@ from pathlib import Path
 from shengji.engine.rules import Rules
 from shengji.game.match import Match
 from shengji.players import make_player
+from shengji.players.table import decide
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ def play_game(rules: Rules, players: Sequence[str], seed: int, deal: int, *, swa
     while not match.is_over:
         seat = match.to_move
         assert seat is not None
-        match.apply(seated[seat].act(match.view(seat), match.legal(seat)))
+        match.apply(decide(match, seat, seated[seat]))
     gained = [0] * n
     wins = [0] * n
     history = [tuple(int(x) for x in match.results[0].levels_before)] if match.results else []

@@ -165,6 +165,8 @@ class Round:
         self.captured = [0] * n
         self.penalties: list[tuple[int, int]] = []
         self.history: list[Action] = []
+        self.buried_at: tuple[int, ...] = ()
+        """Positions in :attr:`history` of the Bury actions (hidden from other seats)."""
         self.result: RoundResult | None = None
         self._undo: list[Round] = []
         self._legal: dict[int, Legal] = {}
@@ -622,6 +624,7 @@ class Round:
         return best.suit if best is not None else None
 
     def _bury(self, action: Bury) -> None:
+        self.buried_at = (*self.buried_at, len(self.history) - 1)
         self.hands[action.seat].remove(action.cards)
         self.kitty = tuple(action.cards)
         if self.rules.kitty_overbid:

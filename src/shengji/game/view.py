@@ -63,7 +63,7 @@ class SeatView:
         trick = rnd.trick
         history = tuple(rnd.history)
         if rnd.kitty_owner is not None and not (done and rnd.rules.kitty_revealed):
-            hidden = [i for i, a in enumerate(history) if isinstance(a, Bury) and a.seat != seat]
+            hidden = [i for i in rnd.buried_at if history[i].seat != seat]
             if hidden:
                 public = list(history)
                 for i in hidden:

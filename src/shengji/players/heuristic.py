@@ -39,9 +39,9 @@ from shengji.game.actions import Action, Bid, Bury, Call, Draw, Pass, Play, Show
 from shengji.game.legal import Legal
 from shengji.game.round import Phase
 from shengji.game.view import SeatView
-from shengji.players.memory import Memory, current_winner
+from shengji.players.memory import Memory, TrickLog, current_winner
 
-_ENUMERATE_LIMIT = 300
+_ENUMERATE_LIMIT = 80
 
 
 class HeuristicPlayer:
@@ -50,6 +50,7 @@ class HeuristicPlayer:
     def __init__(self, seed: int | None = None, *, remember: bool = True) -> None:
         self.rng = Random(seed)
         self.remember = remember
+        self.log = TrickLog()
 
     def __repr__(self) -> str:
         return f"HeuristicPlayer(remember={self.remember})"
@@ -114,13 +115,14 @@ class HeuristicPlayer:
         def keep_value(card: Card) -> float:
             suit = trump.suit_of(card)
             if suit == TRUMP:
-                return 1000 + trump.level(card)
-            value = trump.level(card) * 2.0 + suit_len[suit] * 3.0
+                return 10_000 + trump.level(card)
+            value = trump.level(card) * 2.0 + suit_len[suit] * 3.0  # below 200
             if counts[card] > 1:
-                value += 40
+                value += 400  # pairs,
             if trump.level(card) >= top[suit] - 1:
-                value += 30
-            value += card.points * 4
+                value += 400  # aces and kings are kept;
+            if card.points:
+                value += 200  # points go only when no other plain card is left
             return value
 
         ordered = sorted(hand, key=lambda c: (keep_value(c), c))
@@ -171,7 +173,7 @@ class HeuristicPlayer:
     def lead(self, view: SeatView, legal: LegalLeads) -> tuple[Card, ...]:
         """Choose a lead (see the module docstring for the order of preferences)."""
         trump = legal.trump
-        memory = Memory(view, remember=self.remember)
+        memory = Memory(view, remember=self.remember, log=self.log)
         units = list(legal.units())
         reserve = self._reserve(view, memory)
         plain = [u for u in units if u.suit != TRUMP]
@@ -260,7 +262,7 @@ class HeuristicPlayer:
     def follow(self, view: SeatView, legal: LegalPlays) -> tuple[Card, ...]:
         """Choose a follow: feed a safe partner, win cheaply when worth it, else play low."""
         trump = legal.trump
-        memory = Memory(view, remember=self.remember)
+        memory = Memory(view, remember=self.remember, log=self.log)
         state = current_winner(view, trump)
         assert state is not None
         winner, reading, lead = state
@@ -280,6 +282,8 @@ class HeuristicPlayer:
         if partner_winning and (last or self._safe(reading, memory, after, side, lead, trump)):
             return max(candidates, key=lambda p: (sum(c.points for c in p), -cost(p)))
         winning = [p for p in candidates if beats(p, reading, lead, trump, view.rules)]
+        if reserve and len(view.hand) > lead.size:  # kept for the last trick
+            winning = [p for p in winning if not reserve.intersection(p)]
         if winning and not partner_winning:
             worth = trick_points + sum(c.points for c in lead.cards) > 0 or last or (
                 len(view.hand) <= lead.size)

@@ -21,10 +21,59 @@ from shengji.game.round import pack_counts
 from shengji.game.view import SeatView
 
 
-class Memory:
-    """The public knowledge of one seat, computed from its view."""
+class TrickLog:
+    """Cards played and voids proven in a round's finished tricks, kept up to date
+    incrementally from one view to the next (views of a round share their trick
+    records, so only new tricks are read)."""
 
-    def __init__(self, view: SeatView, *, remember: bool = True) -> None:
+    def __init__(self) -> None:
+        self._reset(None, 0)
+
+    def _reset(self, first: object, players: int) -> None:
+        self.first = first
+        self.read = 0
+        self.played = [0] * 54
+        self.voids: list[set[int]] = [set() for _ in range(players)]
+        self.plays: list[tuple[int, tuple[Card, ...]]] = []
+
+    def update(self, view: SeatView) -> None:
+        """Read the tricks of ``view`` that this log has not read yet."""
+        tricks = view.tricks
+        if not tricks or tricks[0] is not self.first or len(tricks) < self.read:
+            self._reset(tricks[0] if tricks else None, view.rules.players)
+        trump = view.trump
+        for record in tricks[self.read:]:
+            _read_trick(record.plays, trump, self.played, self.voids, self.plays)
+        self.read = len(tricks)
+
+
+def _read_trick(trick: Sequence[Play], trump: Trump | None, played: list[int],
+                voids: list[set[int]], plays: list[tuple[int, tuple[Card, ...]]]) -> None:
+    if not trick:
+        return
+    for play in trick:
+        plays.append((play.seat, play.cards))
+        for card in play.cards:
+            played[card] += 1
+    if trump is None:
+        return
+    lead = trick[0].cards
+    suit = trump.suit_index[lead[0]]
+    index = trump.suit_index
+    for play in trick[1:]:
+        if sum(1 for c in play.cards if index[c] == suit) < len(lead):
+            voids[play.seat].add(suit)
+
+
+class Memory:
+    """The public knowledge of one seat, computed from its view.
+
+    Pass a :class:`TrickLog` kept across decisions to avoid reading every
+    finished trick again at each decision.
+    """
+
+    def __init__(self, view: SeatView, *, remember: bool = True,
+                 log: TrickLog | None = None) -> None:
         self.view = view
         rules = view.rules
         self.trump = view.trump
@@ -35,24 +84,17 @@ class Memory:
         if view.kitty is not None:
             for card in view.kitty:
                 counts[card] -= 1
-        self.voids: list[set[int]] = [set() for _ in range(n)]
-        plays: list[tuple[int, tuple[Card, ...]]] = []
-        tricks: list[Sequence[Play]] = [r.plays for r in view.tricks]
-        if view.trick:
-            tricks.append(view.trick)
-        trump = self.trump
-        for trick in tricks:
-            plays.extend((p.seat, p.cards) for p in trick)
-            if remember and trump is not None and trick:
-                lead = trick[0].cards
-                suit = trump.suit_of(lead[0])
-                for play in trick[1:]:
-                    if sum(1 for c in play.cards if trump.suit_of(c) == suit) < len(lead):
-                        self.voids[play.seat].add(suit)
+        if log is None:
+            log = TrickLog()
+        log.update(view)
+        played = list(log.played)
+        voids = [set(v) for v in log.voids] if log.voids else [set() for _ in range(n)]
+        plays = list(log.plays)
+        _read_trick(view.trick, self.trump, played, voids, plays)
+        self.voids: list[set[int]] = voids if remember else [set() for _ in range(n)]
         if remember:
-            for _, cards in plays:
-                for card in cards:
-                    counts[card] -= 1
+            for face, k in enumerate(played):
+                counts[face] -= k
         self.unseen = [max(0, c) for c in counts]
         self.tracker: FriendTracker | None = None
         if view.calls and view.dealer is not None:

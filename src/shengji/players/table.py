@@ -5,9 +5,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from shengji.engine.rules import Rules
+from shengji.game.actions import Action
+from shengji.game.legal import Legal
 from shengji.game.match import Match
 from shengji.game.round import Phase, Round
 from shengji.players.base import Player
+
+
+def only_action(legal: Legal) -> Action | None:
+    """The legal action when there is exactly one (no decision to ask a player for)."""
+    actions = iter(legal)
+    first = next(actions, None)
+    return first if next(actions, None) is None else None
+
+
+def decide(game: Round | Match, seat: int, player: Player) -> Action:
+    """The action of ``seat``: the only legal one, or the player's choice."""
+    legal = game.legal(seat)
+    phase = game.phase if isinstance(game, Round) else game.round.phase
+    forced = only_action(legal) if phase == Phase.DEAL else None
+    return forced if forced is not None else player.act(game.view(seat), legal)
 
 
 def play_round(rnd: Round, players: Sequence[Player]) -> Round:
@@ -17,7 +34,7 @@ def play_round(rnd: Round, players: Sequence[Player]) -> Round:
     while rnd.phase != Phase.DONE:
         seat = rnd.to_move
         assert seat is not None
-        rnd.apply(players[seat].act(rnd.view(seat), rnd.legal(seat)))
+        rnd.apply(decide(rnd, seat, players[seat]))
     return rnd
 
 
@@ -30,5 +47,5 @@ def play_match(rules: Rules, players: Sequence[Player], *, seed: int,
     while not match.is_over:
         seat = match.to_move
         assert seat is not None
-        match.apply(players[seat].act(match.view(seat), match.legal(seat)))
+        match.apply(decide(match, seat, players[seat]))
     return match
