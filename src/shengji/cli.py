@@ -74,6 +74,12 @@ def simulate_main(args: argparse.Namespace) -> int:
         print(f"shengji simulate: {error}", file=sys.stderr)
         return 2
     names = [p.strip() for p in args.players.split(",") if p.strip()]
+    if not names:
+        from shengji.players import PLAYER_KINDS
+
+        print(f"shengji simulate: --players needs player names; choose from "
+              f"{', '.join(PLAYER_KINDS)}", file=sys.stderr)
+        return 2
     if len(names) < rules.players:
         names = [names[s % len(names)] for s in range(rules.players)]
     matches = args.matches is not None

@@ -5,9 +5,11 @@ legal actions: bidding or drawing during the deal, passing, burying, calling
 friends, showing a hand, leading and following. It never sees the hidden state,
 only its :class:`~shengji.game.view.SeatView`. Writing one takes a few lines::
 
-    class LowestCardPlayer:
-        def act(self, view, legal):
-            return min(legal, key=lambda a: len(getattr(a, "cards", ())))
+    from itertools import islice
+
+    class FewestCardsPlayer:
+        def act(self, view, legal):  # looks at 50 actions: burying alone has millions
+            return min(islice(legal, 50), key=lambda a: len(getattr(a, "cards", ())))
 
 ``legal.random(rng)`` draws a random legal action; ``action in legal`` checks one.
 """

@@ -1,0 +1,242 @@
+"""``shengji simulate``: reproducible figures, duplicate deals, the statistics, the command.
+
+The statistics are checked on hand-made games whose figures are worked out below; the
+rest plays a few real single-round deals (fast: a tractor round takes a few hundredths
+of a second).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from shengji import cli, simulate
+from shengji.engine.rules import Rules
+from shengji.game.presets import preset
+from shengji.game.record import load_record, read_record, replay
+from shengji.simulate import Game, deal_seed
+
+H, R = "heuristic", "random"
+SEATS = [H, R, H, R]
+
+
+# -- reproducibility -----------------------------------------------------------------------
+
+def figures(games: list[Game], rules: Rules, players: list[str], seed: int) -> dict[str, object]:
+    summary = simulate.summarize(games, rules, players, seed=seed, duplicate=True,
+                                 matches=False, rules_name="tractor")
+    return asdict(summary)
+
+
+def test_a_fixed_seed_gives_the_same_figures() -> None:
+    rules = Rules()
+    one = simulate.run(rules, SEATS, deals=3, seed=9, workers=1)
+    again = simulate.run(rules, SEATS, deals=3, seed=9, workers=1)
+    assert one == again
+    assert figures(one, rules, SEATS, 9) == figures(again, rules, SEATS, 9)
+    other = simulate.run(rules, SEATS, deals=3, seed=10, workers=1)
+    assert [g.points for g in other] != [g.points for g in one]
+
+
+def test_the_number_of_workers_does_not_change_the_figures() -> None:
+    rules = preset("da-bai-fen")
+    ticks: list[int] = []
+    alone = simulate.run(rules, SEATS, deals=4, seed=2, workers=1, progress=ticks.append)
+    shared = simulate.run(rules, SEATS, deals=4, seed=2, workers=2)
+    assert alone == shared
+    assert figures(alone, rules, SEATS, 2) == figures(shared, rules, SEATS, 2)
+    assert ticks == [1] * 4                       # one tick per deal
+
+
+# -- duplicate deals -----------------------------------------------------------------------
+
+def test_duplicate_deals_swap_the_sides() -> None:
+    """Each deal is played twice from the same seed, the second time with the players
+    moved one seat round: at four seats the two sides trade places."""
+    rules = Rules()
+    games = simulate.run(rules, SEATS, deals=2, seed=5, workers=1, keep_records=True)
+    assert [(g.deal, g.swapped) for g in games] == [(0, False), (0, True), (1, False),
+                                                   (1, True)]
+    for plain, swapped in (games[0:2], games[2:4]):
+        assert plain.labels == (H, R, H, R)
+        assert swapped.labels == (R, H, R, H)
+        assert swapped.labels == plain.labels[-1:] + plain.labels[:-1]
+        records = [read_record(g.record) for g in (plain, swapped)]
+        assert records[0].seed == records[1].seed == deal_seed(5, plain.deal)
+        assert [r.names for r in records] == [plain.labels, swapped.labels]
+        first = [replay(r).results[0] for r in records]
+        assert first[0].levels_before == first[1].levels_before
+    assert deal_seed(5, 0) != deal_seed(5, 1)
+
+
+def test_duplicate_deals_rotate_by_one_seat_at_five() -> None:
+    rules = preset("finding-friends", players=5)
+    names = [H, R, "heuristic-nomem", R, R]
+    games = simulate.run(rules, names, deals=1, seed=1, workers=1, keep_records=True)
+    plain, swapped = games
+    assert plain.labels == tuple(names)
+    assert swapped.labels == (R, H, R, "heuristic-nomem", R)
+    assert read_record(plain.record).seed == read_record(swapped.record).seed
+    single = simulate.run(rules, names, deals=1, seed=1, workers=1, duplicate=False)
+    assert single == [Game(**{**asdict(plain), "record": ""})]
+
+
+def test_run_checks_the_players_first() -> None:
+    with pytest.raises(ValueError, match="needs 4 names"):
+        simulate.run(Rules(), [H, R], deals=1)
+    with pytest.raises(ValueError, match="unknown player 'smart'"):
+        simulate.run(Rules(), [H, R, H, "smart"], deals=1, workers=1)
+
+
+# -- the statistics ------------------------------------------------------------------------
+
+def hand_made() -> list[Game]:
+    """Two deals, each played both ways; deal 1 is a two-round match in which seats 0 and 2
+    of the swapped game lose a level (it counts against their average, not as a loss of
+    the levelling total)."""
+    return [
+        Game(0, False, (H, R, H, R), 1, 100, (2, 0, 2, 0), (1, 0, 1, 0), (30,), (0, 2),
+             ((2, 2, 2, 2), (4, 2, 4, 2))),
+        Game(0, True, (R, H, R, H), 1, 120, (0, 1, 0, 1), (0, 1, 0, 1), (90,), (1, 3),
+             ((2, 2, 2, 2), (2, 3, 2, 3))),
+        Game(1, False, (H, R, H, R), 2, 210, (1, 3, 1, 3), (1, 1, 1, 1), (40, 100), (),
+             ((2, 2, 2, 2), (3, 2, 3, 2), (3, 5, 3, 5))),
+        Game(1, True, (R, H, R, H), 2, 170, (-1, 2, -1, 2), (0, 2, 0, 2), (85, 120), (0, 2),
+             ((3, 2, 3, 2), (3, 4, 3, 4), (2, 4, 2, 4))),
+    ]
+
+
+def test_levels_per_round_and_leveling_rate_by_hand() -> None:
+    summary = simulate.summarize(hand_made(), Rules(), SEATS, seed=0, duplicate=True,
+                                 matches=True, rules_name="tractor")
+    assert (summary.deals, summary.games, summary.mode) == (2, 4, "matches")
+    heuristic, random_ = summary.labels
+    assert (heuristic.label, heuristic.seats, random_.label, random_.seats) == (H, 2, R, 2)
+    # levels per round, per deal (the mean of its two games), then over the deals:
+    # heuristic: deal 0 (2+2)/2/1 = 2 and (1+1)/2/1 = 1 -> 1.5; deal 1 (1+1)/2/2 = 0.5 and
+    # (2+2)/2/2 = 1 -> 0.75; mean 1.125, sample sd 0.375*sqrt(2), ci 1.96*0.375.
+    assert heuristic.levels_per_round == pytest.approx(1.125)
+    assert heuristic.ci95 == pytest.approx(1.96 * 0.375)
+    # random: deal 0 -> 0; deal 1: (3+3)/2/2 = 1.5 and (-1-1)/2/2 = -0.5 -> 0.5.
+    assert random_.levels_per_round == pytest.approx(0.25)
+    assert random_.ci95 == pytest.approx(1.96 * math.sqrt(0.125 / 2))
+    # levelling rate: levels won (losses not subtracted): heuristic 4+2+2+4 = 12, random
+    # 0+0+6+0 = 6, of 18.
+    assert heuristic.leveling_rate == pytest.approx(12 / 18)
+    assert random_.leveling_rate == pytest.approx(6 / 18)
+    # rounds won per round played per seat: heuristic 2+2+2+4 of 2+2+4+4, random 2 of 12.
+    assert heuristic.round_win_rate == pytest.approx(10 / 12)
+    assert random_.round_win_rate == pytest.approx(2 / 12)
+    # match wins: heuristic in games 0 and 1, random in game 3, nobody in game 2.
+    assert heuristic.match_win_rate == pytest.approx(2 / 4)
+    assert random_.match_win_rate == pytest.approx(1 / 4)
+    assert summary.points == [30, 90, 40, 100, 85, 120]
+    assert summary.average_opponent_points == pytest.approx(465 / 6)
+    assert summary.average_rounds == pytest.approx(1.5)
+    assert summary.average_actions == pytest.approx(150)
+
+
+def test_rounds_mode_and_a_single_label() -> None:
+    games = [g for g in hand_made() if g.deal == 0]
+    summary = simulate.summarize(games, Rules(), SEATS, seed=0, duplicate=True,
+                                 matches=False, rules_name="tractor")
+    heuristic, random_ = summary.labels
+    assert heuristic.match_win_rate == random_.match_win_rate == 0.0   # rounds: no matches
+    assert heuristic.ci95 == 0.0                  # one deal: no spread to speak of
+    assert heuristic.leveling_rate == 1.0 and random_.leveling_rate == 0.0
+    mirror = Game(0, False, (H,) * 4, 2, 300, (3, 0, 3, 0), (1, 1, 1, 1), (60, 85), (),
+                  ((2, 2, 2, 2), (4, 2, 4, 2), (5, 2, 5, 2)))
+    alone = simulate.summarize([mirror], Rules(), [H] * 4, seed=0, duplicate=False,
+                               matches=False, rules_name="tractor")
+    (only,) = alone.labels                        # (3+0+3+0)/4 seats/2 rounds
+    assert (only.seats, only.levels_per_round, only.leveling_rate) == (4, 0.75, 1.0)
+    assert only.round_win_rate == 0.5 and alone.deals == 1
+
+
+def test_summary_json_round_trips() -> None:
+    summary = simulate.summarize(hand_made(), Rules(), SEATS, seed=3, duplicate=True,
+                                 matches=True, rules_name="tractor")
+    data = json.loads(summary.to_json())
+    assert data["labels"][0]["leveling_rate"] == pytest.approx(12 / 18)
+    assert data == json.loads(json.dumps(asdict(summary)))
+
+
+# -- the command ---------------------------------------------------------------------------
+
+def test_simulate_command_writes_json_and_replayable_records(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, folder = tmp_path / "summary.json", tmp_path / "records"
+    code = cli.main(["simulate", "--rounds", "4", "--players", "heuristic,random",
+                     "--workers", "1", "--seed", "3", "--json", str(out),
+                     "--records", str(folder)])
+    assert code == 0
+    assert "levels/round" in capsys.readouterr().out
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert (data["deals"], data["games"], data["mode"], data["seed"]) == (4, 8, "rounds", 3)
+    assert data["players"] == SEATS and [s["label"] for s in data["labels"]] == [H, R]
+    assert sum(s["leveling_rate"] for s in data["labels"]) == pytest.approx(1.0)
+    files = sorted(folder.iterdir())
+    assert [f.name for f in files] == sorted(
+        f"deal{d:05d}{suffix}.toml" for d in range(4) for suffix in ("", "-swapped"))
+    points: list[int] = []
+    for deal in range(4):
+        for suffix, names in (("", SEATS), ("-swapped", [R, H, R, H])):
+            record = load_record(folder / f"deal{deal:05d}{suffix}.toml")
+            assert record.seed == deal_seed(3, deal) and record.max_rounds == 1
+            assert list(record.names or ()) == names
+            match = replay(record)
+            assert match.is_over and len(match.results) == 1
+            assert list(match.history) == list(record.actions)
+            points.extend(r.points for r in match.results if not r.redeal)
+    assert data["points"] == points               # the replays give the same rounds
+    again = simulate.run(Rules(), SEATS, deals=4, seed=3, workers=1)
+    assert [p for g in again for p in g.points] == points
+
+
+def test_simulate_command_plots(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    image = tmp_path / "plot.png"
+    code = cli.main(["simulate", "--preset", "da-bai-fen", "--rounds", "2", "--workers",
+                     "1", "--plot", str(image)])
+    assert code == 0
+    assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(("players", "message"), [
+    ("heuristic,smart", "unknown player 'smart'; choose from random, heuristic"),
+    ("heuristic,random,random,random,random", "--players needs 4 names"),
+    (" , ", "--players needs player names; choose from random"),
+])
+def test_bad_player_names_exit_with_2(players: str, message: str,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["simulate", "--rounds", "1", "--workers", "1", "--players", players])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("shengji simulate: ") and message in err
+    assert "Traceback" not in err
+
+
+def test_bad_players_from_the_shell(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "shengji", "simulate", "--rounds", "1",
+                           "--players", "heuristc"], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=60)
+    assert done.returncode == 2
+    assert "unknown player 'heuristc'" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_finding_friends_table_from_the_command(tmp_path: Path) -> None:
+    out = tmp_path / "ff.json"
+    code = cli.main(["simulate", "--preset", "finding-friends", "--table", "5", "--rounds",
+                     "1", "--workers", "1", "--players", "heuristic,random,heuristic-nomem",
+                     "--no-duplicate", "--json", str(out)])
+    assert code == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["players"] == [H, R, "heuristic-nomem", H, R] and data["games"] == 1
+    assert [(s["label"], s["seats"]) for s in data["labels"]] == [
+        (H, 2), (R, 2), ("heuristic-nomem", 1)]
