@@ -289,3 +289,16 @@ def test_the_hand_is_not_changed_by_playing() -> None:
     trick = play_out(["KS KS"])
     trick.play("9S 9S", hand)
     assert hand == Hand("9S 9S AS")
+
+
+def test_a_ruff_of_a_throw_counts_at_its_best_reading() -> None:
+    """7H 7H QC JC 4C 4C can ruff a pair-and-singles throw with 4C 4C or with 7H 7H as the
+    pair; it stands at its best reading, so a later A♣ A♣ pair cannot overtake it."""
+    trump, rules = Trump.parse("7C"), Rules()
+    hands = [Hand("QD JD 6D 5D 5D 3D KD"), Hand("7H 7H QC JC 4C 4C"),
+             Hand("7C 7D AC AC KC 2C"), Hand("BJ SJ 7D JC 9C 10H")]
+    trick = Trick(trump, rules, leader=0)
+    trick.play("QD JD 6D 5D 5D 3D", hands[0], hands=hands)
+    for seat in (1, 2, 3):
+        trick.play(hands[seat].cards(), hands[seat])
+    assert trick.winner == 1

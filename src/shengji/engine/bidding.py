@@ -117,11 +117,10 @@ class Bidding:
 
     def copy(self) -> Bidding:
         """An independent copy."""
-        other = Bidding.__new__(Bidding)
-        other.__dict__.update(self.__dict__)
+        other = Bidding(self.rules, self.ranks, self.teams, self.eligible)
         other.bids = list(self.bids)
         other._declaration = list(self._declaration)
-        other._options = {}
+        other._version = self._version
         return other
 
     def _strength(self, bid: Bid) -> tuple[int, int]:

@@ -19,7 +19,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
-from typing import ClassVar, SupportsIndex
+from typing import Any, ClassVar, SupportsIndex
+
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # only a mypyc build reads the decorator; pure Python ignores it
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
 
 
 class NotationError(ValueError):
@@ -108,6 +114,7 @@ BIG_JOKER_ID = 53
 FACES = 54
 
 
+@mypyc_attr(native_class=False)  # mypyc cannot compile int subclasses as native classes
 class Card(int):
     """One of the 54 faces; ``Card('AS')``, ``Card(51)`` and ``Card.of(Rank.ACE, Suit.SPADES)``
     all return the same object."""

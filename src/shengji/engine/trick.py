@@ -169,9 +169,13 @@ class Trick:
 
     def copy(self) -> Trick:
         """An independent copy (for search)."""
-        other = Trick.__new__(Trick)
-        other.__dict__.update(self.__dict__)
+        other = Trick(self.trump, self.rules, self.leader, self.players)
+        other.lead = self.lead
         other.plays = list(self.plays)
+        other.throw = self.throw
+        other._winner = self._winner
+        other._winning_reading = self._winning_reading
+        other._structure = self._structure
         return other
 
     def undo(self) -> Play:
@@ -235,10 +239,10 @@ def beats(cards: Sequence[Card], current: Reading, lead: Lead, trump: Trump, rul
         if unit is None or unit.shape != lead.units[0].shape:
             return None
         return (unit,) if _unit_beats(unit, current[0]) else None
-    for reading in matching_readings(counts, suit, lead, trump, rules):
-        if _reading_beats(reading, current, rules):
-            return reading
-    return None
+    winning = [r for r in matching_readings(counts, suit, lead, trump, rules)
+               if _reading_beats(r, current, rules)]
+    # keep the strongest winning reading: later plays must beat the play at its best
+    return max(winning, key=lambda r: _reading_strength(r, rules)) if winning else None
 
 
 def _unit_beats(unit: Unit, other: Unit) -> bool:
@@ -263,6 +267,15 @@ def _reading_beats(reading: Reading, current: Reading, rules: Rules) -> bool:
         if any(x <= y for x, y in zip(a, b, strict=True)):
             return False
     return True
+
+
+def _reading_strength(reading: Reading, rules: Rules) -> tuple[int, ...]:
+    """How strong a reading is under the throw rule (to pick a play's best reading)."""
+    if rules.throw_beat == ThrowBeat.LARGEST_UNIT:
+        return (_largest_top(reading),)
+    if rules.throw_beat == ThrowBeat.HIGHEST_CARD:
+        return (max(u.top for u in reading),)
+    return tuple(u.top for u in sorted(reading, key=lambda u: (unit_order(u)[:3], -u.top)))
 
 
 def _largest_top(reading: Reading) -> int:

@@ -107,7 +107,12 @@ class Match:
                       track_undo=self.track_undo)
         for action in actions:
             fresh.apply(action)
-        self.__dict__.update(fresh.__dict__)
+        self.levels = fresh.levels
+        self.results = fresh.results
+        self.history = fresh.history
+        self.winners = fresh.winners
+        self._seeds = fresh._seeds
+        self.round = fresh.round
         return last
 
     def __repr__(self) -> str:

@@ -32,7 +32,7 @@ from enum import StrEnum
 from functools import lru_cache
 from itertools import combinations
 from random import Random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from shengji.engine.bidding import Bidding
 from shengji.engine.cards import ALL_CARDS, Card, Hand, Rank, Suit, format_cards, missing_cards
@@ -54,6 +54,12 @@ from shengji.engine.trump import Trump
 from shengji.game.actions import Action, Bid, Bury, Call, Draw, Pass, Play, Show, Withdraw
 from shengji.game.legal import ActionError, Legal, nothing
 from shengji.game.scoresheet import RoundResult, TrickRecord, score_round
+
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # only a mypyc build reads the decorator; pure Python ignores it
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
 
 if TYPE_CHECKING:
     from shengji.game.view import SeatView
@@ -108,6 +114,15 @@ def _teams(rules: Rules) -> tuple[int, ...]:
     return tuple(range(rules.players))
 
 
+def _assign(target: Round, source: Round) -> None:
+    """Set every attribute of ``target`` to ``source``'s (``__getstate__`` lists the
+    attributes both of a plain instance and of a mypyc-compiled one)."""
+    state = cast("dict[str, object]", source.__getstate__())
+    for name, value in state.items():
+        setattr(target, name, value)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass Round
 class Round:
     """One round, from the shuffle to the score sheet.
 
@@ -127,11 +142,14 @@ class Round:
         dealer: int | None = None,
         eligible: Sequence[int] | None = None,
         track_undo: bool = True,
+        _blank: bool = False,
     ) -> None:
         n = rules.players
         self.rules = rules
         self._teams = _teams(rules)
         self.seed = seed
+        if _blank:  # an empty shell for _copy(), which sets every attribute
+            return
         self.levels = tuple(levels) if levels is not None else (int(rules.start_rank),) * n
         if len(self.levels) != n:
             raise ValueError(f"levels needs one entry per seat ({n})")
@@ -237,7 +255,12 @@ class Round:
     def to_move(self) -> int | None:
         """The seat the round waits for (the drawer during the deal); ``None`` when done."""
         phase = self.phase
-        if phase == Phase.DEAL:
+        if phase is Phase.PLAY:
+            trick = self.trick
+            assert trick is not None
+            return None if len(trick.plays) == trick.players else (
+                (trick.leader + len(trick.plays)) % trick.players)
+        if phase is Phase.DEAL:
             return self.drawer
         if phase in (Phase.BID, Phase.OVERBID):
             return self.bid_turn
@@ -247,9 +270,6 @@ class Round:
             return self.dealer
         if phase == Phase.SHOW:
             return self.show_queue[0]
-        if phase == Phase.PLAY:
-            assert self.trick is not None
-            return self.trick.turn
         return None
 
     def actors(self) -> list[int]:
@@ -486,7 +506,7 @@ class Round:
         last = self.history[-1]
         previous = self._undo.pop()._copy()
         stack = self._undo
-        self.__dict__.update(previous.__dict__)
+        _assign(self, previous)
         self._undo = stack
         return last
 
@@ -497,8 +517,8 @@ class Round:
         return other
 
     def _copy(self) -> Round:
-        other = Round.__new__(Round)
-        other.__dict__.update(self.__dict__)
+        other = Round(self.rules, seed=self.seed, _blank=True)
+        _assign(other, self)
         other.hands = [h.copy() for h in self.hands]
         other.bidding = self.bidding.copy()
         other.trick = self.trick.copy() if self.trick is not None else None
