@@ -1,9 +1,9 @@
 """Build script: optionally compiles the hot modules with mypyc.
 
 The package is pure Python and installs as such by default (fast, everywhere).
-``SHENGJI_COMPILE=1 python3 -m pip install --no-build-isolation .`` (with mypy
-installed, e.g. from the ``dev`` extra) compiles the engine and the round state
-machine with mypyc for about twice the speed. It falls back to pure Python when
+``SHENGJI_COMPILE=1 python3 -m pip install --no-build-isolation .`` (after
+``python3 -m pip install mypy "setuptools>=77"``) compiles the engine and the round
+state machine with mypyc for about twice the speed. It falls back to pure Python when
 mypyc or the C compiler is missing or fails. Editable installs are always pure:
 compiled modules would shadow the ``.py`` files, so edits would be ignored.
 """
