@@ -7,14 +7,18 @@ Its habits, each one a method below and a scenario test:
   never overbids its own side;
 - **burying**: keeps trumps, pairs, aces and kings; buries low cards of its
   shortest plain suits (making voids), points only when nothing else is left;
-- **calling friends**: calls the first copy of an ace it does not hold, in its
-  shortest plain suits;
+- **calling friends**: calls the next copy of an ace (then a king) it does not
+  hold every copy of, in its shortest plain suits, never a trump card;
 - **leading**: cashes sure winners (units no unseen card can beat), throws them
-  together when the whole throw is sure, draws trumps when it holds most of
-  them, leads suits its partner is void in, keeps jokers and trump-rank cards
-  back early, and otherwise leads low from its longest plain suit;
-- **following**: feeds points to a partner who is certainly winning, wins
-  cheaply when the trick is worth it, otherwise plays its cheapest cards;
+  together when the whole throw is sure, draws trumps (largest units first)
+  when it holds most of them, leads suits its partner is void in, otherwise
+  leads low plain cards, and leads low trumps before jokers and trump-rank
+  cards when it has nothing else;
+- **following**: feeds points to a partner who is winning and, as far as it
+  knows (no higher card unseen, no opponent still to play proven void), cannot
+  be beaten; wins with its cheapest winning play when the trick is worth it
+  (its strongest when that is not safe and the trick holds 10 points or more);
+  otherwise plays its cheapest cards;
 - **memory**: remembers every card played and every proven void (turn it off
   with ``remember=False`` to measure what memory is worth);
 - **the last trick**: keeps a high trump for it when the kitty is rich.
