@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import islice
 from random import Random
 
@@ -279,8 +280,9 @@ class HeuristicPlayer:
         reserve = self._reserve(view, memory)
         candidates = self._candidates(view, legal, reading, lead)
 
-        def cost(play: Sequence[Card]) -> float:
-            return sum(_card_cost(c, trump) + (100 if c in reserve else 0) for c in play)
+        table = _card_costs(trump)
+        costs = {p: sum(table[c] + (100 if c in reserve else 0) for c in p) for p in candidates}
+        cost = costs.__getitem__
 
         partner_winning = winner in side
         if partner_winning and (last or self._safe(reading, memory, after, side, lead, trump)):
@@ -297,8 +299,8 @@ class HeuristicPlayer:
                                       memory, after, side, lead, trump):
                     return cheap
                 if trick_points >= 10:
-                    return max(winning, key=lambda p: (-cost(p) * 0 + sum(
-                        trump.level(c) + (50 if trump.is_trump(c) else 0) for c in p)))
+                    return max(winning, key=lambda p: sum(
+                        trump.level(c) + (50 if trump.is_trump(c) else 0) for c in p))
         return min(candidates, key=lambda p: (cost(p) + 3 * sum(c.points for c in p)))
 
     def _safe(self, reading: Sequence[Unit], memory: Memory, after: list[int],
@@ -339,9 +341,10 @@ class HeuristicPlayer:
             if len(play) == n and play in legal:
                 results.append(play)
 
-        cheap = sorted(pool, key=lambda c: (_card_cost(c, trump), c))
+        table = _card_costs(trump)
+        cheap = sorted(pool, key=lambda c: (table[c], c))
         add(cheap[:need])
-        rich = sorted(pool, key=lambda c: (-c.points, _card_cost(c, trump)))
+        rich = sorted(pool, key=lambda c: (-c.points, table[c]))
         add(rich[:need])
         if legal.mode == "free" and len(lead.units) == 1:
             unit = lead.units[0]
@@ -378,6 +381,12 @@ def _reading_of(play: Sequence[Card], lead: Lead, reading: Sequence[Unit], trump
                 view: SeatView) -> Sequence[Unit]:
     better = beats(play, tuple(reading), lead, trump, view.rules)
     return better if better is not None else reading
+
+
+@lru_cache(maxsize=32)
+def _card_costs(trump: Trump) -> tuple[float, ...]:
+    """:func:`_card_cost` of every face under ``trump``."""
+    return tuple(_card_cost(Card(i), trump) for i in range(54))
 
 
 def _card_cost(card: Card, trump: Trump) -> float:
