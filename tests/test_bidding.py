@@ -19,7 +19,17 @@ from flow_helpers import deal, pass_round, stacked
 from shengji.engine.bidding import Bidding, BidError, Declaration
 from shengji.engine.cards import Card, Rank, Suit, parse_cards
 from shengji.engine.rules import Rules
-from shengji.game.actions import Bid, Bury, Draw, Pass, Play, Show, Withdraw
+from shengji.game.actions import (
+    Bid,
+    Bury,
+    Declare,
+    Draw,
+    Pass,
+    Play,
+    Show,
+    Withdraw,
+    parse_action,
+)
 from shengji.game.legal import ActionError
 from shengji.game.match import Match
 from shengji.game.round import Phase, Round
@@ -618,3 +628,24 @@ def test_play_waits_for_the_show_phase() -> None:
     assert rnd.phase == Phase.SHOW
     with pytest.raises(ActionError):
         rnd.apply(Play(0, (rnd.hands[0].cards()[0],)))
+
+
+def test_the_dealer_names_trump_when_the_rules_say_so() -> None:
+    """Seed hundred: nobody bids; after the deal the dealer names the trump suit (or
+    no-trump), takes the kitty and buries."""
+    rules = Rules(decks=1, trump_choice="dealer")
+    rnd = Round(rules, seed=4, dealer=1)
+    while rnd.phase == Phase.DEAL:
+        seat = rnd.to_move
+        assert seat is not None
+        assert [type(a).__name__ for a in rnd.legal(seat)] == ["Draw"]  # no bids
+        rnd.apply(next(iter(rnd.legal(seat))))
+    assert rnd.phase == Phase.DECLARE and rnd.to_move == 1
+    assert len(list(rnd.legal(1))) == 5  # four suits and no-trump
+    with pytest.raises(ActionError):
+        rnd.apply(parse_action("2 declare H"))
+    rnd.apply(parse_action("1 declare h"))
+    assert rnd.trump is not None and rnd.trump.suit == Suit.HEARTS
+    assert rnd.phase == Phase.KITTY and rnd.kitty_owner == 1
+    assert str(Declare(1, None)) == "1 declare NT" and parse_action("1 declare NT") == Declare(
+        1, None)

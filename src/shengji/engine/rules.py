@@ -106,6 +106,15 @@ class Partnership(StrEnum):
     """Finding Friends: the dealer calls cards; whoever plays them joins."""
 
 
+class TrumpChoice(StrEnum):
+    """How the trump suit is chosen."""
+
+    BID = "bid"
+    """Players bid for it by showing trump-rank cards during the deal."""
+    DEALER = "dealer"
+    """Nobody bids: after the deal the dealer names the suit, or no-trump (seed hundred)."""
+
+
 class FirstDraw(StrEnum):
     """Who draws the first card of the deal."""
 
@@ -266,6 +275,7 @@ class Rules:
     throw_penalty_points: int = 10
     throw_beat: ThrowBeat = ThrowBeat.LARGEST_UNIT
     # dealing and bidding
+    trump_choice: TrumpChoice = TrumpChoice.BID
     first_draw: FirstDraw = FirstDraw.DEALER
     first_dealer: FirstDealer = FirstDealer.FIRST_BIDDER
     bid_reinforce: bool = True
@@ -477,6 +487,7 @@ _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "throw_penalty": ThrowPenalty,
     "throw_beat": ThrowBeat,
     "partnership": Partnership,
+    "trump_choice": TrumpChoice,
     "first_draw": FirstDraw,
     "first_dealer": FirstDealer,
     "joker_bids": JokerBids,

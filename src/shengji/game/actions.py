@@ -1,7 +1,7 @@
 """Actions: everything a seat can do in a round, with a text notation both ways.
 
 One line per action, seat first: ``0 draw``, ``2 bid 2H 2H``, ``1 pass``,
-``0 withdraw``, ``0 bury 3C 4C 5D ...``, ``0 call 1st AS, 2nd KH``, ``3 show``,
+``0 withdraw``, ``0 declare H``, ``0 bury 3C 4C 5D ...``, ``0 call 1st AS, 2nd KH``, ``3 show``,
 ``0 play KS KS QS QS``. Records store actions in this notation.
 
 >>> parse_action("2 bid 2h 2h")
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shengji.engine.cards import Card, NotationError, format_cards, parse_cards
+from shengji.engine.cards import Card, NotationError, Suit, format_cards, parse_cards
 from shengji.engine.friends import FriendCall
 
 
@@ -60,6 +60,18 @@ class Pass:
 
 
 @dataclass(frozen=True)
+class Declare:
+    """Name the trump suit, or no-trump (``suit=None``): the dealer, when the rules
+    let the dealer choose."""
+
+    seat: int
+    suit: Suit | None
+
+    def __str__(self) -> str:
+        return f"{self.seat} declare {self.suit.letter if self.suit is not None else 'NT'}"
+
+
+@dataclass(frozen=True)
 class Bury:
     """Put cards back as the kitty (the dealer, after taking it)."""
 
@@ -102,10 +114,10 @@ class Play:
         return f"{self.seat} play {format_cards(self.cards)}"
 
 
-Action = Draw | Bid | Withdraw | Pass | Bury | Call | Show | Play
+Action = Draw | Bid | Withdraw | Pass | Declare | Bury | Call | Show | Play
 """Any action of a round."""
 
-_VERBS = "draw, bid, withdraw, pass, bury, call, show, play"
+_VERBS = "draw, bid, withdraw, pass, declare, bury, call, show, play"
 
 
 def parse_action(text: str) -> Action:
@@ -128,6 +140,10 @@ def parse_action(text: str) -> Action:
         if not cards:
             raise NotationError(f"'{verb}' needs cards, e.g. '{seat} {verb} 2H'")
         return with_cards[verb](seat, cards)
+    if verb == "declare":
+        if rest.strip().upper() == "NT":
+            return Declare(seat, None)
+        return Declare(seat, Suit.parse(rest))
     if verb == "call":
         calls = tuple(FriendCall.parse(c) for c in rest.split(",") if c.strip())
         return Call(seat, calls)

@@ -108,6 +108,7 @@ _HUNDRED: dict[str, object] = {
     "redeal_show": "no-trumps",
     "kitty_multiplier": "double",
     "joker_bids": "off",
+    "trump_choice": "dealer",
 }
 
 
@@ -210,9 +211,9 @@ def hundred(**overrides: object) -> Rules:
     require a redeal (the same dealer deals again). Levels use the seed's first table,
     the same as Da Bai Fen's (``level_table="da-bai-fen"``). The seed says nothing of
     the 6 cards left after the deal: they are a kitty as in Da Bai Fen, counting double
-    for the opponents when they win the last trick. The seed's dealer names the trump
-    suit after everybody exposes cards; the engine has no such step, so trump is bid
-    as in Da Bai Fen (trump-rank cards; jokers cannot be bid).
+    for the opponents when they win the last trick. Nobody bids: after the deal the
+    dealer names the trump suit (``trump_choice="dealer"``). The seed's exposing of up
+    to six cards before that is table talk the engine does not model.
 
     The seed's options, available as overrides:
 
@@ -302,6 +303,10 @@ _CHOICES: dict[str, dict[str, str]] = {
         "highest-card": "among plays beating a throw, the highest card decides",
         "card-by-card": "multi-card plays are compared card by card: each card must beat a "
                         "distinct card of the winning play",
+    },
+    "trump_choice": {
+        "bid": "trump is bid with trump-rank cards during the deal",
+        "dealer": "nobody bids: after the deal the dealer names the trump suit",
     },
     "first_draw": {
         "dealer": "the dealer draws first",

@@ -1,7 +1,8 @@
 """One round as a state machine driven by the seats' actions.
 
 Phases: ``deal`` (one card at a time in turn order; any seat may bid at any
-moment) → ``bid`` (a last chance for every seat after the deal) → ``kitty``
+moment) → ``bid`` (a last chance for every seat after the deal; or ``declare``,
+the dealer naming the trump suit when the rules let the dealer choose) → ``kitty``
 (the dealer takes the kitty and buries as many cards) → ``overbid`` (bidding
 after the kitty, 炒地皮, if the rules allow) → ``call`` (Finding Friends) →
 ``show`` (hands shown for a redeal, if the rules allow) → ``play`` (the
@@ -47,11 +48,23 @@ from shengji.engine.rules import (
     Partnership,
     RedealShow,
     Rules,
+    TrumpChoice,
 )
 from shengji.engine.scoring import NO_TRUMP_LEVEL
 from shengji.engine.trick import Trick
 from shengji.engine.trump import Trump
-from shengji.game.actions import Action, Bid, Bury, Call, Draw, Pass, Play, Show, Withdraw
+from shengji.game.actions import (
+    Action,
+    Bid,
+    Bury,
+    Call,
+    Declare,
+    Draw,
+    Pass,
+    Play,
+    Show,
+    Withdraw,
+)
 from shengji.game.legal import ActionError, Legal, nothing
 from shengji.game.scoresheet import RoundResult, TrickRecord, score_round
 
@@ -74,6 +87,7 @@ class Phase(StrEnum):
 
     DEAL = "deal"
     BID = "bid"
+    DECLARE = "declare"
     KITTY = "kitty"
     OVERBID = "overbid"
     CALL = "call"
@@ -266,7 +280,7 @@ class Round:
             return self.bid_turn
         if phase == Phase.KITTY:
             return self.kitty_owner
-        if phase == Phase.CALL:
+        if phase in (Phase.CALL, Phase.DECLARE):
             return self.dealer
         if phase == Phase.SHOW:
             return self.show_queue[0]
@@ -302,6 +316,11 @@ class Round:
             return self._legal_bury(seat)
         if phase == Phase.CALL:
             return self._legal_call(seat)
+        if phase == Phase.DECLARE:
+            options = [Declare(seat, suit) for suit in (*Suit, None)]
+            return Legal(seat, lambda a: None if isinstance(a, Declare) else
+                         "name the trump suit (C, D, H, S) or no-trump (NT)",
+                         lambda: iter(options), summary="name the trump suit")
         if phase == Phase.SHOW:
             return Legal(seat, lambda a: None if isinstance(a, Show | Pass) else
                          "show your hand for a redeal, or pass",
@@ -309,7 +328,7 @@ class Round:
         return self._legal_play(seat)
 
     def _bid_options(self, seat: int) -> Iterator[Bid]:
-        if not self.hands[seat]:
+        if not self.hands[seat] or self.rules.trump_choice == TrumpChoice.DEALER:
             return
         for bid in self.bidding.options(seat, self.hands[seat].counts):
             yield Bid(seat, bid.cards)
@@ -489,6 +508,8 @@ class Round:
             self.bidding.withdraw(action.seat)
         elif isinstance(action, Pass):
             self._pass()
+        elif isinstance(action, Declare):
+            self._declare(action)
         elif isinstance(action, Bury):
             self._bury(action)
         elif isinstance(action, Call):
@@ -540,6 +561,11 @@ class Round:
         self.next_card += 1
         self.drawer = self.next_seat(self.drawer)
         if self.next_card == len(self.deck) - self.rules.kitty_size:
+            if self.rules.trump_choice == TrumpChoice.DEALER:
+                if self.dealer is None:
+                    self.dealer = self.first_drawer
+                self.phase = Phase.DECLARE
+                return
             self.phase = Phase.BID
             self.bid_turn = self.drawer
             self.passes = 0
@@ -642,6 +668,14 @@ class Round:
                 best = card
         self.kitty_turned = tuple(turned)
         return best.suit if best is not None else None
+
+    def _declare(self, action: Declare) -> None:
+        assert self.dealer is not None
+        rank = level_rank(self.levels[self.dealer])
+        self.trump = self.rules.trump(rank, action.suit if rank is not None else None)
+        self.kitty_owner = self.dealer
+        self.hands[self.dealer].add(self.kitty)
+        self.phase = Phase.KITTY
 
     def _bury(self, action: Bury) -> None:
         self.buried_at = (*self.buried_at, len(self.history) - 1)

@@ -32,7 +32,7 @@ from functools import lru_cache
 from itertools import islice
 from random import Random
 
-from shengji.engine.cards import Card, Rank
+from shengji.engine.cards import Card, Rank, Suit
 from shengji.engine.follow import LegalPlays
 from shengji.engine.friends import FriendCall
 from shengji.engine.lead import Lead, LegalLeads
@@ -40,7 +40,7 @@ from shengji.engine.rules import FriendCalls
 from shengji.engine.trick import beats
 from shengji.engine.trump import TRUMP, Trump
 from shengji.engine.units import Unit, counts_of_suit, placements
-from shengji.game.actions import Action, Bid, Bury, Call, Draw, Pass, Play, Show
+from shengji.game.actions import Action, Bid, Bury, Call, Declare, Draw, Pass, Play, Show
 from shengji.game.legal import Legal
 from shengji.game.round import Phase
 from shengji.game.view import SeatView
@@ -65,6 +65,8 @@ class HeuristicPlayer:
         phase = view.phase
         if phase in (Phase.DEAL, Phase.BID, Phase.OVERBID):
             return self.bid(view, legal)
+        if phase == Phase.DECLARE:
+            return self.declare(view)
         if phase == Phase.KITTY:
             return self.bury(view, legal)
         if phase == Phase.CALL:
@@ -104,6 +106,14 @@ class HeuristicPlayer:
         if standing is not None:
             need += 1.0
         return bid if strength >= need else fallback
+
+    def declare(self, view: SeatView) -> Action:
+        """As a dealer naming trump: the suit with the most cards (and points)."""
+        def strength(suit: Suit) -> tuple[int, int]:
+            cards = [c for c in view.hand if c.suit == suit]
+            return len(cards), sum(c.points for c in cards)
+
+        return Declare(view.seat, max(Suit, key=strength))
 
     # -- kitty -----------------------------------------------------------------------
 

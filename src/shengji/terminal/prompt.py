@@ -28,6 +28,7 @@ PROMPTS = {
     "bid": "bid> ",
     "bury": "bury> ",
     "call": "call> ",
+    "declare": "trump> ",
     "show": "show> ",
     "lead": "lead> ",
     "follow": "play> ",

@@ -21,7 +21,19 @@ from rich.text import Text
 from shengji.engine.cards import Card
 from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import LegalLeads
-from shengji.game.actions import Action, Bid, Bury, Call, Draw, Pass, Play, Show, Withdraw
+from shengji.game.actions import (
+    Action,
+    Bid,
+    Bury,
+    Call,
+    Declare,
+    Draw,
+    Pass,
+    Play,
+    Show,
+    Withdraw,
+    parse_action,
+)
 from shengji.game.legal import Legal
 from shengji.game.match import Match
 from shengji.game.record import write_record
@@ -258,6 +270,10 @@ class Session:
             self.say("You may show your hand to have the cards dealt again. Show it? (y/n)",
                      style="bold")
             return self._ask("show", legal, self._yes_no)
+        if phase == Phase.DECLARE:
+            self.say("You deal: name the trump suit (C, D, H or S) or NT for no-trump.",
+                     style="bold")
+            return self._ask("declare", legal, lambda text: _declare(me, text))
         plays = legal.plays
         if isinstance(plays, LegalLeads):
             self.say("Your lead: type cards (KS KS, 10h) or numbers (3 4).", style="bold")
@@ -416,6 +432,9 @@ class Session:
                         + ", ".join(str(c) for c in action.calls) + ".")
         elif isinstance(action, Show):
             line = Text(self._who(seat, "show", "shows") + " the hand: it is dealt again.")
+        elif isinstance(action, Declare):
+            named = action.suit.name.lower() if action.suit is not None else "no-trump"
+            line = Text(self._who(seat, "name", "names") + f" the trump suit: {named}.")
         else:
             line = self._play_line(action, rnd)
         self.say(line)
@@ -470,3 +489,11 @@ class Session:
                      style="bold")
         self.say(f"The record is in {self.record}.")
         self.say(f"Step through it with: shengji replay {self.record}")
+
+
+def _declare(seat: int, text: str) -> Action:
+    """Read the trump suit the dealer names (C, D, H, S, a symbol or NT)."""
+    try:
+        return parse_action(f"{seat} declare {text.strip()}")
+    except ValueError:
+        raise InputError(f"cannot read {text.strip()!r}: type C, D, H, S or NT") from None
