@@ -476,7 +476,9 @@ class LegalPlays:
                 reach.setdefault(trump.levels[f], {})[f] = n
             return structure.best(reach)[0] >= target
 
-        def rec(i: int, need: int) -> Iterator[tuple[Card, ...]]:
+        def rec(i: int, need: int, changed: bool) -> Iterator[tuple[Card, ...]]:
+            # the bound can only drop below the target after a face was taken in part
+            # (``changed``): taking a face whole leaves the reachable cards as they were
             if need == 0:
                 if any(low[f] for f, _ in faces[i:]):
                     return
@@ -484,15 +486,15 @@ class LegalPlays:
                         _group(chosen, trump), broken=self._broken(chosen))[0] >= target:
                     yield tuple(chosen)
                 return
-            if i == len(faces) or tail[i] < need or not bound_ok(i):
+            if i == len(faces) or tail[i] < need or (changed and not bound_ok(i)):
                 return
             face, n = faces[i]
             for k in range(min(n, need), low[face] - 1, -1):
                 chosen.extend([face] * k)
-                yield from rec(i + 1, need - k)
+                yield from rec(i + 1, need - k, k < n)
                 del chosen[len(chosen) - k:]
 
-        yield from rec(0, count)
+        yield from rec(0, count, False)
 
     def random(self, rng: Random) -> tuple[Card, ...]:
         """A random legal play (each call draws anew from ``rng``)."""

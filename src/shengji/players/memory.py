@@ -27,6 +27,8 @@ class TrickLog:
     records, so only new tricks are read)."""
 
     def __init__(self) -> None:
+        self.rules: object = None
+        self.pack: tuple[int, ...] = ()
         self._reset(None, 0)
 
     def _reset(self, first: object, players: int) -> None:
@@ -41,6 +43,9 @@ class TrickLog:
         tricks = view.tricks
         if not tricks or tricks[0] is not self.first or len(tricks) < self.read:
             self._reset(tricks[0] if tricks else None, view.rules.players)
+        if view.rules is not self.rules:
+            self.rules = view.rules
+            self.pack = pack_counts(view.rules)
         trump = view.trump
         for record in tricks[self.read:]:
             _read_trick(record.plays, trump, self.played, self.voids, self.plays)
@@ -78,18 +83,18 @@ class Memory:
         rules = view.rules
         self.trump = view.trump
         n = rules.players
-        counts = list(pack_counts(rules))
+        if log is None:
+            log = TrickLog()
+        log.update(view)
+        counts = list(log.pack)
         for card in view.hand:
             counts[card] -= 1
         if view.kitty is not None:
             for card in view.kitty:
                 counts[card] -= 1
-        if log is None:
-            log = TrickLog()
-        log.update(view)
         played = list(log.played)
         voids = [set(v) for v in log.voids] if log.voids else [set() for _ in range(n)]
-        plays = list(log.plays)
+        plays = list(log.plays) if view.calls else []
         _read_trick(view.trick, self.trump, played, voids, plays)
         self.voids: list[set[int]] = voids if remember else [set() for _ in range(n)]
         if remember:
