@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from itertools import product
 from random import Random
 
-from shengji.engine.cards import ALL_CARDS, Card, Hand, format_cards, parse_cards
+from shengji.engine.cards import Card, Hand, format_cards, parse_cards
 from shengji.engine.rules import Rules
 from shengji.engine.trump import Trump, suit_name
 from shengji.engine.units import (
@@ -207,8 +207,3 @@ class LegalLeads:
             raise PlayError("an empty hand cannot lead")
         suit, width, top, faces = specs[rng.randrange(len(specs))]
         return make_unit(suit, width, top, faces).cards
-
-
-def card_list(counts: list[int]) -> list[Card]:
-    """The cards of a per-face count list."""
-    return [ALL_CARDS[i] for i, n in enumerate(counts) for _ in range(n)]

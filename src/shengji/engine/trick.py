@@ -107,6 +107,11 @@ class Trick:
         """The legal plays of the seat to move, holding ``hand``."""
         if self.lead is None:
             return LegalLeads(hand, self.trump, self.rules)
+        return self._follow(hand)
+
+    def _follow(self, hand: Hand) -> LegalPlays:
+        """The follow obligations of ``hand``, sharing this trick's lead structure."""
+        assert self.lead is not None
         if self._structure is None:
             self._structure = Structure(self.lead, self.trump, self.rules)
         return LegalPlays(hand, self.lead, self.trump, self.rules, self._structure)
@@ -156,9 +161,7 @@ class Trick:
             return
         if not trusted:
             if legal is None or legal.hand is not hand or legal.lead is not self.lead:
-                if self._structure is None:
-                    self._structure = Structure(self.lead, self.trump, self.rules)
-                legal = LegalPlays(hand, self.lead, self.trump, self.rules, self._structure)
+                legal = self._follow(hand)
             legal.check(played)
         ordered = tuple(self.trump.sorted(played))
         reading = self._beats(ordered)

@@ -275,8 +275,3 @@ def as_unit(cards: Iterable[Card], trump: Trump, rules: Rules) -> Unit | None:
     if length > 1 and not rules.tractor_high_trumps and any(trump.high[f] for f in faces):
         return None
     return make_unit(suit, width, top, tuple(faces))
-
-
-def reading_shapes(reading: Reading) -> list[tuple[int, int]]:
-    """The sorted list of unit shapes of a reading."""
-    return sorted((u.shape for u in reading), reverse=True)

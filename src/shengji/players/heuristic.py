@@ -358,7 +358,7 @@ class HeuristicPlayer:
         add(rich[:need])
         if legal.mode == "free" and len(lead.units) == 1:
             unit = lead.units[0]
-            held = counts_of_suit(view_counts(view.hand), TRUMP, trump)
+            held = counts_of_suit(legal.hand.counts, TRUMP, trump)
             options = list(placements(held, unit.width, unit.length, trump, view.rules))
             for _, faces in sorted(options, key=lambda o: o[0]):
                 cards = tuple(f for f in faces for _ in range(unit.width))
@@ -377,14 +377,6 @@ class HeuristicPlayer:
         if not results:
             results.append(legal.random(self.rng))
         return results
-
-
-def view_counts(hand: Sequence[Card]) -> list[int]:
-    """Per-face counts of a hand given as cards."""
-    counts = [0] * 54
-    for card in hand:
-        counts[card] += 1
-    return counts
 
 
 def _reading_of(play: Sequence[Card], lead: Lead, reading: Sequence[Unit], trump: Trump,
