@@ -7,6 +7,11 @@ player who plays the called copy joins the dealer. The caller's own play of a
 called copy uses the call up (``friend_caller_counts``, no friend) or is
 ignored; a player who is already a friend uses a call up without adding one.
 
+A call that the caller's own cards leave to nobody else (the caller holds every
+copy, or too many for another player ever to play the called one) makes no friend:
+:func:`exhausted_calls` finds such calls; ``friend_call_all_held`` either allows
+them (the caller plays alone for that call) or refuses them.
+
 >>> from shengji.engine.trump import Trump
 >>> call = FriendCall.parse("2nd AS")
 >>> call, str(FriendCall.parse("1 black A"))
@@ -14,6 +19,10 @@ ignored; a player who is already a friend uses a call up without adding one.
 >>> tracker = FriendTracker((call,), caller=0, rules=Rules(partnership="fluid", players=5))
 >>> tracker.play(3, [Card("AS")]), tracker.play(2, [Card("AS")]), tracker.friends
 ([], [2], (2,))
+>>> from shengji.engine.cards import Hand
+>>> held = Hand("AS AS KH").counts
+>>> exhausted_calls([FriendCall.parse("1st AS"), FriendCall.parse("1st KH")], held, Rules())
+(FriendCall.parse('1st AS'),)
 """
 
 from __future__ import annotations
@@ -22,8 +31,16 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from shengji.engine.cards import Card, NotationError, Rank, parse_card
-from shengji.engine.rules import FriendCalls, Rules
+from shengji.engine.cards import (
+    ALL_CARDS,
+    BIG_JOKER,
+    SMALL_JOKER,
+    Card,
+    NotationError,
+    Rank,
+    parse_card,
+)
+from shengji.engine.rules import FriendCallAllHeld, FriendCalls, Rules
 from shengji.engine.trump import Trump
 
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
@@ -87,8 +104,61 @@ class FriendCall:
         return f"FriendCall.parse({str(self)!r})"
 
 
-def call_reason(calls: Sequence[FriendCall], trump: Trump, rules: Rules) -> str | None:
-    """Why the dealer may not make these calls, or ``None``."""
+def _copies(call: FriendCall, counts: Sequence[int]) -> int:
+    """How many of ``counts`` (per face) match ``call``."""
+    return sum(counts[card] for card in ALL_CARDS if counts[card] and call.matches(card))
+
+
+def _pack_copies(call: FriendCall, rules: Rules) -> int:
+    """How many cards of the pack match ``call``."""
+    big, small = rules.joker_counts
+    if call.card == BIG_JOKER:
+        return big
+    if call.card == SMALL_JOKER:
+        return small
+    return rules.decks * (1 if call.card is not None else 2)
+
+
+def call_exhausted(call: FriendCall, held: Sequence[int], rules: Rules,
+                   buried: Sequence[int] | None = None) -> bool:
+    """True if nobody but the caller can ever complete ``call``: the caller holds
+    (``held``, per face) or buried (``buried``) so many matching cards that no other
+    player can play the called copy."""
+    mine = _copies(call, held)
+    gone = _copies(call, buried) if buried is not None else 0
+    others = _pack_copies(call, rules) - mine - gone
+    if rules.friend_caller_counts:  # the caller's own plays count towards the ordinal
+        return others < 1 or call.ordinal > others + mine
+    return call.ordinal > others
+
+
+def exhausted_calls(calls: Sequence[FriendCall], held: Sequence[int], rules: Rules, *,
+                    buried: Sequence[int] | None = None) -> tuple[FriendCall, ...]:
+    """The calls that the caller's own cards leave to nobody else (see
+    :func:`call_exhausted`): each of them makes no friend."""
+    return tuple(c for c in calls if call_exhausted(c, held, rules, buried))
+
+
+def exhausted_text(call: FriendCall, held: Sequence[int], rules: Rules,
+                   buried: Sequence[int] | None = None) -> str:
+    """Why ``call`` (exhausted) can make no friend, e.g. ``you hold every AS``."""
+    what = str(call.card) if call.card is not None else f"{call.colour} {call.rank}"
+    mine = _copies(call, held) + (_copies(call, buried) if buried is not None else 0)
+    total = _pack_copies(call, rules)
+    where = "hold" if buried is None or not _copies(call, buried) else "hold or buried"
+    if mine >= total:
+        return f"you {where} every {what}"
+    return f"you {where} {mine} of the {total} {what}: the {call} cannot be another player's"
+
+
+def call_reason(calls: Sequence[FriendCall], trump: Trump, rules: Rules, *,
+                held: Sequence[int] | None = None,
+                buried: Sequence[int] | None = None) -> str | None:
+    """Why the dealer may not make these calls, or ``None``.
+
+    ``held`` (the caller's hand, counts per face) and ``buried`` (the kitty the caller
+    buried, per face) let ``friend_call_all_held = "refused"`` refuse a call that only
+    the caller could complete (:func:`exhausted_calls`)."""
     want = rules.friend_count
     if len(calls) != want:
         return f"call exactly {want} friend card{'s' if want != 1 else ''}"
@@ -104,6 +174,10 @@ def call_reason(calls: Sequence[FriendCall], trump: Trump, rules: Rules) -> str 
                 return f"{call.card} is a trump: trump cards may not be called"
         elif call.ordinal > 2 * rules.decks:
             return f"there are only {2 * rules.decks} {call.colour} {call.rank}s"
+    if held is not None and rules.friend_call_all_held == FriendCallAllHeld.REFUSED:
+        for call in exhausted_calls(calls, held, rules, buried=buried):
+            return (f"{exhausted_text(call, held, rules, buried)}, so nobody else can be "
+                    f"the friend of the {call}: call a card another player can play")
     return None
 
 

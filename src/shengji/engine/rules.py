@@ -214,6 +214,15 @@ class FriendCalls(StrEnum):
     """Colour and rank: "black aces": the first players to play them join."""
 
 
+class FriendCallAllHeld(StrEnum):
+    """A call that the caller's own cards leave to nobody else (every copy held)."""
+
+    ALONE = "alone"
+    """Allowed: the caller is warned and plays alone for that call."""
+    REFUSED = "refused"
+    """Refused: the caller must call a card another player can play."""
+
+
 class FluidBidders(StrEnum):
     """Who may bid in a fluid game."""
 
@@ -300,6 +309,7 @@ class Rules:
     friend_calls: FriendCalls = FriendCalls.ORDINAL
     friend_trump_calls: bool = False
     friend_caller_counts: bool = True
+    friend_call_all_held: FriendCallAllHeld = FriendCallAllHeld.ALONE
     smaller_team_bonus: bool = False
     # scoring and levels
     target: int | None = None
@@ -498,6 +508,7 @@ _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "kitty_multiplier": KittyMultiplier,
     "level_table": LevelTable,
     "friend_calls": FriendCalls,
+    "friend_call_all_held": FriendCallAllHeld,
     "dealer_rotation": DealerRotation,
     "after_end": AfterEnd,
 }
