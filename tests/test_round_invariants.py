@@ -149,7 +149,7 @@ def illegal_actions(rnd: Round, rng: Random) -> list[Action]:
     wrong = rng.choice(others) if others else 0
     absent = [c for c in ALL_CARDS if seat is None or rnd.hands[seat].count(c) == 0]
     not_held = rng.choice(absent) if absent else Card("2C")
-    out: list[Action] = [Play(n, (Card("AS"),)), Draw(-1)]
+    out: list[Action] = [Play(n, (Card("AS"),)), Draw(n + 1)]
     if phase == Phase.DONE:
         return [*out, Draw(0), Pass(0), Play(0, (Card("2C"),))]
     assert seat is not None

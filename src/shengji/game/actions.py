@@ -8,14 +8,75 @@ One line per action, seat first: ``0 draw``, ``2 bid 2H 2H``, ``1 pass``,
 Bid(seat=2, cards=(Card('2H'), Card('2H')))
 >>> str(parse_action("0 call 2nd as, 1st black a"))
 '0 call 2nd AS, 1st black A'
+
+Actions are validated when they are made: a seat is a seat number, cards are
+:class:`~shengji.engine.cards.Card` objects or their notation (normalised to cards),
+a suit is a :class:`~shengji.engine.cards.Suit` or its letter. Anything else raises
+:class:`ActionError` saying what was wrong and what is allowed.
+
+>>> Play(0, "ks ks")
+Play(seat=0, cards=(Card('KS'), Card('KS')))
+>>> Play(True, "KS")
+Traceback (most recent call last):
+...
+shengji.game.actions.ActionError: play: the seat must be a seat number (0, 1, ...), got True
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from shengji.engine.cards import Card, NotationError, Suit, format_cards, parse_cards
+from shengji.engine.cards import (
+    Card,
+    NotationError,
+    Suit,
+    format_cards,
+    parse_card,
+    parse_cards,
+)
 from shengji.engine.friends import FriendCall
+
+
+class ActionError(ValueError):
+    """An action was refused; the message says why and what is allowed. Nothing changed."""
+
+
+def _check_seat(verb: str, seat: object) -> None:
+    if type(seat) is not int and (isinstance(seat, bool) or not isinstance(seat, int)):
+        raise ActionError(f"{verb}: the seat must be a seat number (0, 1, ...), got {seat!r}")
+    if seat < 0:
+        raise ActionError(f"{verb}: the seat must be a seat number (0, 1, ...), got {seat}")
+
+
+_CARDS_ALLOWED = "Card objects or card notation, e.g. 'KS KS' or ('KS', 'KS')"
+
+
+def _check_cards(verb: str, cards: object) -> tuple[Card, ...]:
+    """``cards`` as a tuple of cards (notation read), or :class:`ActionError`."""
+    if type(cards) is tuple and all(type(c) is Card for c in cards):
+        return cards
+    try:
+        if isinstance(cards, str):
+            return parse_cards(cards)
+        if isinstance(cards, tuple | list):
+            out: list[Card] = []
+            for card in cards:
+                if type(card) is Card:
+                    out.append(card)
+                elif isinstance(card, str):
+                    out.append(parse_card(card))
+                else:
+                    raise ActionError(f"{verb}: {card!r} is not a card; cards are "
+                                      f"{_CARDS_ALLOWED}")
+            return tuple(out)
+    except NotationError as error:
+        raise ActionError(f"{verb}: {error}") from None
+    raise ActionError(f"{verb}: cards must be {_CARDS_ALLOWED}; got {cards!r}")
+
+
+def _set(action: object, name: str, value: object) -> None:
+    object.__setattr__(action, name, value)
 
 
 @dataclass(frozen=True)
@@ -23,6 +84,9 @@ class Draw:
     """Draw the next card of the deal (the seat whose turn it is to draw)."""
 
     seat: int
+
+    def __post_init__(self) -> None:
+        _check_seat("draw", self.seat)
 
     def __str__(self) -> str:
         return f"{self.seat} draw"
@@ -35,6 +99,10 @@ class Bid:
     seat: int
     cards: tuple[Card, ...]
 
+    def __post_init__(self) -> None:
+        _check_seat("bid", self.seat)
+        _set(self, "cards", _check_cards("bid", self.cards))
+
     def __str__(self) -> str:
         return f"{self.seat} bid {format_cards(self.cards)}"
 
@@ -45,6 +113,9 @@ class Withdraw:
 
     seat: int
 
+    def __post_init__(self) -> None:
+        _check_seat("withdraw", self.seat)
+
     def __str__(self) -> str:
         return f"{self.seat} withdraw"
 
@@ -54,6 +125,9 @@ class Pass:
     """Decline to bid (after the deal, or after the kitty) or to show a hand."""
 
     seat: int
+
+    def __post_init__(self) -> None:
+        _check_seat("pass", self.seat)
 
     def __str__(self) -> str:
         return f"{self.seat} pass"
@@ -67,6 +141,19 @@ class Declare:
     seat: int
     suit: Suit | None
 
+    def __post_init__(self) -> None:
+        _check_seat("declare", self.seat)
+        suit: object = self.suit
+        if isinstance(suit, str):
+            try:
+                suit = None if suit.strip().upper() == "NT" else Suit.parse(suit)
+            except NotationError as error:
+                raise ActionError(f"declare: {error}, or NT for no-trump") from None
+        if suit is not None and not isinstance(suit, Suit):
+            raise ActionError(f"declare: the trump is a Suit (or 'C', 'D', 'H', 'S'), or None "
+                              f"(or 'NT') for no-trump; got {suit!r}")
+        _set(self, "suit", suit)
+
     def __str__(self) -> str:
         return f"{self.seat} declare {self.suit.letter if self.suit is not None else 'NT'}"
 
@@ -77,6 +164,10 @@ class Bury:
 
     seat: int
     cards: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        _check_seat("bury", self.seat)
+        _set(self, "cards", _check_cards("bury", self.cards))
 
     def __str__(self) -> str:
         return f"{self.seat} bury {format_cards(self.cards)}"
@@ -89,8 +180,34 @@ class Call:
     seat: int
     calls: tuple[FriendCall, ...]
 
+    def __post_init__(self) -> None:
+        _check_seat("call", self.seat)
+        _set(self, "calls", _check_calls(self.calls))
+
     def __str__(self) -> str:
         return f"{self.seat} call {', '.join(str(c) for c in self.calls)}"
+
+
+def _check_calls(calls: object) -> tuple[FriendCall, ...]:
+    allowed = "friend calls (FriendCall objects) or their notation, e.g. '1st AS, 2nd KH'"
+    items: Iterable[object]
+    if isinstance(calls, str):
+        items = [c for c in calls.split(",") if c.strip()]
+    elif isinstance(calls, tuple | list):
+        items = calls
+    else:
+        raise ActionError(f"call: the calls must be {allowed}; got {calls!r}")
+    out: list[FriendCall] = []
+    for call in items:
+        if isinstance(call, str):
+            try:
+                call = FriendCall.parse(call)
+            except NotationError as error:
+                raise ActionError(f"call: {error}") from None
+        if not isinstance(call, FriendCall):
+            raise ActionError(f"call: {call!r} is not a friend call; calls are {allowed}")
+        out.append(call)
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -98,6 +215,9 @@ class Show:
     """Show a hand without trumps (or points) to force a redeal."""
 
     seat: int
+
+    def __post_init__(self) -> None:
+        _check_seat("show", self.seat)
 
     def __str__(self) -> str:
         return f"{self.seat} show"
@@ -110,6 +230,10 @@ class Play:
     seat: int
     cards: tuple[Card, ...]
 
+    def __post_init__(self) -> None:
+        _check_seat("play", self.seat)
+        _set(self, "cards", _check_cards("play", self.cards))
+
     def __str__(self) -> str:
         return f"{self.seat} play {format_cards(self.cards)}"
 
@@ -117,13 +241,40 @@ class Play:
 Action = Draw | Bid | Withdraw | Pass | Declare | Bury | Call | Show | Play
 """Any action of a round."""
 
+ACTION_TYPES = (Draw, Bid, Withdraw, Pass, Declare, Bury, Call, Show, Play)
+"""The classes of :data:`Action`, for ``isinstance``."""
+
+
+def as_action(action: object) -> Action:
+    """``action`` itself if it is an action, its reading if it is notation text
+    (``"0 play KS KS"``); otherwise :class:`ActionError` saying what is allowed."""
+    if isinstance(action, ACTION_TYPES):
+        action.__post_init__()  # an object made around the constructor is checked too
+        return action
+    if isinstance(action, str):
+        try:
+            return parse_action(action)
+        except NotationError as error:
+            raise ActionError(str(error)) from None
+    raise ActionError(f"expected an action ({', '.join(t.__name__ for t in ACTION_TYPES)}) or "
+                      f"its notation, e.g. '0 play KS KS'; got {action!r}")
+
 _VERBS = "draw, bid, withdraw, pass, declare, bury, call, show, play"
 
 
 def parse_action(text: str) -> Action:
     """Read one action in the notation; raise :class:`NotationError` saying what is wrong."""
+    if not isinstance(text, str):
+        raise NotationError(f"an action in notation is text, e.g. '0 play KS KS'; got {text!r}")
+    try:
+        return _parse_action(text)
+    except ActionError as error:
+        raise NotationError(f"cannot read action {text!r}: {error}") from None
+
+
+def _parse_action(text: str) -> Action:
     parts = text.strip().split(None, 2)
-    if len(parts) < 2 or not parts[0].isdigit():
+    if len(parts) < 2 or not (parts[0].isascii() and parts[0].isdigit()):
         raise NotationError(f"cannot read action {text!r}: expected 'SEAT VERB [CARDS]', "
                             f"e.g. '0 play KS KS' (verbs: {_VERBS})")
     seat, verb = int(parts[0]), parts[1].lower()
@@ -145,6 +296,5 @@ def parse_action(text: str) -> Action:
             return Declare(seat, None)
         return Declare(seat, Suit.parse(rest))
     if verb == "call":
-        calls = tuple(FriendCall.parse(c) for c in rest.split(",") if c.strip())
-        return Call(seat, calls)
+        return Call(seat, _check_calls(rest))
     raise NotationError(f"unknown action {verb!r} in {text!r}; verbs are {_VERBS}")

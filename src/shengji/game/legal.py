@@ -4,6 +4,10 @@
 refused, iterating lists every legal action lazily (burying 8 cards out of
 33 has millions of choices, so nothing is listed up front) and
 :meth:`Legal.random` draws one.
+
+A ``Legal`` is handed to players, so it holds only what its seat may know: its own
+hand (a copy), the public state and the rules, never the round itself. It is valid
+for the position it was made for; the round checks any action from an older one.
 """
 
 from __future__ import annotations
@@ -13,11 +17,9 @@ from random import Random
 
 from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import LegalLeads
-from shengji.game.actions import Action
+from shengji.game.actions import Action, ActionError, as_action
 
-
-class ActionError(ValueError):
-    """An action was refused; the message says why and what is allowed. Nothing changed."""
+__all__ = ["ActionError", "Legal", "nothing"]
 
 
 class Legal:
@@ -45,14 +47,18 @@ class Legal:
         """What the seat may do, in a few words."""
         return self._summary if isinstance(self._summary, str) else self._summary()
 
-    def reason(self, action: Action) -> str | None:
-        """Why ``action`` is not legal now, or ``None`` if it is."""
+    def reason(self, action: object) -> str | None:
+        """Why ``action`` (an action or its notation) is not legal now, or ``None`` if it is."""
+        try:
+            action = as_action(action)
+        except ActionError as error:
+            return str(error)
         if action.seat != self.seat:
             return f"it is not seat {action.seat}'s action here (this is seat {self.seat}'s)"
         return self._reason(action)
 
     def __contains__(self, action: object) -> bool:
-        return hasattr(action, "seat") and self.reason(action) is None  # type: ignore[arg-type]
+        return self.reason(action) is None
 
     def __iter__(self) -> Iterator[Action]:
         return self._actions()

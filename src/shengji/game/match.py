@@ -17,8 +17,8 @@ from __future__ import annotations
 from random import Random
 
 from shengji.engine.rules import AfterEnd, FluidBidders, Partnership, Rules
-from shengji.game.actions import Action
-from shengji.game.legal import ActionError, Legal, nothing
+from shengji.game.actions import Action, ActionError, as_action
+from shengji.game.legal import Legal, nothing
 from shengji.game.round import Phase, Round
 from shengji.game.scoresheet import RoundResult
 from shengji.game.view import SeatView
@@ -66,8 +66,10 @@ class Match:
         """What ``seat`` may know about the current round."""
         return self.round.view(seat)
 
-    def apply(self, action: Action) -> RoundResult | None:
-        """Perform ``action``; returns the round's result when it ends the round."""
+    def apply(self, action: Action | str) -> RoundResult | None:
+        """Perform ``action`` (an action or its notation); returns the round's result when
+        it ends the round. Raises :class:`ActionError`, changing nothing, if it is refused."""
+        action = as_action(action)
         if self.is_over:
             raise ActionError("the match is over")
         self.round.apply(action)

@@ -55,6 +55,7 @@ from shengji.engine.trick import Trick
 from shengji.engine.trump import Trump
 from shengji.game.actions import (
     Action,
+    ActionError,
     Bid,
     Bury,
     Call,
@@ -64,8 +65,9 @@ from shengji.game.actions import (
     Play,
     Show,
     Withdraw,
+    as_action,
 )
-from shengji.game.legal import ActionError, Legal, nothing
+from shengji.game.legal import Legal, nothing
 from shengji.game.scoresheet import RoundResult, TrickRecord, score_round
 
 try:
@@ -80,6 +82,17 @@ if TYPE_CHECKING:
 
 def _refusal(action: Action, why: str) -> str:
     return f"seat {action.seat} cannot {str(action).split(' ', 1)[1]}: {why}"
+
+
+class _Trust:
+    """The play a current :class:`Legal` drew at random: the one action the round takes
+    without checking it again. A new box is made for every position, so a play drawn
+    from an older ``Legal`` is always checked in full."""
+
+    __slots__ = ("play",)
+
+    def __init__(self) -> None:
+        self.play: Play | None = None
 
 
 class Phase(StrEnum):
@@ -120,6 +133,14 @@ def pack_counts(rules: Rules) -> tuple[int, ...]:
     for card in _pack(rules):
         counts[card] += 1
     return tuple(counts)
+
+
+def _bid_options(seat: int, bidding: Bidding, counts: Sequence[int],
+                 rules: Rules) -> Iterator[Bid]:
+    if not any(counts) or rules.trump_choice == TrumpChoice.DEALER:
+        return
+    for bid in bidding.options(seat, counts):
+        yield Bid(seat, bid.cards)
 
 
 def _teams(rules: Rules) -> tuple[int, ...]:
@@ -203,7 +224,7 @@ class Round:
         self._undo: list[Round] = []
         self._legal: dict[int, Legal] = {}
         self._plays: LegalLeads | LegalPlays | None = None
-        self._trusted: Play | None = None
+        self._trust: _Trust | None = None
 
     # -- seats and sides -------------------------------------------------------------
 
@@ -328,30 +349,32 @@ class Round:
         return self._legal_play(seat)
 
     def _bid_options(self, seat: int) -> Iterator[Bid]:
-        if not self.hands[seat] or self.rules.trump_choice == TrumpChoice.DEALER:
-            return
-        for bid in self.bidding.options(seat, self.hands[seat].counts):
-            yield Bid(seat, bid.cards)
+        return _bid_options(seat, self.bidding, self.hands[seat].counts, self.rules)
 
     def _legal_bidding(self, seat: int, *, draw: bool, can_pass: bool) -> Legal:
+        # the closures hold copies (own hand, public bids), never the round
+        drawer, rules, overbid = self.drawer, self.rules, self.phase == Phase.OVERBID
+        bidding = self.bidding.copy()
+        counts = list(self.hands[seat].counts)
+
         def reason(action: Action) -> str | None:
             if isinstance(action, Draw):
-                return None if draw else f"it is seat {self.drawer}'s turn to draw"
+                return None if draw else f"it is seat {drawer}'s turn to draw"
             if isinstance(action, Pass):
                 return None if can_pass else "there is nothing to pass on during the deal"
             if isinstance(action, Withdraw):
-                if not self.rules.bid_withdraw:
+                if not rules.bid_withdraw:
                     return "bids may not be taken back under these rules"
-                if self.phase == Phase.OVERBID:
+                if overbid:
                     return "the trump is settled: bids may not be taken back after the kitty"
-                winner = self.bidding.winner
+                winner = bidding.winner
                 return None if winner is not None and winner.seat == seat else (
                     "only the standing bid can be taken back, by its bidder")
             if isinstance(action, Bid):
-                missing = missing_cards(self.hands[seat].counts, action.cards)
+                missing = missing_cards(counts, action.cards)
                 if missing:
                     return f"you do not hold {format_cards(missing)}"
-                return self.bidding.reason(seat, action.cards)
+                return bidding.reason(seat, action.cards)
             return f"now is the time to {'draw or ' if draw else ''}bid" + (
                 " or pass" if can_pass else "")
 
@@ -360,7 +383,7 @@ class Round:
                 yield Draw(seat)
             if can_pass:
                 yield Pass(seat)
-            yield from self._bid_options(seat)
+            yield from _bid_options(seat, bidding, counts, rules)
             if reason(Withdraw(seat)) is None:
                 yield Withdraw(seat)
 
@@ -378,7 +401,7 @@ class Round:
 
     def _legal_bury(self, seat: int) -> Legal:
         size, max_points = self._bury_rule(seat)
-        hand = self.hands[seat]
+        hand = self.hands[seat].copy()
 
         def reason(action: Action) -> str | None:
             if not isinstance(action, Bury):
@@ -441,6 +464,7 @@ class Round:
 
     def _legal_play(self, seat: int) -> Legal:
         legal = self.play_rules(seat)
+        trust = self._trust = _Trust()
 
         def reason(action: Action) -> str | None:
             if not isinstance(action, Play):
@@ -453,7 +477,7 @@ class Round:
 
         def sample(rng: Random) -> Action:
             play = Play(seat, tuple(legal.random(rng)))
-            self._trusted = play
+            trust.play = play
             return play
 
         summary = "lead" if isinstance(legal, LegalLeads) else legal.describe
@@ -464,21 +488,27 @@ class Round:
         if self.trick is None or self.phase != Phase.PLAY or seat != self.to_move:
             raise ActionError("it is not this seat's turn to play")
         if self._plays is None:
-            self._plays = self.trick.legal(self.hands[seat])
+            self._plays = self.trick.legal(self.hands[seat].copy())
         return self._plays
 
     # -- acting ----------------------------------------------------------------------
 
-    def reason(self, action: Action) -> str | None:
-        """Why ``action`` is illegal now, or ``None``."""
+    def reason(self, action: Action | str) -> str | None:
+        """Why ``action`` (an action or its notation) is illegal now, or ``None``."""
+        try:
+            action = as_action(action)
+        except ActionError as error:
+            return str(error)
         if self.phase == Phase.DONE:
             return "the round is over"
         if not 0 <= action.seat < self.rules.players:
-            return f"there is no seat {action.seat}"
+            return f"there is no seat {action.seat} (seats are 0..{self.rules.players - 1})"
         return self.legal(action.seat).reason(action)
 
-    def apply(self, action: Action) -> None:
-        """Perform ``action``; raise :class:`ActionError` (changing nothing) if illegal."""
+    def apply(self, action: Action | str) -> None:
+        """Perform ``action`` (an action or its notation, e.g. ``"0 play KS KS"``); raise
+        :class:`ActionError` (changing nothing) if it is malformed or illegal."""
+        action = as_action(action)
         fast = isinstance(action, Play) and self.phase == Phase.PLAY and (
             action.seat == self.to_move)
         if not fast:
@@ -497,7 +527,7 @@ class Round:
         self.history.append(action)
         self._legal = {}
         self._plays = None
-        self._trusted = None
+        self._trust = None
         if fast:
             return
         if isinstance(action, Draw):
@@ -551,7 +581,7 @@ class Round:
         other._undo = []
         other._legal = {}
         other._plays = None
-        other._trusted = None
+        other._trust = None
         return other
 
     # -- phase logic -----------------------------------------------------------------
@@ -720,7 +750,8 @@ class Round:
         assert trick is not None
         seat = action.seat
         hand = self.hands[seat]
-        trusted = action is self._trusted
+        trust = self._trust
+        trusted = trust is not None and action is trust.play
         if trick.lead is None:
             trick.play(action.cards, hand, hands=self.hands,
                        teammates=self.known_teammates(seat), trusted=trusted)

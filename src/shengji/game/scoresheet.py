@@ -51,7 +51,9 @@ class RoundResult:
     declarer_points: int
     """Points the declarers took in tricks."""
     kitty: tuple[Card, ...]
-    kitty_points: int
+    kitty_points: int | None
+    """The kitty's points; ``None`` in the view of a seat that may not know them (the kitty
+    is not revealed and did not count)."""
     kitty_multiplier: int
     """0 when the kitty did not count (the declarers won the last trick)."""
     kitty_bonus: int

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from shengji.engine.cards import Card, format_cards
+from shengji.engine.cards import Card
 from shengji.engine.friends import FriendCall
 from shengji.engine.rules import Rules
 from shengji.engine.trick import Play as TrickPlay
@@ -102,10 +102,21 @@ class SeatView:
 
 
 def _hide_kitty(result: RoundResult | None) -> RoundResult | None:
-    """The result without the kitty's cards, for seats that may not see them."""
+    """The result without the kitty's cards, for seats that may not see them; its points
+    too unless they counted (then the score shows them anyway)."""
     if result is None or not result.kitty:
         return result
-    cards = format_cards(result.kitty)
-    lines = tuple(line.replace(cards, "(hidden)", 1) if line.startswith("Kitty ") else line
+    counted = result.kitty_multiplier > 0
+    lines = tuple(_hidden_kitty_line(line, counted) if line.startswith("Kitty ") else line
                   for line in result.lines)
-    return replace(result, kitty=(), lines=lines)
+    return replace(result, kitty=(), kitty_points=result.kitty_points if counted else None,
+                   lines=lines)
+
+
+def _hidden_kitty_line(line: str, counted: bool) -> str:
+    """``Kitty 3C 4C ...: 15 points x 2 ...`` without the cards (and the points if they
+    did not count)."""
+    tail = line.partition(": ")[2]
+    if counted:
+        return f"Kitty (hidden): {tail}"
+    return "Kitty (hidden): not counted " + tail[tail.index("("):]

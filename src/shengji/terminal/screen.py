@@ -337,7 +337,8 @@ def render_result(result: RoundResult, seating: Seating, *, round_number: int,
         kitty = Text("Kitty: ") + cards_text(result.kitty, trump, seating.unicode) + Text(
             f" ({result.kitty_points} points)")
     else:
-        kitty = Text(f"Kitty: hidden ({result.kitty_points} points)")
+        kitty = Text("Kitty: hidden" + (f" ({result.kitty_points} points)"
+                                         if result.kitty_points is not None else ""))
     if result.kitty_multiplier:
         times = "×" if seating.unicode else "x"
         kitty += Text(f" {times} {result.kitty_multiplier} = {result.kitty_bonus} to the "
