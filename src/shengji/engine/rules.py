@@ -10,11 +10,17 @@ Defaults are the most common modern Tractor rules (4 players, 2 decks).
 Traceback (most recent call last):
 ...
 shengji.engine.rules.RulesError: tractor_min_width is 5 but there are only 2 decks ...
+>>> Rules(players=0)
+Traceback (most recent call last):
+...
+shengji.engine.rules.RulesError: players must be at least 2 and at most 20, got 0
 """
 
 from __future__ import annotations
 
 import dataclasses
+import reprlib
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from functools import cached_property
@@ -24,7 +30,12 @@ from shengji.engine.trump import Trump
 
 
 class RulesError(ValueError):
-    """An option is unknown, out of range or contradicts another."""
+    """An option is unknown, out of range or contradicts another; ``option`` names the
+    option to blame where there is one (readers of files use it to point at its line)."""
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
 
 
 class TupleFollow(StrEnum):
@@ -255,24 +266,59 @@ FLUID_OVERBIDS = ("own-rank", "maker-rank", "jokers-rank", "jokers-only")
 """Overbids of seed wikipedia_2006's fluid games, rules (1)-(4)."""
 
 
+MAX_PLAYERS = 20
+"""The most players at one table."""
+MAX_DECKS = 8
+"""The most decks in one pack."""
+MAX_TRACTOR_LENGTH = 12
+"""The largest ``tractor_min_length``."""
+MAX_PENALTY = 200
+"""The largest ``throw_penalty_points`` and ``red_five_penalty``."""
+MAX_LEVEL_STEP = 12
+"""The largest level change of one ``custom_levels`` row, either way (2 to A is 12 levels)."""
+MAX_LEVEL_ROWS = 32
+"""The most rows of ``custom_levels``."""
+MAX_POINTS = 10_000
+"""The largest points option (``target``, ``draw_at``, ``custom_levels``): far past the
+100 points of a deck, as the kitty multiplier can take a round past the pack's own."""
+
+
 @dataclass(frozen=True)
 class Rules:
-    """A table's rules. Every field is an option; the README lists them all."""
+    """A table's rules. Every field is an option; the README lists them all.
+
+    Every option is checked when the value is made: booleans must be ``bool``, integers
+    ``int`` within the range their docstring gives, enum options one of their strings,
+    ranks a :class:`Rank` or its notation. A bad option raises :class:`RulesError` naming
+    the option (``error.option``), the value and what is allowed.
+    """
 
     # table and deck
     players: int = 4
+    """Seats at the table: 2 to ``MAX_PLAYERS`` (20); even with fixed partnerships."""
     decks: int = 2
+    """Decks in the pack: 1 to ``MAX_DECKS`` (8)."""
     partnership: Partnership = Partnership.FIXED
     kitty: int | None = None
+    """Cards in the kitty: 0 up to the pack less one card per player, leaving an even deal
+    (``None``: derived, see :attr:`kitty_size`)."""
     big_jokers: int | None = None
+    """Big jokers in the pack: 0 to ``decks`` (``None``: one per deck)."""
     small_jokers: int | None = None
+    """Small jokers in the pack: 0 to ``decks`` (``None``: one per deck)."""
     # combinations and play
     tractor_min_width: int = 2
+    """The smallest tuple in a tractor: 1 (consecutive singles) to max(2, ``decks``)."""
     tractor_min_length: int = 2
+    """The fewest consecutive tuples in a tractor: 2 to ``MAX_TRACTOR_LENGTH`` (12)."""
     tractor_high_trumps: bool = True
     red_fives: int = 0
+    """The red-five variant: 0 (off), 1 (5♥) or 2 (5♥ and 5♦) above the jokers."""
     second_rank: Rank | None = None
+    """A second trump rank below the first (seed hundred), or ``None``."""
     rank_suit_order: tuple[Suit, ...] | None = None
+    """Off-suit trump-rank cards ordered by these suits, highest first (up to 4 suits, none
+    repeated), or ``None`` (equal)."""
     tuple_follow: TupleFollow = TupleFollow.DRAW_OUT
     tractor_follow: TractorFollow = TractorFollow.TRACTOR
     throws: bool = True
@@ -282,6 +328,7 @@ class Rules:
     failed_throw: FailedThrow = FailedThrow.LOWEST
     throw_penalty: ThrowPenalty = ThrowPenalty.NONE
     throw_penalty_points: int = 10
+    """Points of a throw penalty: 0 to ``MAX_PENALTY`` (200)."""
     throw_beat: ThrowBeat = ThrowBeat.LARGEST_UNIT
     # dealing and bidding
     trump_choice: TrumpChoice = TrumpChoice.BID
@@ -293,6 +340,7 @@ class Rules:
     bid_withdraw: bool = False
     joker_bids: JokerBids = JokerBids.IDENTICAL
     fluid_overbid: tuple[str, ...] = ("own-rank",)
+    """The fluid overbids allowed: any of ``FLUID_OVERBIDS``, none repeated (may be empty)."""
     fluid_bidders: FluidBidders = FluidBidders.ALL
     no_bid: NoBid = NoBid.KITTY_RANK
     no_bid_joker: KittyJoker = KittyJoker.NEXT
@@ -306,6 +354,8 @@ class Rules:
     kitty_revealed: bool = True
     # friends (fluid partnerships)
     friends: int | None = None
+    """Friends the dealer calls: 0 to ``players`` − 2, only with fluid partnerships
+    (``None``: derived, see :attr:`friend_count`)."""
     friend_calls: FriendCalls = FriendCalls.ORDINAL
     friend_trump_calls: bool = False
     friend_caller_counts: bool = True
@@ -313,118 +363,134 @@ class Rules:
     smaller_team_bonus: bool = False
     # scoring and levels
     target: int | None = None
+    """Points the opponents need: 5 to ``MAX_POINTS`` (10 000; ``None``: 40 × decks)."""
     level_table: LevelTable = LevelTable.STANDARD
     custom_levels: tuple[tuple[int, int], ...] = ()
+    """With ``level_table="custom"`` only: up to ``MAX_LEVEL_ROWS`` (32) rows of (lowest
+    points 0 to ``MAX_POINTS``, level change −12 to 12), the first at 0 points, points
+    increasing; a positive change raises the declarers, zero or negative switches sides."""
     draw_at: int | None = None
+    """Exactly this many points is a draw: 0 to ``MAX_POINTS``, or ``None`` (no draw)."""
     red_five_penalty: int = 0
+    """Points for a captured red five: 0 to ``MAX_PENALTY`` (200)."""
     # the match
     start_rank: Rank = Rank.TWO
+    """The first level (a rank, at most ``end_rank``)."""
     end_rank: Rank = Rank.ACE
+    """The last level (a rank)."""
     after_end: AfterEnd = AfterEnd.WIN
     mandatory_ranks: tuple[Rank, ...] = ()
+    """Ranks that cannot be skipped: from ``start_rank`` to ``end_rank``, none repeated."""
     hook_and_needle: bool = False
     dealer_rotation: DealerRotation = DealerRotation.STANDARD
 
     def __post_init__(self) -> None:
         for item in fields(self):
-            kind = _ENUM_FIELDS.get(item.name)
-            if kind is None:
-                continue
-            value = getattr(self, item.name)
-            try:
-                object.__setattr__(self, item.name, kind(value))
-            except ValueError:
-                allowed = ", ".join(repr(str(v)) for v in kind)
-                raise RulesError(
-                    f"{item.name}={value!r} is not allowed; use one of {allowed}"
-                ) from None
-        for name in ("start_rank", "end_rank"):
-            object.__setattr__(self, name, _rank(getattr(self, name), name))
-        object.__setattr__(self, "mandatory_ranks",
-                           tuple(_rank(r, "mandatory_ranks") for r in self.mandatory_ranks))
-        object.__setattr__(self, "custom_levels",
-                           tuple((int(a), int(b)) for a, b in self.custom_levels))
-        object.__setattr__(self, "fluid_overbid", tuple(self.fluid_overbid))
-        if self.second_rank is not None:
-            object.__setattr__(self, "second_rank", _rank(self.second_rank, "second_rank"))
-        if self.rank_suit_order is not None:
-            try:
-                order = tuple(s if isinstance(s, Suit) else Suit.parse(str(s))
-                              for s in self.rank_suit_order)
-            except ValueError as error:
-                raise RulesError(f"rank_suit_order: {error}") from None
-            if len(set(order)) != len(order):
-                raise RulesError("rank_suit_order must not repeat a suit")
-            object.__setattr__(self, "rank_suit_order", order)
+            name = item.name
+            value = getattr(self, name)
+            converted = _convert(name, str(item.type), value)
+            if converted is not value:
+                object.__setattr__(self, name, converted)
+        self._check_ranges()
         self._validate()
+
+    def _check_ranges(self) -> None:
+        """Every integer option within its range (``players`` and ``decks`` first: the
+        other ranges depend on them)."""
+        for name, bounds in _RANGES.items():
+            value = getattr(self, name)
+            if value is None:
+                continue
+            low, high, why = bounds(self)
+            if low <= value <= high:
+                continue
+            if name == "tractor_min_width" and value > high:
+                raise RulesError(
+                    f"tractor_min_width is {value} but there are only {self.decks} decks "
+                    f"(at most {self.decks} identical cards); allowed: 1 to {high}", name)
+            raise RulesError(f"{name} must be at least {low} and at most {high}{why}, got "
+                             f"{short_repr(value)}", name)
+        levels = self.custom_levels
+        if len(levels) > MAX_LEVEL_ROWS:
+            raise RulesError(f"custom_levels has {len(levels)} rows; at most "
+                             f"{MAX_LEVEL_ROWS} are allowed", "custom_levels")
+        for low, change in levels:
+            if not 0 <= low <= MAX_POINTS:
+                raise RulesError(f"custom_levels: points {short_repr(low)} must be from 0 to "
+                                 f"{MAX_POINTS}", "custom_levels")
+            if not -MAX_LEVEL_STEP <= change <= MAX_LEVEL_STEP:
+                raise RulesError(f"custom_levels: a level change of {short_repr(change)} must be "
+                                 f"from {-MAX_LEVEL_STEP} to {MAX_LEVEL_STEP}", "custom_levels")
 
     def _validate(self) -> None:
         cards = self.deck_size
-        checks = [
-            (self.players >= 2, f"players must be at least 2, got {self.players}"),
-            (self.decks >= 1, f"decks must be at least 1, got {self.decks}"),
-            (self.tractor_min_width >= 1, "tractor_min_width must be at least 1"),
-            (
-                self.tractor_min_width <= max(2, self.decks),
-                f"tractor_min_width is {self.tractor_min_width} but there are only "
-                f"{self.decks} decks (at most {self.decks} identical cards)",
-            ),
-            (self.tractor_min_length >= 2, "tractor_min_length must be at least 2"),
-            (self.red_fives in (0, 1, 2), "red_fives must be 0 (off), 1 (5♥) or 2 (5♥, 5♦)"),
-            (self.throw_penalty_points >= 0, "throw_penalty_points must not be negative"),
+        checks: list[tuple[bool, str, str]] = [
             (
                 self.partnership == Partnership.FLUID or self.players % 2 == 0,
                 f"fixed partnerships need an even number of players, got {self.players}",
+                "players",
             ),
             (
-                all(0 <= (n or 0) <= self.decks for n in (self.big_jokers, self.small_jokers)),
-                f"big_jokers and small_jokers must be between 0 and decks ({self.decks})",
-            ),
-            (
-                0 <= self.kitty_size < cards and (cards - self.kitty_size) % self.players == 0,
+                (cards - self.kitty_size) % self.players == 0,
                 f"a kitty of {self.kitty_size} leaves {cards - self.kitty_size} cards, which "
                 f"do not deal evenly to {self.players} players",
-            ),
-            (
-                (cards - self.kitty_size) // self.players >= 1,
-                "too few cards for the players",
+                "kitty",
             ),
             (
                 self.friend_count <= self.players - 2,
                 f"{self.friend_count} friends leave no opponents at {self.players} players",
+                "friends",
             ),
             (
                 self.partnership == Partnership.FLUID or self.friends in (None, 0),
                 "friends are called only with partnership='fluid'",
+                "friends",
             ),
             (
-                all(o in FLUID_OVERBIDS for o in self.fluid_overbid),
-                f"fluid_overbid takes {', '.join(FLUID_OVERBIDS)}; got {self.fluid_overbid}",
+                len(set(self.fluid_overbid)) == len(self.fluid_overbid),
+                f"fluid_overbid must not repeat an overbid, got {list(self.fluid_overbid)}",
+                "fluid_overbid",
             ),
-            (self.start_rank <= self.end_rank, "start_rank must not be above end_rank"),
+            (
+                self.start_rank <= self.end_rank,
+                f"start_rank ({self.start_rank}) must not be above end_rank ({self.end_rank})",
+                "start_rank",
+            ),
             (
                 all(self.start_rank <= r <= self.end_rank for r in self.mandatory_ranks),
                 "mandatory_ranks must lie between start_rank and end_rank",
+                "mandatory_ranks",
+            ),
+            (
+                len(set(self.rank_suit_order or ())) == len(self.rank_suit_order or ()),
+                "rank_suit_order must not repeat a suit",
+                "rank_suit_order",
+            ),
+            (
+                len(set(self.mandatory_ranks)) == len(self.mandatory_ranks),
+                "mandatory_ranks must not repeat a rank",
+                "mandatory_ranks",
             ),
             (
                 (self.level_table == LevelTable.CUSTOM) == bool(self.custom_levels),
                 "custom_levels is given exactly when level_table='custom'",
+                "custom_levels",
             ),
             (
                 not self.custom_levels or self.custom_levels[0][0] == 0,
                 "custom_levels must start at 0 points",
+                "custom_levels",
             ),
             (
                 all(a[0] < b[0] for a, b in zip(
                     self.custom_levels, self.custom_levels[1:], strict=False)),
                 "custom_levels thresholds must increase",
+                "custom_levels",
             ),
-            (self.target_points > 0, "target must be positive"),
-            (self.red_five_penalty >= 0, "red_five_penalty must not be negative"),
         ]
-        for ok, message in checks:
+        for ok, message, option in checks:
             if not ok:
-                raise RulesError(message)
+                raise RulesError(message, option)
 
     @cached_property
     def joker_counts(self) -> tuple[int, int]:
@@ -476,17 +542,146 @@ class Rules:
                      rank_suit_order=self.rank_suit_order)
 
     def replace(self, **changes: object) -> Rules:
-        """A copy with some options changed (validated again)."""
+        """A copy with some options changed (validated again; an unknown name is a
+        :class:`RulesError` too)."""
+        for name in changes:
+            if name not in _OPTION_NAMES:
+                raise RulesError(f"unknown option {short_repr(name)}", name)
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
 
+def short_repr(value: object) -> str:
+    """``repr(value)`` cut short for messages: long strings, lists, deep nesting and huge
+    integers are abbreviated, so that an error message stays one short line.
+
+    >>> short_repr("x" * 100)
+    "'xxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxx'"
+    >>> short_repr([[[[1]]]]), short_repr(10 ** 5000)
+    ('[[[[...]]]]', 'an integer of 16610 bits')
+    """
+    if isinstance(value, int) and value.bit_length() > 128:
+        return f"an integer of {value.bit_length()} bits"
+    return _SHORT.repr(value)
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = 40
+_SHORT.maxother = 40
+_SHORT.maxlong = 40
+_SHORT.maxlevel = 3
+
+
+def _wrong(name: str, value: object, what: str) -> RulesError:
+    return RulesError(f"{name} must be {what}, got {short_repr(value)}", name)
+
+
 def _rank(value: object, name: str) -> Rank:
+    what = "a rank (2-10, J, Q, K, A)"
+    if isinstance(value, Rank):
+        return value
     try:
         if isinstance(value, str):
             return Rank.parse(value)
-        return Rank(int(value))  # type: ignore[call-overload]
+        if isinstance(value, int) and not isinstance(value, bool):
+            return Rank(value)
     except ValueError:
-        raise RulesError(f"{name}: {value!r} is not a rank (2-10, J, Q, K, A)") from None
+        pass
+    raise _wrong(name, value, what)
+
+
+def _suit(value: object, name: str) -> Suit:
+    if isinstance(value, Suit):
+        return value
+    if isinstance(value, str):
+        try:
+            return Suit.parse(value)
+        except ValueError:
+            pass
+    raise _wrong(name, value, "a suit (C, D, H, S)")
+
+
+def _sequence(name: str, value: object, most: int, what: str) -> tuple[object, ...]:
+    if not isinstance(value, list | tuple):
+        raise _wrong(name, value, f"a list of {what}")
+    if len(value) > most:
+        raise RulesError(f"{name} has {len(value)} entries; at most {most} are allowed", name)
+    return tuple(value)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _level_row(value: object) -> tuple[int, int]:
+    if isinstance(value, list | tuple) and len(value) == 2 and all(map(_is_int, value)):
+        return int(value[0]), int(value[1])
+    raise _wrong("custom_levels", value, "rows of two integers (points, level change)")
+
+
+def _overbid(value: object) -> str:
+    if isinstance(value, str) and value in FLUID_OVERBIDS:
+        return value
+    allowed = ", ".join(map(repr, FLUID_OVERBIDS))
+    raise _wrong("fluid_overbid", value, f"a list of overbids among {allowed}")
+
+
+def _convert(name: str, kind: str, value: object) -> object:
+    """One option checked for its type (``kind``: the field's annotation) and normalised:
+    enums from their strings, ranks and suits from their notation, lists to tuples."""
+    if kind.endswith(" | None"):
+        if value is None:
+            return None
+        kind = kind.removesuffix(" | None")
+    enum = _ENUM_FIELDS.get(name)
+    if enum is not None:
+        try:
+            return enum(value)  # type: ignore[arg-type]
+        except (ValueError, TypeError):
+            allowed = ", ".join(repr(str(v)) for v in enum)
+            raise RulesError(f"{name}={short_repr(value)} is not allowed; use one of "
+                             f"{allowed}", name) from None
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise _wrong(name, value, "true or false")
+        return value
+    if kind == "int":
+        if not _is_int(value):
+            raise _wrong(name, value, "an integer")
+        return value
+    if kind == "Rank":
+        return _rank(value, name)
+    if kind == "tuple[Rank, ...]":
+        return tuple(_rank(r, name) for r in _sequence(name, value, 13, "ranks"))
+    if kind == "tuple[Suit, ...]":
+        return tuple(_suit(s, name) for s in _sequence(name, value, 4, "suits"))
+    if kind == "tuple[str, ...]":
+        return tuple(_overbid(o) for o in _sequence(name, value, len(FLUID_OVERBIDS),
+                                                    "overbids"))
+    if kind == "tuple[tuple[int, int], ...]":
+        return tuple(_level_row(row) for row in _sequence(name, value, MAX_LEVEL_ROWS,
+                                                          "rows (points, level change)"))
+    raise AssertionError(f"option {name} of unknown type {kind}")  # pragma: no cover
+
+
+_RANGES: dict[str, Callable[[Rules], tuple[int, int, str]]] = {
+    "players": lambda r: (2, MAX_PLAYERS, ""),
+    "decks": lambda r: (1, MAX_DECKS, ""),
+    "big_jokers": lambda r: (0, r.decks, " (one per deck)"),
+    "small_jokers": lambda r: (0, r.decks, " (one per deck)"),
+    "kitty": lambda r: (0, r.deck_size - r.players,
+                        f" (the {r.deck_size} cards of the pack less one per player)"),
+    "tractor_min_width": lambda r: (1, max(2, r.decks), ""),
+    "tractor_min_length": lambda r: (2, MAX_TRACTOR_LENGTH, ""),
+    "red_fives": lambda r: (0, 2, " (0: off, 1: 5♥, 2: 5♥ and 5♦)"),
+    "throw_penalty_points": lambda r: (0, MAX_PENALTY, ""),
+    "friends": lambda r: (0, r.players - 2, f" (at {r.players} players, leaving opponents)"),
+    "target": lambda r: (5, MAX_POINTS, ""),
+    "draw_at": lambda r: (0, MAX_POINTS, ""),
+    "red_five_penalty": lambda r: (0, MAX_PENALTY, ""),
+}
+"""The range of every integer option, in the order checked, with what explains it."""
+
+_OPTION_NAMES = frozenset(f.name for f in fields(Rules))
 
 
 _ENUM_FIELDS: dict[str, type[StrEnum]] = {
