@@ -67,6 +67,7 @@ from shengji.game.actions import (
     Withdraw,
     as_action,
 )
+from shengji.game.bury import bury_limits, bury_options, bury_reason, random_bury
 from shengji.game.legal import Legal, nothing
 from shengji.game.scoresheet import RoundResult, TrickRecord, score_round
 
@@ -390,49 +391,21 @@ class Round:
         summary = ("draw or bid" if draw else "bid") + (" or pass" if can_pass else "")
         return Legal(seat, reason, actions, summary=summary)
 
-    def _bury_rule(self, seat: int) -> tuple[int, int]:
-        """(cards to bury, point cards that must be buried at least... as max allowed)."""
-        size = self.rules.kitty_size
-        if self.rules.kitty_points_allowed:
-            return size, size
-        plain = sum(n for c, n in zip(ALL_CARDS, self.hands[seat].counts, strict=True)
-                    if n and not c.points)
-        return size, max(0, size - plain)
-
     def _legal_bury(self, seat: int) -> Legal:
-        size, max_points = self._bury_rule(seat)
-        hand = self.hands[seat].copy()
+        counts = tuple(self.hands[seat].counts)
+        size, max_points = bury_limits(self.rules, counts)
 
         def reason(action: Action) -> str | None:
             if not isinstance(action, Bury):
                 return f"bury {size} cards"
-            if len(action.cards) != size:
-                return f"bury exactly {size} cards (you gave {len(action.cards)})"
-            missing = missing_cards(hand.counts, action.cards)
-            if missing:
-                return f"you do not hold {format_cards(missing)}"
-            points = sum(1 for c in action.cards if c.points)
-            if points > max_points:
-                return "point cards (5, 10, K) may not be buried under these rules"
-            return None
+            return bury_reason(counts, action.cards, size, max_points)
 
         def actions() -> Iterator[Action]:
-            cards = hand.cards()
-            seen: set[tuple[Card, ...]] = set()
-            for combo in combinations(cards, size):
-                if combo not in seen and reason(Bury(seat, combo)) is None:
-                    seen.add(combo)
-                    yield Bury(seat, combo)
+            for cards in bury_options(counts, size, max_points):
+                yield Bury(seat, cards)
 
         def sample(rng: Random) -> Action:
-            cards = hand.cards()
-            if max_points < size:
-                plain = [c for c in cards if not c.points]
-                scoring = [c for c in cards if c.points]
-                take = rng.sample(plain, min(size, len(plain)))
-                take += rng.sample(scoring, size - len(take))
-                return Bury(seat, tuple(take))
-            return Bury(seat, tuple(rng.sample(cards, size)))
+            return Bury(seat, random_bury(counts, size, max_points, rng))
 
         return Legal(seat, reason, actions, sample, summary=f"bury {size} cards")
 
@@ -440,10 +413,13 @@ class Round:
         assert self.trump is not None
         trump, rules = self.trump, self.rules
 
+        held = tuple(self.hands[seat].counts)
+        buried = tuple(Hand(self.kitty).counts) if self.kitty_owner == seat else None
+
         def reason(action: Action) -> str | None:
             if not isinstance(action, Call):
                 return f"call {rules.friend_count} friend card(s)"
-            return call_reason(action.calls, trump, rules)
+            return call_reason(action.calls, trump, rules, held=held, buried=buried)
 
         def single_calls() -> list[FriendCall]:
             if rules.friend_calls == "ordinal":
