@@ -115,6 +115,12 @@ class Bidding:
         """The trump rank, suit and trumpmaker the standing bid declares."""
         return self._declaration[-1] if self._declaration else None
 
+    @property
+    def version(self) -> int:
+        """Counts the changes (bids and withdrawals): equal versions of one bidding mean
+        the same bids."""
+        return self._version
+
     def copy(self) -> Bidding:
         """An independent copy."""
         other = Bidding(self.rules, self.ranks, self.teams, self.eligible)

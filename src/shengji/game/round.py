@@ -226,6 +226,7 @@ class Round:
         self._legal: dict[int, Legal] = {}
         self._plays: LegalLeads | LegalPlays | None = None
         self._trust: _Trust | None = None
+        self._public_bids: Bidding | None = None
 
     # -- seats and sides -------------------------------------------------------------
 
@@ -355,7 +356,7 @@ class Round:
     def _legal_bidding(self, seat: int, *, draw: bool, can_pass: bool) -> Legal:
         # the closures hold copies (own hand, public bids), never the round
         drawer, rules, overbid = self.drawer, self.rules, self.phase == Phase.OVERBID
-        bidding = self.bidding.copy()
+        bidding = self._bidding_copy()
         counts = list(self.hands[seat].counts)
 
         def reason(action: Action) -> str | None:
@@ -390,6 +391,14 @@ class Round:
 
         summary = ("draw or bid" if draw else "bid") + (" or pass" if can_pass else "")
         return Legal(seat, reason, actions, summary=summary)
+
+    def _bidding_copy(self) -> Bidding:
+        """A copy of the (public) bidding for Legal objects, made again only when the
+        bidding changes, so that its cache of bid options lasts."""
+        copy, live = self._public_bids, self.bidding
+        if copy is None or copy.version != live.version or copy.ranks != live.ranks:
+            copy = self._public_bids = live.copy()
+        return copy
 
     def _legal_bury(self, seat: int) -> Legal:
         counts = tuple(self.hands[seat].counts)
@@ -484,7 +493,9 @@ class Round:
     def apply(self, action: Action | str) -> None:
         """Perform ``action`` (an action or its notation, e.g. ``"0 play KS KS"``); raise
         :class:`ActionError` (changing nothing) if it is malformed or illegal."""
-        action = as_action(action)
+        trust = self._trust
+        if trust is None or action is not trust.play:  # a play drawn here was made checked
+            action = as_action(action)
         fast = isinstance(action, Play) and self.phase == Phase.PLAY and (
             action.seat == self.to_move)
         if not fast:
@@ -558,6 +569,7 @@ class Round:
         other._legal = {}
         other._plays = None
         other._trust = None
+        other._public_bids = None
         return other
 
     # -- phase logic -----------------------------------------------------------------
