@@ -296,7 +296,9 @@ def test_other_string_syntaxes_keep_line_numbers(finished: tuple[Match, str]) ->
 
 
 @pytest.mark.parametrize(("edit", "needle", "reason"), [
-    (("players = 4", "players = 5"), "[rules]", "bad rules: fixed partnerships need an even"),
+    (("players = 4", "players = 5"), "players = 5",
+     "bad rules: fixed partnerships need an even"),
+    (("decks = 2", "decks = 80"), "decks = 80", "decks must be at least 1 and at most 8, got 80"),
     (("tuple_follow =", "tuple_folow ="), "tuple_folow", "did you mean 'tuple_follow'"),
     (('tuple_follow = "draw-out"', 'tuple_follow = "drawout"'), "tuple_follow",
      "did you mean 'draw-out'"),

@@ -46,10 +46,12 @@ from pathlib import Path
 from typing import Any
 
 from shengji.engine.cards import Rank, Suit
-from shengji.engine.rules import FLUID_OVERBIDS, Rules, RulesError
+from shengji.engine.rules import FLUID_OVERBIDS, Rules, RulesError, short_repr
+from shengji.game.files import TextFileError, check_text, decode_text, read_text
 from shengji.game.presets import OPTION_NAMES, OptionError, preset, suggest, unknown_option
 
 __all__ = [
+    "RULES_FILE_LIMIT",
     "OptionError",
     "load_rules",
     "parse_rules_text",
@@ -59,6 +61,9 @@ __all__ = [
     "toml_error_position",
     "toml_value",
 ]
+
+RULES_FILE_LIMIT = 1 << 20
+"""The largest rules file (or text) read, in bytes (characters): 1 MiB."""
 
 _HINTS: dict[str, Any] = typing.get_type_hints(Rules)
 
@@ -82,7 +87,8 @@ def _example(name: str, hint: Any) -> str:
 
 
 def _type_error(name: str, hint: Any, what: str, value: object) -> OptionError:
-    return OptionError(f"{name} expects {what}{_example(name, hint)}, got {value!r}", name)
+    return OptionError(f"{name} expects {what}{_example(name, hint)}, got {short_repr(value)}",
+                       name)
 
 
 def _convert(name: str, value: object, hint: Any) -> object:
@@ -124,8 +130,9 @@ def _convert(name: str, value: object, hint: Any) -> object:
         if value not in allowed:
             close = suggest(value, allowed)
             hint_text = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
-            raise OptionError(f"{name}={value!r} is not allowed{hint_text}; use one of "
-                              + ", ".join(map(repr, allowed)), name)
+            choices = ", ".join(map(repr, allowed))
+            raise OptionError(f"{name}={short_repr(value)} is not allowed{hint_text}; use one "
+                              f"of {choices}", name)
         return value
     if hint is str:
         if not isinstance(value, str):
@@ -133,8 +140,8 @@ def _convert(name: str, value: object, hint: Any) -> object:
         if name == "fluid_overbid" and value not in FLUID_OVERBIDS:
             close = suggest(value, list(FLUID_OVERBIDS))
             hint_text = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
-            raise OptionError(f"fluid_overbid: {value!r} is not an overbid{hint_text}; use "
-                              + ", ".join(map(repr, FLUID_OVERBIDS)), name)
+            raise OptionError(f"fluid_overbid: {short_repr(value)} is not an overbid"
+                              f"{hint_text}; use " + ", ".join(map(repr, FLUID_OVERBIDS)), name)
         return value
     if origin is tuple:
         args = typing.get_args(hint)
@@ -161,7 +168,8 @@ def rules_from_dict(data: Mapping[str, object]) -> Rules:
         data = inner
     name = data.get("preset")
     if name is not None and not isinstance(name, str):
-        raise OptionError(f"preset expects a preset name (a string), got {name!r}", "preset")
+        raise OptionError(f"preset expects a preset name (a string), got {short_repr(name)}",
+                          "preset")
     options: dict[str, object] = {}
     for key, value in data.items():
         if key == "preset":
@@ -262,7 +270,7 @@ def key_lines(text: str) -> tuple[dict[tuple[str, str], int], dict[str, int]]:
 
 def _with_line(error: RulesError, text: str | None, table: str = "") -> RulesError:
     """``error`` with the line of its option prefixed, when the text shows it."""
-    if text is None or not isinstance(error, OptionError) or error.option is None:
+    if text is None or error.option is None:
         return error
     keys, _ = key_lines(text)
     line = keys.get((table, error.option))
@@ -282,13 +290,23 @@ def toml_error_position(error: tomllib.TOMLDecodeError) -> tuple[int | None, str
 
 
 def parse_rules_text(text: str, fmt: str | None = None) -> dict[str, Any]:
-    """Read a TOML (or JSON, when ``fmt == "json"`` or the text starts with ``{``) table."""
+    """Read a TOML (or JSON, when ``fmt == "json"`` or the text starts with ``{``) table.
+
+    Text that is too long, holds a NUL character or nests too deep is refused first
+    (:func:`shengji.game.files.check_text`); numbers too long to read are errors too.
+    """
+    try:
+        check_text(text, limit=RULES_FILE_LIMIT)
+    except TextFileError as error:
+        raise RulesError(str(error)) from None
     kind = fmt or ("json" if text.lstrip().startswith("{") else "toml")
     if kind == "json":
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise RulesError(f"line {error.lineno}: JSON syntax error: {error.msg}") from None
+        except (ValueError, RecursionError) as error:  # a huge integer; nesting (backstop)
+            raise RulesError(f"JSON error: {_first_line(error)}") from None
         if not isinstance(data, dict):
             raise RulesError("rules in JSON must be an object, e.g. {\"players\": 6}")
         return data
@@ -298,15 +316,35 @@ def parse_rules_text(text: str, fmt: str | None = None) -> dict[str, Any]:
         line, message = toml_error_position(error)
         where = f"line {line}: " if line is not None else ""
         raise RulesError(f"{where}TOML syntax error: {message}") from None
+    except (ValueError, RecursionError) as error:  # a huge integer; nesting (backstop)
+        raise RulesError(f"TOML error: {_first_line(error)}") from None
 
 
-def load_rules(source: str | Path) -> Rules:
+def _first_line(error: BaseException) -> str:
+    """What a parser's error other than a syntax error says, in one line (Python's
+    message for an over-long integer names ``sys.set_int_max_str_digits``, no help)."""
+    if isinstance(error, RecursionError):
+        return "lists or tables nested too deep"
+    text = (str(error).splitlines() or [type(error).__name__])[0]
+    return "a number with too many digits" if "digits" in text else text
+
+
+def load_rules(source: str | Path | bytes) -> Rules:
     """Rules from a TOML or JSON file (a :class:`Path`, or a string that cannot be TOML or
-    JSON text: one line without ``=``, ``{`` or ``[``) or from TOML/JSON text.
+    JSON text: one line without ``=``, ``{`` or ``[``), from TOML/JSON text, or from the
+    bytes of a file (e.g. one uploaded).
 
     The format follows the extension (``.json``; anything else is TOML unless it starts
-    with ``{``). Errors are :class:`RulesError`s naming the file and line where known.
+    with ``{``). Errors are one-line :class:`RulesError`s naming the file and line where
+    known; a file is refused before parsing when it is over :data:`RULES_FILE_LIMIT`
+    bytes, not UTF-8, holds a NUL byte or nests too deep.
     """
+    if isinstance(source, bytes):
+        try:
+            text = decode_text(source, limit=RULES_FILE_LIMIT)
+        except TextFileError as error:
+            raise RulesError(f"rules file: {error}") from None
+        return _rules_from_text(text, None)
     path: Path | None = None
     if isinstance(source, Path):
         path = source
@@ -315,10 +353,13 @@ def load_rules(source: str | Path) -> Rules:
     if path is None:
         assert isinstance(source, str)
         return _rules_from_text(source, None)
+    name = short_repr(str(path))
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, limit=RULES_FILE_LIMIT)
     except OSError as error:
-        raise RulesError(f"cannot read rules file {str(path)!r}: {error.strerror}") from None
+        raise RulesError(f"cannot read rules file {name}: {error.strerror}") from None
+    except TextFileError as error:
+        raise RulesError(f"rules file {name}: {error}") from None
     fmt = "json" if path.suffix.lower() == ".json" else None
     try:
         return _rules_from_text(text, fmt)
@@ -341,7 +382,7 @@ def _rules_from_text(text: str, fmt: str | None) -> Rules:
 
 
 def _json_line(error: RulesError, text: str) -> RulesError:
-    if not isinstance(error, OptionError) or error.option is None:
+    if error.option is None:
         return error
     for number, line in enumerate(text.splitlines(), 1):
         if f'"{error.option}"' in line:

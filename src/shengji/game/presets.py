@@ -26,16 +26,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any
 
-from shengji.engine.rules import Rules, RulesError
+from shengji.engine.rules import MAX_DECKS, Rules, RulesError, short_repr
 
 
 class OptionError(RulesError):
     """A :class:`RulesError` about one named option (``option``), e.g. an unknown name or a
     value of the wrong type; readers of files use ``option`` to point at its line."""
-
-    def __init__(self, message: str, option: str | None = None) -> None:
-        super().__init__(message)
-        self.option = option
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules))
@@ -54,7 +50,7 @@ def unknown_option(name: str, extra: tuple[str, ...] = ()) -> OptionError:
         hint = "did you mean " + " or ".join(repr(c) for c in close) + "?"
     else:
         hint = "options are: " + ", ".join(OPTION_NAMES + extra)
-    return OptionError(f"unknown option {name!r}; {hint}", name)
+    return OptionError(f"unknown option {short_repr(name)}; {hint}", name)
 
 
 # -- the presets ------------------------------------------------------------------------
@@ -158,15 +154,15 @@ def finding_friends(**overrides: object) -> Rules:
     (VARIANTS.md): 5p: 2 decks, 2 red, 2 black jokers · 6p: 2, 2, 2 · 7p: 2, 0, 0 ·
     8p: 3, 2, 0 · 9p: 3, 3, 0 · 10p: 3, 0, 0 · 11p: 3, 2, 2 · 12p: 4, 2, 0; the kitty
     is the rest (8 cards at 5 players, 6 otherwise). Giving ``decks`` (or the joker
-    counts) overrides the table; outside 5-12 players the default is one deck per two
-    players, all jokers kept, the kitty derived. Options of the seed to consider:
-    ``fluid_bidders="not-lost"``, ``friend_calls="colour-rank"`` (with
-    ``friend_trump_calls=True``), ``smaller_team_bonus=True``.
+    counts) overrides the table; outside 5-12 players (2-20 are allowed) the default is
+    one deck per two players (at most 8), all jokers kept, the kitty derived. Options of
+    the seed to consider: ``fluid_bidders="not-lost"``, ``friend_calls="colour-rank"``
+    (with ``friend_trump_calls=True``), ``smaller_team_bonus=True``.
     """
     opts: dict[str, object] = dict(overrides)
     players = opts.get("players", _FINDING_FRIENDS["players"])
     if not isinstance(players, int) or isinstance(players, bool):
-        raise OptionError(f"players must be an integer, got {players!r}", "players")
+        raise OptionError(f"players must be an integer, got {short_repr(players)}", "players")
     row = ZHAO_PENGYOU_TABLE.get(players)
     base = dict(_FINDING_FRIENDS)
     if "decks" not in opts:
@@ -175,7 +171,7 @@ def finding_friends(**overrides: object) -> Rules:
             base.setdefault("big_jokers", row[1])
             base.setdefault("small_jokers", row[2])
         else:
-            base["decks"] = max(1, players // 2)
+            base["decks"] = min(MAX_DECKS, max(1, players // 2))
     return _build(base, opts)
 
 
@@ -256,7 +252,8 @@ def preset(name: str, **overrides: object) -> Rules:
     if builder is None:
         close = suggest(key, list(PRESETS))
         hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
-        raise RulesError(f"unknown preset {name!r}{hint}; presets are: {', '.join(PRESETS)}")
+        raise RulesError(f"unknown preset {short_repr(name)}{hint}; presets are: "
+                         f"{', '.join(PRESETS)}")
     return builder(**overrides)
 
 

@@ -58,16 +58,16 @@ from pathlib import Path
 from typing import Any
 
 from shengji.engine.cards import NotationError
-from shengji.engine.rules import Partnership, Rules, RulesError
+from shengji.engine.rules import Partnership, Rules, RulesError, short_repr
 from shengji.game.actions import Action, parse_action
 from shengji.game.config import (
-    OptionError,
     key_lines,
     rules_from_dict,
     rules_to_toml,
     toml_error_position,
     toml_value,
 )
+from shengji.game.files import TextFileError, check_text, decode_text, read_text, write_text_atomic
 from shengji.game.legal import ActionError
 from shengji.game.match import Match
 from shengji.game.presets import suggest
@@ -78,6 +78,10 @@ FORMAT = "shengji-record"
 """The ``format`` name every record carries."""
 VERSION = 1
 """The version of the format this module writes (and the newest it reads)."""
+RECORD_FILE_LIMIT = 16 << 20
+"""The largest record read, in bytes (characters): 16 MiB, some thousand rounds."""
+MAX_ACTION_LENGTH = 1000
+"""The longest action string read (a play of a whole 8-deck hand is some 150)."""
 
 
 class RecordError(ValueError):
@@ -216,8 +220,9 @@ def _action_lines(record: Record) -> list[str]:
 
 def save_record(match: Match, path: str | Path, names: Sequence[str] | None = None,
                 kinds: Sequence[str] | None = None) -> None:
-    """Write the match's record to ``path`` (UTF-8)."""
-    Path(path).write_text(write_record(match, names, kinds), encoding="utf-8")
+    """Write the match's record to ``path`` (UTF-8), atomically: a crash at any moment
+    leaves the old file or the new one (:func:`shengji.game.files.write_text_atomic`)."""
+    write_text_atomic(path, write_record(match, names, kinds))
 
 
 # -- reading ------------------------------------------------------------------------------
@@ -295,6 +300,12 @@ class _Reader:
             if line is None:
                 line = max(1, text.count("\n"))
             raise RecordError(line, f"TOML syntax error: {message}", source) from None
+        except RecursionError:  # check_text refuses deep nesting first: a backstop
+            raise RecordError(None, "TOML error: lists or tables nested too deep",
+                              source) from None
+        except ValueError:  # tomllib's int() of a number of over 4300 digits
+            raise RecordError(None, "TOML error: a number with too many digits",
+                              source) from None
         self.keys, self.tables = key_lines(text)
 
     def error(self, line: int | None, reason: str) -> RecordError:
@@ -323,7 +334,8 @@ class _Reader:
             raise self.error(self.line(table), f"missing key {key!r} {where} ({what})")
         value = data[key]
         if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-            raise self.error(self.line(table, key), f"{key} must be {what}, got {value!r}")
+            raise self.error(self.line(table, key),
+                             f"{key} must be {what}, got {short_repr(value)}")
         return value
 
     def check_keys(self, table: str, allowed: tuple[str, ...]) -> None:
@@ -334,15 +346,26 @@ class _Reader:
                 hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else (
                     f"; keys are {', '.join(allowed)}")
                 where = f"in [{table}]" if table else "at the top"
-                raise self.error(self.line(table, key), f"unknown key {key!r} {where}{hint}")
+                raise self.error(self.line(table, key),
+                                 f"unknown key {short_repr(key)} {where}{hint}")
 
 
-def read_record(text: str, source: str | None = None) -> Record:
-    """Read record text (does not replay it: :func:`replay` does).
+def read_record(text: str | bytes, source: str | None = None) -> Record:
+    """Read record text, or a record file's bytes (does not replay it: :func:`replay`
+    does).
 
-    Raises :class:`RecordError` naming the line for TOML syntax errors, missing or
-    unknown keys, bad rules options and unreadable actions.
+    Raises a one-line :class:`RecordError` naming the line for TOML syntax errors,
+    missing or unknown keys, bad rules options and unreadable actions; a text over
+    :data:`RECORD_FILE_LIMIT`, bytes that are not UTF-8, a NUL character or nesting too
+    deep are refused before parsing.
     """
+    try:
+        if isinstance(text, bytes):
+            text = decode_text(text, limit=RECORD_FILE_LIMIT)
+        else:
+            check_text(text, limit=RECORD_FILE_LIMIT)
+    except TextFileError as error:
+        raise RecordError(None, str(error), source) from None
     reader = _Reader(text, source)
     reader.check_keys("", ("format", "version", "match", "rules", "play"))
     fmt = reader.get("", "format", str, f'the format name "{FORMAT}"')
@@ -363,8 +386,7 @@ def read_record(text: str, source: str | None = None) -> Record:
     try:
         rules = rules_from_dict(rules_table)
     except RulesError as error:
-        option = error.option if isinstance(error, OptionError) else None
-        line = reader.line("rules", option)
+        line = reader.line("rules", error.option)
         raise reader.error(line, f"bad rules: {error}") from None
     seats: dict[str, tuple[str, ...] | None] = {}
     for key in ("names", "kinds"):
@@ -385,21 +407,27 @@ def read_record(text: str, source: str | None = None) -> Record:
     for item, line in zip(raw, lines, strict=True):
         if not isinstance(item, str):
             raise reader.error(line, f"an action must be a string in the action notation, "
-                                     f"e.g. \"0 play KS\", got {item!r}")
+                                     f"e.g. \"0 play KS\", got {short_repr(item)}")
+        if len(item) > MAX_ACTION_LENGTH:
+            raise reader.error(line, f"an action of {len(item)} characters is too long (at "
+                                     f"most {MAX_ACTION_LENGTH})")
         try:
             actions.append(parse_action(item))
         except NotationError as error:
-            raise reader.error(line, f"unreadable action {item!r}: {error}") from None
+            raise reader.error(line, f"unreadable action {short_repr(item)}: {error}") from None
     return Record(rules, seed, seats["names"], tuple(actions), seats["kinds"], max_rounds,
                   tuple(lines), source)
 
 
 def load_record(path: str | Path) -> Record:
-    """Read the record file at ``path`` (errors name the file and the line)."""
+    """Read the record file at ``path`` (errors name the file and the line; a file over
+    :data:`RECORD_FILE_LIMIT`, not UTF-8 or holding a NUL byte is refused unread)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text(path, limit=RECORD_FILE_LIMIT)
     except OSError as error:
         raise RecordError(None, f"cannot read record: {error.strerror}", str(path)) from None
+    except TextFileError as error:
+        raise RecordError(None, str(error), str(path)) from None
     return read_record(text, source=str(path))
 
 
