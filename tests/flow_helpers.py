@@ -1,8 +1,8 @@
 """Helpers for the game-flow tests: stacked decks, dealing, state fingerprints.
 
-A *stacked* round is an ordinary :class:`Round` whose shuffled pack is replaced, before
-the first action, by one that deals chosen cards to chosen seats (the rest of each hand
-and of the kitty is filled from the remaining cards of the pack). Everything after that
+A *stacked* round is an ordinary :class:`Round` started from a given
+:class:`~shengji.game.deal.Deal` that deals chosen cards to chosen seats (the rest of each
+hand and of the kitty is filled from the remaining cards of the pack). Everything after that
 goes through the public protocol: ``apply(Draw(...))``, ``apply(Bid(...))`` ...
 """
 
@@ -16,6 +16,7 @@ from typing import Any
 from shengji.engine.cards import Card, parse_cards
 from shengji.engine.rules import Rules
 from shengji.game.actions import Draw, Pass
+from shengji.game.deal import Deal
 from shengji.game.round import Phase, Round, pack
 
 
@@ -24,7 +25,7 @@ def stacked(rules: Rules, hands: Mapping[int, str] | Sequence[str] = (), kitty: 
             fill_seed: int = 0, **kwargs: Any) -> Round:
     """A round whose deal gives each seat the cards named in ``hands`` (first, in that
     order) and puts ``kitty``'s cards (in that order) at the bottom as the kitty."""
-    rnd = Round(rules, seed=seed, levels=levels, dealer=dealer, **kwargs)
+    rnd = Round(rules, seed=seed, levels=levels, dealer=dealer, **kwargs)  # its first drawer
     n, size, k = rules.players, rules.hand_size, rules.kitty_size
     wanted = dict(hands) if isinstance(hands, Mapping) else dict(enumerate(hands))
     pool = Counter(pack(rules))
@@ -46,11 +47,8 @@ def stacked(rules: Rules, hands: Mapping[int, str] | Sequence[str] = (), kitty: 
     while len(bottom) < k:
         bottom.append(rest.pop())
     assert not rest
-    first = rnd.first_drawer
-    deck = [chosen[(first + i) % n][i // n] for i in range(size * n)] + bottom
-    rnd.deck = tuple(deck)
-    rnd.kitty = tuple(bottom)
-    return rnd
+    deal = Deal(tuple(tuple(chosen[s]) for s in range(n)), tuple(bottom), rnd.first_drawer)
+    return Round(rules, seed=seed, deal=deal, levels=levels, dealer=dealer, **kwargs)
 
 
 def deal(rnd: Round, leave: int = 0) -> None:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from enum import StrEnum
-from functools import lru_cache
 from itertools import combinations
 from random import Random
 from typing import TYPE_CHECKING, Any, cast
@@ -68,6 +67,7 @@ from shengji.game.actions import (
     as_action,
 )
 from shengji.game.bury import bury_limits, bury_options, bury_reason, random_bury
+from shengji.game.deal import Deal, pack
 from shengji.game.legal import Legal, nothing
 from shengji.game.scoresheet import RoundResult, TrickRecord, score_round
 
@@ -115,27 +115,6 @@ def level_rank(level: int) -> Rank | None:
     return None if level >= NO_TRUMP_LEVEL else Rank(level)
 
 
-def pack(rules: Rules) -> list[Card]:
-    """The cards of the pack: ``decks`` decks, with jokers as the rules say."""
-    return list(_pack(rules))
-
-
-@lru_cache(maxsize=64)
-def _pack(rules: Rules) -> tuple[Card, ...]:
-    big, small = rules.joker_counts
-    cards = [c for c in ALL_CARDS[:52] for _ in range(rules.decks)]
-    return tuple(cards + [ALL_CARDS[52]] * small + [ALL_CARDS[53]] * big)
-
-
-@lru_cache(maxsize=64)
-def pack_counts(rules: Rules) -> tuple[int, ...]:
-    """Per-face counts of the pack."""
-    counts = [0] * len(ALL_CARDS)
-    for card in _pack(rules):
-        counts[card] += 1
-    return tuple(counts)
-
-
 def _bid_options(seat: int, bidding: Bidding, counts: Sequence[int],
                  rules: Rules) -> Iterator[Bid]:
     if not any(counts) or rules.trump_choice == TrumpChoice.DEALER:
@@ -166,14 +145,18 @@ class Round:
     partnerships both members of a team share it). ``dealer`` is ``None`` in a
     match's first round, when the bidding decides it. ``eligible`` limits who
     may bid (fluid ``not-lost`` rule). ``seed`` fixes the shuffle: the same
-    seed and actions always give the same round.
+    seed and actions always give the same round. A ``deal`` gives the cards
+    instead of a shuffle (:class:`~shengji.game.deal.Deal`, checked against the
+    rules); the seed then only draws what the deal does not say (a random first
+    dealer).
     """
 
     def __init__(
         self,
         rules: Rules,
         *,
-        seed: int,
+        seed: int = 0,
+        deal: Deal | None = None,
         levels: Sequence[int] | None = None,
         dealer: int | None = None,
         eligible: Sequence[int] | None = None,
@@ -194,13 +177,19 @@ class Round:
         self.eligible = tuple(eligible) if eligible is not None else None
         self.track_undo = track_undo
         rng = Random(seed)
-        deck = pack(rules)
-        rng.shuffle(deck)
-        self.deck: tuple[Card, ...] = tuple(deck)
+        if deal is None:
+            deck = pack(rules)
+            rng.shuffle(deck)
+            self.deck: tuple[Card, ...] = tuple(deck)
+        else:
+            deal.check(rules)
+            self.deck = deal.deck()
+        self.deal = deal
+        """The given deal, if the round did not shuffle its own."""
         self.dealer: int | None = dealer
         if dealer is None and rules.first_dealer == FirstDealer.RANDOM:
             self.dealer = rng.randrange(n)
-        self.first_drawer = self._first_drawer(rng)
+        self.first_drawer = self._first_drawer(rng) if deal is None else deal.first_drawer
         self.drawer = self.first_drawer
         self.next_card = 0
         self.hands = [Hand() for _ in range(n)]

@@ -17,7 +17,7 @@ from shengji.engine.rules import Partnership
 from shengji.engine.trick import Play, beats
 from shengji.engine.trump import Trump
 from shengji.engine.units import Reading
-from shengji.game.round import pack_counts
+from shengji.game.deal import pack_counts
 from shengji.game.view import SeatView
 
 
