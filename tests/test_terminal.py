@@ -246,10 +246,15 @@ def _bidding_seed() -> int:
     raise AssertionError("no seed gives seat 0 a winning bid")
 
 
-def _suggestion(child: pexpect.spawn) -> str:
+SUGGESTION = r"Suggestion: .*?\(type ([^)]*?)(?: or ([^)]*))?\)"
+"""A suggestion: what is shown, then what to type (numbers, or notation)."""
+
+
+def _suggestion(child: pexpect.spawn, *, notation: bool = False) -> str:
+    """Ask for a hint; the card numbers it says to type (or the cards in notation)."""
     child.sendline("?")
-    child.expect(r"Suggestion: (.+?) \(numbers")
-    return str(child.match.group(1))
+    child.expect(SUGGESTION)
+    return " ".join(str(child.match.group(2 if notation else 1)).split())
 
 
 PLAY_PROMPTS = [PROMPTS["deal"], PROMPTS["bury"], PROMPTS["lead"], PROMPTS["follow"],
@@ -308,8 +313,8 @@ def test_bid_bury_illegal_lead_hint_and_quit(tmp_path: Path) -> None:
     child.expect_exact(PROMPTS["lead"])
     child.sendline("?")
     child.expect_exact("Rules: lead a single card, a pair (or longer tuple) or a tractor.")
-    child.expect(r"Suggestion: (.+?) \(numbers")
-    lead = child.match.group(1)
+    child.expect(SUGGESTION)
+    lead = " ".join(child.match.group(2).split())   # the cards in notation
     child.expect_exact(PROMPTS["lead"])
     child.sendline(lead.lower())
     child.expect_exact("You: ")
@@ -414,7 +419,9 @@ def test_an_unfinished_game_is_offered_for_resuming(tmp_path: Path) -> None:
     match = _to_play("tractor", seed=3, tricks=1)
     save_record(match, tmp_path / "shengji-game.toml", kinds=["human", *["heuristic"] * 3])
     child = _spawn(["play", "--fast"], tmp_path)
-    child.expect_exact("A game in progress is saved in shengji-game.toml. Resume it?")
+    child.expect_exact("A game in progress is saved in shengji-game.toml (round 1, "
+                       f"{len(match.history)} actions).")
+    child.expect_exact("Resume it? Enter or y: resume")
     child.expect_exact(PROMPTS["resume"])
     child.sendline("")
     child.expect_exact(f"Resuming shengji-game.toml: round 1, {len(match.history)} actions")

@@ -5,11 +5,9 @@ cut after one round). With duplicate deals (the default) every deal is played
 twice with the same seed, the second time with the players moved one seat
 round, so each side plays each deal from both sides and deal luck cancels out.
 
-Statistics are kept per player *label* (the names given to ``--players``):
-levels gained per round with a 95% confidence interval (deals are the
-independent samples), the leveling rate (levels won by a label ÷ levels won by
-all), round and match win rates, the opponents' average points and the
-average length.
+Statistics are kept per player *label* (the names given to ``--players``); the
+columns are defined in :data:`COLUMNS` (also printed by ``shengji simulate --help``).
+Deals are the independent samples of the confidence intervals.
 """
 
 from __future__ import annotations
@@ -18,15 +16,33 @@ import json
 import math
 import os
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from shengji.engine.rules import Rules
 from shengji.game.match import Match
 from shengji.players import make_player
 from shengji.players.table import decide
+
+COLUMNS = """\
+  seats          seats the player holds at each table
+  levels/round   levels its seats gain per round played, averaged over the deals, with a
+                 95% confidence interval; levels lost count against it
+  leveling rate  its share of all the levels gained: levels gained by its seats / levels
+                 gained by every seat (losses not subtracted); with two players holding
+                 half the seats each, 50% is an even contest
+  round wins     rounds won by its side / rounds its seats played
+  match wins     matches won / games played (--matches only)
+  opponents' points: the average points the opponents (attackers) take per round"""
+"""What each figure of the summary means."""
+
+LEVELING_RATE = ("leveling rate: a player's share of all the levels gained (levels gained by "
+                 "its seats / by every seat)")
+"""The definition printed under the summary table."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +60,9 @@ class Game:
     winners: tuple[int, ...]
     levels: tuple[tuple[int, ...], ...]
     record: str = ""
+    declarers: tuple[tuple[int, ...], ...] = ()
+    """The declaring seats of each round (``levels[i]`` to ``levels[i + 1]``); ``()`` for a
+    redeal."""
 
 
 @dataclass
@@ -116,7 +135,8 @@ def play_game(rules: Rules, players: Sequence[str], seed: int, deal: int, *, swa
         record = write_record(match, names=list(labels))
     return Game(deal, swapped, labels, len(match.results), len(match.history), tuple(gained),
                 tuple(wins), tuple(r.points for r in match.results if not r.redeal),
-                tuple(match.winners), tuple(history), record)
+                tuple(match.winners), tuple(history), record,
+                tuple(() if r.redeal else tuple(r.declarers) for r in match.results))
 
 
 def _play_deal(args: tuple[Rules, tuple[str, ...], int, int, bool, int | None, bool]
@@ -152,7 +172,8 @@ def run(rules: Rules, players: Sequence[str], *, deals: int, seed: int = 0,
                 progress(1)
     else:
         with ProcessPoolExecutor(workers) as pool:
-            for batch in pool.map(_play_deal, jobs, chunksize=max(1, deals // (workers * 8))):
+            chunk = min(8, max(1, deals // (workers * 16)))  # small: a smooth progress bar
+            for batch in pool.map(_play_deal, jobs, chunksize=chunk):
                 games.extend(batch)
                 if progress:
                     progress(1)
@@ -216,31 +237,98 @@ def print_summary(summary: Summary, out: Callable[[str], None] = print) -> None:
                       f"{s.match_win_rate:.1%}" if summary.mode == "matches" else "-")
     console = Console(file=sys.stdout, width=100)
     console.print(table)
+    console.print(LEVELING_RATE, highlight=False)
     console.print(f"average opponents' points {summary.average_opponent_points:.1f}; "
                   f"average length {summary.average_rounds:.2f} rounds, "
                   f"{summary.average_actions:.0f} actions")
 
 
-def plot(summary: Summary, games: Sequence[Game], path: Path) -> None:
-    """Draw the opponents' points and the level progression (needs matplotlib)."""
-    try:
-        import matplotlib
+def level_gains(games: Sequence[Game]) -> dict[tuple[str, str], Counter[int]]:
+    """Levels gained in each round by each seat, counted by (label, side): side is
+    ``"declarers"`` or ``"attackers"`` (the seat's side in that round; redeals left out)."""
+    gains: dict[tuple[str, str], Counter[int]] = {}
+    for game in games:
+        for i, declarers in enumerate(game.declarers):
+            if not declarers:
+                continue
+            before, after = game.levels[i], game.levels[i + 1]
+            for seat, label in enumerate(game.labels):
+                side = "declarers" if seat in declarers else "attackers"
+                gains.setdefault((label, side), Counter())[after[seat] - before[seat]] += 1
+    return gains
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:  # pragma: no cover - depends on the optional extra
-        raise SystemExit("--plot needs matplotlib: pip install 'shengji[plot]'") from None
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
-    left.hist(summary.points, bins=range(0, max([*summary.points, 0]) + 15, 10))
-    left.set_title("Opponents' points per round")
+
+def label_levels(game: Game) -> dict[str, list[int]]:
+    """The level of each label (its first seat) after each round of ``game``, from the
+    level before the first round."""
+    first = {label: game.labels.index(label) for label in dict.fromkeys(game.labels)}
+    return {label: [levels[seat] for levels in game.levels] for label, seat in first.items()}
+
+
+def figure(summary: Summary, games: Sequence[Game], rules: Rules) -> Any:
+    """The plot as a matplotlib figure (needs matplotlib): the opponents' points per round
+    against the target, and the levels gained per round by side (``--rounds``) or the
+    levels, as ranks, through the first matches (``--matches``)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator
+
+    from shengji.engine.scoring import level_name
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+    top = max([*summary.points, rules.target_points]) + 10
+    left.hist(summary.points, bins=range(0, top + 10, 10), color="tab:gray")
+    left.axvline(rules.target_points, color="tab:red", linestyle="--",
+                 label=f"target {rules.target_points}")
+    left.set_title("Opponents' (attackers') points per round")
     left.set_xlabel("points")
     left.set_ylabel("rounds")
-    for game in games[:8]:
-        right.plot([lv[0] for lv in game.levels], label=f"deal {game.deal} seat 0 "
-                   f"({game.labels[0]})")
-    right.set_title("Level of seat 0 through each game")
-    right.set_xlabel("round")
-    right.set_ylabel("level (2..14)")
-    right.legend(fontsize=7)
+    left.legend(fontsize=8)
+    left.xaxis.set_major_locator(MaxNLocator(integer=True))
+    left.yaxis.set_major_locator(MaxNLocator(integer=True))
+    if summary.mode == "rounds":
+        gains = level_gains(games)
+        values = sorted({v for counts in gains.values() for v in counts}) or [0]
+        keys = sorted(gains)
+        width = 0.8 / max(1, len(keys))
+        for k, key in enumerate(keys):
+            counts = gains[key]
+            total = sum(counts.values())
+            label, side = key
+            right.bar([v - 0.4 + width * (k + 0.5) for v in values],
+                      [100 * counts[v] / total for v in values], width,
+                      label=f"{label} as {side}", hatch="//" if side == "attackers" else "")
+        right.set_title("Levels gained per round, by side")
+        right.set_xlabel("levels gained in the round")
+        right.set_ylabel("% of its rounds on that side")
+        right.xaxis.set_major_locator(FixedLocator(values))
+    else:
+        colours = {label: f"C{i}" for i, label in enumerate(dict.fromkeys(summary.players))}
+        for game in games[:6]:
+            for label, levels in label_levels(game).items():
+                right.plot(range(len(levels)), levels, color=colours[label], alpha=0.7,
+                           drawstyle="steps-post")
+        for label, colour in colours.items():
+            right.plot([], [], color=colour, label=label)
+        right.set_title(f"Levels through the first {min(6, len(games))} matches")
+        right.set_xlabel("round")
+        right.set_ylabel("level")
+        right.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ranks = range(int(rules.start_rank), int(rules.end_rank) + 1)
+        right.yaxis.set_major_locator(FixedLocator(list(ranks)))
+        right.yaxis.set_major_formatter(FuncFormatter(lambda v, _: level_name(int(v))))
+    right.legend(fontsize=8)
     fig.tight_layout()
+    return fig
+
+
+def plot(summary: Summary, games: Sequence[Game], path: Path, rules: Rules) -> None:
+    """Draw :func:`figure` to ``path`` (needs matplotlib; ``shengji simulate`` checks for it
+    before the run)."""
+    import matplotlib.pyplot as plt
+
+    fig = figure(summary, games, rules)
     fig.savefig(path)
+    plt.close(fig)

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
 
+from shengji.cli import SEED_LIMIT, TABLE_SIZES, seconds, whole_number
 from shengji.engine.rules import Rules
 from shengji.game.match import Match
 from shengji.game.presets import PRESETS, preset
@@ -23,25 +25,31 @@ DEFAULT_RECORD = "shengji-game.toml"
 """Where ``shengji play`` records the game unless told otherwise."""
 
 
+GAME_OPTIONS = ("preset", "rules", "table", "seed", "players", "seat", "rounds")
+"""The options that choose the game (given, they start a new game rather than resume)."""
+
+
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``shengji play``."""
-    parser.add_argument("--preset", default="tractor",
-                        help=f"rules preset: {', '.join(PRESETS)} (default: tractor)")
+    parser.add_argument("--preset", help=f"rules preset: {', '.join(PRESETS)} (default: tractor)")
     parser.add_argument("--rules", help="a TOML or JSON rules file (overrides --preset)")
-    parser.add_argument("--table", type=int, help="number of players (e.g. finding-friends)")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the match (the deals)")
-    parser.add_argument("--players", default="heuristic",
+    parser.add_argument("--table", type=whole_number(*TABLE_SIZES),
+                        help="number of players, 2 to 12 (e.g. finding-friends)")
+    parser.add_argument("--seed", type=whole_number(0, SEED_LIMIT - 1), default=None,
+                        help="seed of the match (the deals)")
+    parser.add_argument("--players",
                         help="computer players for the other seats, comma-separated, repeated "
-                             f"round the table ({', '.join(PLAYER_KINDS)})")
-    parser.add_argument("--seat", type=int, default=None, help="your seat (default 0)")
-    parser.add_argument("--rounds", type=int, default=None,
+                             f"round the table ({', '.join(PLAYER_KINDS)}; default heuristic)")
+    parser.add_argument("--seat", type=whole_number(0), default=None,
+                        help="your seat (default 0)")
+    parser.add_argument("--rounds", type=whole_number(1), default=None,
                         help="stop after this many rounds (default: play the whole match)")
     parser.add_argument("--record", help=f"record the game to this file (default "
                                          f"{DEFAULT_RECORD})")
     parser.add_argument("--resume", metavar="FILE", help="continue the game recorded in FILE")
     parser.add_argument("--fast", action="store_true", help="no pause after computer moves")
-    parser.add_argument("--delay", type=float, default=0.6,
-                        help="seconds to pause after each computer move (default 0.6)")
+    parser.add_argument("--delay", type=seconds, default=0.6,
+                        help="seconds to pause after each computer move, 0 to 10 (default 0.6)")
     parser.add_argument("--ascii", action="store_true", help="suits as letters (KS), not ♠")
 
 
@@ -80,8 +88,8 @@ def preset_name(rules: Rules) -> str:
     return ""
 
 
-def _kinds(args: argparse.Namespace, players: int, me: int) -> list[str]:
-    names = [p.strip() for p in args.players.split(",") if p.strip()] or ["heuristic"]
+def _kinds(names_text: str | None, players: int, me: int) -> list[str]:
+    names = [p.strip() for p in (names_text or "").split(",") if p.strip()] or ["heuristic"]
     for name in names:
         if name not in PLAYER_KINDS:
             raise ValueError(f"unknown player {name!r}; choose from {', '.join(PLAYER_KINDS)}")
@@ -101,71 +109,152 @@ def _unfinished(path: Path) -> Match | None:
     return None if match.is_over else match
 
 
-def play_main(args: argparse.Namespace) -> int:
-    """Run ``shengji play``."""
-    console = _console()
-    unicode = _unicode(console, args.ascii)
-    record_path = Path(args.record or args.resume or DEFAULT_RECORD)
-    prompter = Prompter(flush=console.file.flush)
-    resume = args.resume
-    try:
-        if not resume and record_path.exists() and _unfinished(record_path) is not None:
-            console.print(f"A game in progress is saved in {record_path}. Resume it? "
-                          "(Enter or y: resume; n: start a new game, overwriting it)",
-                          markup=False)
-            answer = prompter.ask(PROMPTS["resume"]).strip().lower()
-            if answer in ("", "y", "yes"):
-                resume = str(record_path)
-    except (Quit, KeyboardInterrupt):
-        return 0
+@dataclass
+class Game:
+    """The game ``shengji play`` is about to play."""
+
+    match: Match
+    me: int
     kinds: list[str]
-    if resume:
+    label: str
+
+
+def _new_game(args: argparse.Namespace, problems: list[str]) -> Game | None:
+    """The new game the options ask for; what is wrong with them goes to ``problems``."""
+    from shengji.cli import rules_from_args
+
+    try:
+        _kinds(args.players, 2, 0)
+    except ValueError as error:
+        problems.append(str(error))
+    try:
+        rules = rules_from_args(args.preset or "tractor", args.rules, args.table)
+    except ValueError as error:
+        problems.append(str(error))
+        return None
+    me = args.seat if args.seat is not None else 0
+    if not 0 <= me < rules.players:
+        problems.append(f"--seat must be a seat from 0 to {rules.players - 1}, got {me}")
+    if problems:
+        return None
+    kinds = _kinds(args.players, rules.players, me)
+    seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    label = Path(args.rules).stem if args.rules else (args.preset or "tractor")
+    return Game(Match(rules, seed=seed, max_rounds=args.rounds), me, kinds, label)
+
+
+def _resumed(args: argparse.Namespace, path: str, problems: list[str]) -> Game | None:
+    """The game recorded in ``path``, with ``--seat`` and ``--players`` applied."""
+    try:
+        record = load_record(path)
+        match = replay(record)
+    except (RecordError, OSError) as error:
+        problems.append(str(error))
+        return None
+    n = record.rules.players
+    saved = list(record.kinds or ())
+    me = args.seat if args.seat is not None else (
+        saved.index("human") if "human" in saved else 0)
+    if not 0 <= me < n:
+        problems.append(f"--seat must be a seat from 0 to {n - 1}, got {me}")
+        return None
+    if args.players is not None:
         try:
-            record = load_record(resume)
-            match = replay(record)
-        except RecordError as error:
-            print(f"shengji play: {error}", file=sys.stderr)
-            return 2
-        n = record.rules.players
-        saved = list(record.kinds or ())
-        me = args.seat if args.seat is not None else (
-            saved.index("human") if "human" in saved else 0)
+            kinds = _kinds(args.players, n, me)
+        except ValueError as error:
+            problems.append(str(error))
+            return None
+    else:
         kinds = [k if k in PLAYER_KINDS else "heuristic" for k in saved] or ["heuristic"] * n
         kinds[me] = "human"
-        label = preset_name(record.rules)
-        console.print(f"Resuming {resume}: round {len(match.results) + 1}, "
+    return Game(match, me, kinds, preset_name(record.rules))
+
+
+def play_main(args: argparse.Namespace) -> int:
+    """Run ``shengji play``: check every option first, then start, resume or ask."""
+    from shengji.cli import output_file_problem, report
+
+    console = _console()
+    unicode = _unicode(console, args.ascii)
+    given = [f"--{name}" for name in GAME_OPTIONS if getattr(args, name) is not None]
+    problems: list[str] = []
+    record_name = args.record or args.resume or DEFAULT_RECORD
+    unwritable = output_file_problem("--record", record_name)
+    if unwritable and (args.record or not args.resume):
+        problems.append(unwritable)
+    game: Game | None = None
+    if args.resume:
+        fixed = [g for g in given if g not in ("--seat", "--players")]
+        if fixed:
+            problems.append(f"--resume continues the recorded game as it was: "
+                            f"{', '.join(fixed)} cannot change it")
+        game = _resumed(args, args.resume, problems)
+    else:
+        game = _new_game(args, problems)
+    if problems or game is None:
+        return report("play", problems)
+    record_path = Path(record_name)
+    resuming = bool(args.resume)
+    saved = None if args.resume or not record_path.exists() else _unfinished(record_path)
+    if saved is not None:
+        try:
+            choice = _ask_resume(console, Prompter(flush=console.file.flush), record_path,
+                                 saved, game if given else None)
+        except (Quit, KeyboardInterrupt):
+            return 0
+        if choice == "quit":
+            return 0
+        if choice == "resume":
+            game = _resumed(args, str(record_path), problems)
+            if game is None:
+                return report("play", problems)
+            resuming = True
+    match, me, kinds = game.match, game.me, game.kinds
+    if resuming:
+        console.print(f"Resuming {record_path}: round {len(match.results) + 1}, "
                       f"{len(match.history)} actions so far.", markup=False)
     else:
-        from shengji.cli import rules_from_args
-
-        try:
-            rules = rules_from_args(args.preset, args.rules, args.table)
-            seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-            match = Match(rules, seed=seed, max_rounds=args.rounds)
-            me = args.seat if args.seat is not None else 0
-            if not 0 <= me < rules.players:
-                raise ValueError(f"--seat must be a seat from 0 to {rules.players - 1}")
-            kinds = _kinds(args, rules.players, me)
-        except ValueError as error:
-            print(f"shengji play: {error}", file=sys.stderr)
-            return 2
-        label = Path(args.rules).stem if args.rules else args.preset
-        console.print(f"New game: {label}, seed {seed}. Recording to {record_path}.",
+        console.print(f"New game: {game.label}, seed {match.seed}. Recording to {record_path}.",
                       markup=False)
         console.print("Type ? at any prompt for what the rules require and a suggestion, "
                       "help for more.", markup=False)
     n = match.rules.players
-    if not 0 <= me < n:
-        print(f"shengji play: --seat must be a seat from 0 to {n - 1}", file=sys.stderr)
-        return 2
     players: list[Player | None] = [
         None if s == me else make_player(kinds[s], seed=match.seed + s) for s in range(n)]
     names = ["You" if s == me else f"Seat {s}" for s in range(n)]
-    delay = 0.0 if args.fast or not console.is_terminal else max(0.0, args.delay)
+    delay = 0.0 if args.fast or not console.is_terminal else args.delay
     session = Session(match, me=me, players=players, names=names, kinds=kinds,
-                      record=record_path, console=console, prompter=prompter, delay=delay,
-                      label=label, unicode=unicode)
+                      record=record_path, console=console, prompter=Prompter(
+                          flush=console.file.flush), delay=delay, label=game.label,
+                      unicode=unicode)
     return session.run()
+
+
+def _ask_resume(console: Console, prompter: Prompter, path: Path, saved: Match,
+                asked: Game | None) -> str:
+    """Offer the game in progress saved at ``path``: ``"resume"``, ``"new"`` or ``"quit"``.
+    With ``asked`` (the person gave options) Enter starts that game; without, Enter resumes."""
+    console.print(f"A game in progress is saved in {path} (round {len(saved.results) + 1}, "
+                  f"{len(saved.history)} actions).", markup=False)
+    if asked is not None:
+        console.print(f"Start the new game you asked for ({asked.label}, seed "
+                      f"{asked.match.seed}), overwriting it?", markup=False)
+        console.print("Enter or y: new game · r: resume the saved game instead · q: quit",
+                      markup=False)
+        answers = {"": "new", "y": "new", "yes": "new", "n": "resume", "r": "resume",
+                   "resume": "resume"}
+    else:
+        console.print("Resume it? Enter or y: resume · n: start a new game, overwriting it · "
+                      "q: quit", markup=False)
+        answers = {"": "resume", "y": "resume", "yes": "resume", "r": "resume",
+                   "resume": "resume", "n": "new", "no": "new", "new": "new"}
+    answers.update({"q": "quit", "quit": "quit"})
+    while True:
+        answer = prompter.ask(PROMPTS["resume"]).strip().lower()
+        if answer in answers:
+            return answers[answer]
+        console.print("Answer " + ("Enter, r or q." if asked is not None else "Enter, n or q."),
+                      markup=False)
 
 
 def replay_main(args: argparse.Namespace) -> int:

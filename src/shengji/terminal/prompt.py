@@ -35,6 +35,7 @@ PROMPTS = {
     "next": "next round> ",
     "end": "end> ",
     "resume": "resume> ",
+    "confirm": "sure> ",
 }
 """The prompt of each decision: stable strings that scripts (and tests) can wait for."""
 

@@ -9,13 +9,15 @@ the number the person types picks the card they see.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
 
-from shengji.engine.cards import Card, Suit
-from shengji.engine.rules import Partnership
+from shengji.engine.cards import Card, Hand, Suit
+from shengji.engine.friends import FriendCall, exhausted_calls, exhausted_text
+from shengji.engine.rules import FirstDealer, Partnership, Rules, TrumpChoice
 from shengji.engine.scoring import level_name
 from shengji.engine.trick import Play as TrickPlay
 from shengji.engine.trump import TRUMP, Trump, suit_name
@@ -66,6 +68,17 @@ def plural(count: int, word: str) -> str:
 def card_label(card: Card, unicode: bool = True) -> str:
     """``10♥`` (or ``10H``); jokers ``SJ``/``BJ``."""
     return card.unicode() if unicode else str(card)
+
+
+_NOTATION = re.compile(r"(?<![\w♠♥♦♣])(10|[2-9JQKA])([CDHS])(?![\w♠♥♦♣])")
+
+
+def symbols(text: str, unicode: bool = True) -> str:
+    """``text`` with the cards written in notation (``JD``) drawn with suit symbols
+    (``J♦``), as the screen draws them; unchanged if not ``unicode``."""
+    if not unicode:
+        return text
+    return _NOTATION.sub(lambda m: m.group(1) + Suit.parse(m.group(2)).symbol, text)
 
 
 def card_style(card: Card, trump: Trump | None) -> str:
@@ -191,24 +204,68 @@ def _levels_line(view: SeatView, seating: Seating) -> Text:
     return Text(f"Levels: {levels}")
 
 
+def held_at_call(view: SeatView) -> tuple[list[int], list[int] | None]:
+    """The caller's cards when the friends were called (its hand and the cards it has
+    played since, per face) and the kitty it buried (per face, if it sees it)."""
+    played = [c for record in view.tricks for play in record.plays if play.seat == view.seat
+              for c in play.cards]
+    played += [c for play in view.trick if play.seat == view.seat for c in play.cards]
+    held = Hand([*view.hand, *played]).counts
+    return held, (Hand(view.kitty).counts if view.kitty is not None else None)
+
+
+def own_dead_calls(view: SeatView) -> tuple[FriendCall, ...]:
+    """The friend calls of ``view``'s seat that its own cards leave to nobody else (only
+    the caller knows them; empty for everybody else)."""
+    if view.seat != view.dealer or not view.calls:
+        return ()
+    held, buried = held_at_call(view)
+    return exhausted_calls(view.calls, held, view.rules, buried=buried)
+
+
 def _friends_line(view: SeatView, seating: Seating) -> Text | None:
     if view.rules.partnership == Partnership.FIXED or view.dealer is None:
         return None
     if not view.calls:
+        if view.trump is None:
+            return None
         return Text(f"Declarer: {seating.name(view.dealer)} (friends not called yet)")
-    calls = ", ".join(_call_text(str(c), seating.unicode) for c in view.calls)
+    dead = own_dead_calls(view)
+    calls = ", ".join(call_text(c, seating.unicode) + (" (no friend)" if c in dead else "")
+                      for c in view.calls)
+    if dead and len(dead) == len(view.calls) and not view.friends:
+        held, buried = held_at_call(view)
+        why = "; ".join(symbols(exhausted_text(c, held, view.rules, buried), seating.unicode)
+                        for c in dead)
+        return Text(f"Friends called: {calls} · you play alone ({why})")
     found = seating.side(view.friends) if view.friends else "none yet"
     return Text(f"Friends called: {calls} · revealed: {found}")
 
 
-def _call_text(call: str, unicode: bool) -> str:
-    if not unicode:
-        return call
-    head, _, card = call.rpartition(" ")
-    try:
-        return f"{head} {Card(card).unicode()}"
-    except ValueError:
-        return call
+def call_text(call: FriendCall, unicode: bool = True) -> str:
+    """A friend call as the screen shows it: ``1st A♠``, ``2nd black A``."""
+    return symbols(str(call), unicode)
+
+
+def dealer_rule(rules: Rules) -> str:
+    """Who deals a round whose dealer is not known before the bidding."""
+    if rules.trump_choice == TrumpChoice.DEALER:
+        return "the first to draw"
+    if rules.partnership == Partnership.FLUID:
+        return "the winning bidder"
+    first = {FirstDealer.FIRST_PAIR: "the first to bid a pair",
+             FirstDealer.FIRST_JOKER_PAIR: "the first to bid jokers"}.get(rules.first_dealer)
+    if first is not None:
+        return f"{first}, else the winning bidder"
+    return "the first bidder"
+
+
+def dealer_words(view: SeatView, seating: Seating) -> str:
+    """The dealer for the header: a name, or who will deal while the bidding decides."""
+    fluid = view.rules.partnership == Partnership.FLUID
+    if view.dealer is None or (fluid and view.trump is None):
+        return dealer_rule(view.rules)
+    return seating.name(view.dealer)
 
 
 def _points_line(view: SeatView, seating: Seating) -> Text:
@@ -230,7 +287,7 @@ def render_header(view: SeatView, seating: Seating, *, round_number: int,
     title = f"Round {round_number}" + (f" · {label}" if label else "") + (
         f" · you are seat {seating.me}" if seating.names[seating.me] == "You" else "")
     lines = [rule(title, seating.unicode)]
-    dealer = seating.name(view.dealer) if view.dealer is not None else "decided by the bidding"
+    dealer = dealer_words(view, seating)
     if view.trump is not None:
         trump = f"Trump {trump_words(view.trump, seating.unicode)}"
     else:
@@ -319,13 +376,50 @@ def render_view(view: SeatView, seating: Seating, *, round_number: int, label: s
 # -- the end of a round -------------------------------------------------------------------
 
 def render_result(result: RoundResult, seating: Seating, *, round_number: int,
-                  rules_players: int, trump: Trump | None) -> list[Text]:
-    """A compact summary of a finished round (the full sheet is :meth:`RoundResult.sheet`)."""
+                  rules_players: int, trump: Trump | None,
+                  tricks: Sequence[TrickRecord] = ()) -> list[Text]:
+    """The score sheet of a finished round, in the screen's words: the points taken in
+    ``tricks`` (the round's tricks, if given), the kitty, penalties, the total and the
+    level table's row, the verdict, the level changes and the next dealer."""
     head = rule(f"Round {round_number} over", seating.unicode)
     if result.redeal:
         return [head, Text("The hand was thrown in: no score. "
                            f"Next dealer: {seating.name(result.next_dealer)}.")]
     lines = [head]
+    lines.append(Text(f"Declarers: {seating.side(result.declarers)} · opponents: "
+                      f"{seating.side(result.opponents)}"))
+    taken = [f"trick {i} {seating.name(r.winner)} {r.points}" for i, r in enumerate(tricks, 1)
+             if r.points and r.winner in result.opponents]
+    lines.append(Text(f"Opponents' points in tricks: {result.trick_points}"
+                      + (f" ({', '.join(taken)})" if taken else "")))
+    kitty = Text("Kitty: ") + (cards_text(result.kitty, trump, seating.unicode)
+                               if result.kitty else Text("hidden"))
+    if result.kitty_points is not None:
+        kitty += Text(f" ({plural(result.kitty_points, 'point')})")
+    if result.kitty_multiplier:
+        times = "×" if seating.unicode else "x"
+        led = f" ({tricks[-1].lead.describe()} led)" if tricks else ""
+        kitty += Text(f" {times} {result.kitty_multiplier} = {result.kitty_bonus} to the "
+                      f"opponents: they won the last trick{led}")
+    elif result.lost_by is not None:
+        kitty += Text(", not counted: the round was lost")
+    else:
+        kitty += Text(", not counted: the declarers won the last trick")
+    lines.append(kitty)
+    if result.penalty_points:
+        lines.append(Text(f"Failed throws: {result.penalty_points:+d} to the opponents"))
+    if result.red_five_points:
+        lines.append(Text(f"Captured red fives: {result.red_five_points:+d} to the opponents"))
+    if result.lost_by is not None:
+        lines.append(Text(f"{seating.name(result.lost_by)}: the throw failed and the round "
+                          "is lost"))
+    row = f" · level table {result.change.row}" if result.change is not None else ""
+    lines.append(Text(f"Opponents' total: {result.points}{row}"))
+    if any(line.startswith("Smaller declaring team") for line in result.lines):
+        lines.append(Text("Smaller declaring team: one bonus level"))
+    if result.hooked:
+        lines.append(Text("Hook and needle: the opponents won the last trick with a trump-rank "
+                          "card"))
     declarers = seating.side(result.declarers)
     if result.declarers_won:
         verdict = f"The declarers ({declarers}) keep the deal: the opponents took {result.points}."
@@ -333,21 +427,6 @@ def render_result(result: RoundResult, seating: Seating, *, round_number: int,
         verdict = (f"The opponents ({seating.side(result.opponents)}) win the deal with "
                    f"{result.points} points.")
     lines.append(Text(verdict, style="bold"))
-    if result.kitty:
-        kitty = Text("Kitty: ") + cards_text(result.kitty, trump, seating.unicode) + Text(
-            f" ({result.kitty_points} points)")
-    else:
-        kitty = Text("Kitty: hidden" + (f" ({result.kitty_points} points)"
-                                         if result.kitty_points is not None else ""))
-    if result.kitty_multiplier:
-        times = "×" if seating.unicode else "x"
-        kitty += Text(f" {times} {result.kitty_multiplier} = {result.kitty_bonus} to the "
-                      "opponents")
-    else:
-        kitty += Text(", not counted")
-    lines.append(kitty)
-    if result.change is not None:
-        lines.append(Text(f"Level table: {result.change.row}"))
     changed = [s for s in range(rules_players) if result.levels[s] != result.levels_before[s]]
     if changed:
         moves: dict[tuple[int, int], list[int]] = {}

@@ -18,8 +18,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from shengji.engine.cards import Card
+from shengji.engine.cards import Card, Hand
 from shengji.engine.follow import LegalPlays
+from shengji.engine.friends import call_reason, exhausted_calls, exhausted_text
 from shengji.engine.lead import LegalLeads
 from shengji.game.actions import (
     Action,
@@ -42,6 +43,7 @@ from shengji.game.scoresheet import RoundResult
 from shengji.game.view import SeatView
 from shengji.players.base import Player
 from shengji.players.heuristic import HeuristicPlayer
+from shengji.terminal.hints import bid_help, call_help, declare_help, show_help
 from shengji.terminal.prompt import (
     PROMPTS,
     InputError,
@@ -55,18 +57,43 @@ from shengji.terminal.prompt import (
 from shengji.terminal.screen import (
     Seating,
     bid_words,
+    call_text,
     cards_text,
+    dealer_words,
     display_order,
     display_trump,
     plural,
     render_last_trick,
     render_result,
     render_view,
+    symbols,
     trump_words,
 )
 
 HELP = ("Commands: ? (what the rules require now, and a suggestion) · last (the previous "
         "trick) · hand (show the table again) · quit (stop; the game is saved)")
+
+VERBS = {"deal": "bid", "bid": "bid", "bury": "bury", "call": "call", "declare": "declare",
+         "lead": "play", "follow": "play"}
+"""The action word that may start the answer at each prompt (``bid 2D``, ``declare C``,
+``call 1st AS``, ``play KS KS``), as the suggestions write them."""
+
+
+def number_ranges(numbers: Sequence[int]) -> str:
+    """Card numbers as typed: sorted, runs of three or more as ranges (``3 5-7``)."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return " ".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else " ".join(map(str, r)) for r in runs)
+
+
+def strip_verb(text: str, verb: str) -> str:
+    """``text`` without a leading ``verb`` (``bid 2D`` -> ``2D``)."""
+    head, _, rest = text.strip().partition(" ")
+    return rest.strip() if head.lower() == verb and rest.strip() else text.strip()
 
 
 class Session:
@@ -169,10 +196,9 @@ class Session:
     # -- the deal --------------------------------------------------------------------
 
     def _round_start(self, rnd: Round) -> None:
-        dealer = "decided by the first bid" if rnd.dealer is None else self.seating.name(
-            rnd.dealer)
+        dealer = dealer_words(rnd.view(self.me), self.seating)
         self.say("")
-        self.say(f"Round {self.round_number}: dealing (dealer {dealer}).", style="bold")
+        self.say(f"Round {self.round_number}: dealing (dealer: {dealer}).", style="bold")
         self.skip_bids = False
         self.declined = set()
 
@@ -209,28 +235,27 @@ class Session:
             self.say("  w) take back your bid")
         self.say("Enter: no bid, keep drawing · f: no more bid offers this deal" if during_deal
                  else "Enter: pass")
-        words = card_tokens(c for b in bids for c in b.cards)
+        words = ["pass", "bid", *card_tokens(c for b in bids for c in b.cards)]
         while True:
             text = self.prompter.ask(PROMPTS["deal" if during_deal else "bid"], words)
             key = text.strip().lower()
-            if not key:
+            if key in ("", "pass", "no bid"):
                 return None if during_deal else Pass(self.me)
             if self._command(key, legal):
                 continue
             if key == "f" and during_deal:
                 self.skip_bids = True
                 return None
+            body = strip_verb(text, "bid")
             try:
-                if key == "w" and can_withdraw:
+                if key in ("w", "withdraw") and can_withdraw:
                     action: Action = Withdraw(self.me)
-                elif key.isdigit():
-                    choice = parse_menu(key, len(bids))
+                elif body.isdigit():
+                    choice = parse_menu(body, len(bids))
                     assert choice is not None
                     action = bids[choice]
-                elif key == "pass" and not during_deal:
-                    action = Pass(self.me)
                 else:
-                    action = Bid(self.me, parse_selection(text, ()))
+                    action = Bid(self.me, parse_selection(body, ()))
             except InputError as error:
                 self.say(f"{error}", style="red")
                 continue
@@ -262,10 +287,7 @@ class Session:
                      style="bold")
             return self._ask("bury", legal, lambda text: Bury(me, self._cards(text)))
         if phase == Phase.CALL:
-            count = view.rules.friend_count
-            self.say(f"Call {count} friend card{'s' if count > 1 else ''}, e.g. "
-                     f"{'1st AS, 2nd KH' if count > 1 else '1st AS'}.", style="bold")
-            return self._ask("call", legal, lambda text: Call(me, parse_calls(text)))
+            return self._call(view, legal)
         if phase == Phase.SHOW:
             self.say("You may show your hand to have the cards dealt again. Show it? (y/n)",
                      style="bold")
@@ -284,6 +306,43 @@ class Session:
             kind = "follow"
         return self._ask(kind, legal, lambda text: Play(me, self._cards(text)))
 
+    def _call(self, view: SeatView, legal: Legal) -> Action:
+        """Ask for the friend calls; a call that the person's own cards leave to nobody
+        else is refused or, if the rules allow it, made only once confirmed."""
+        rules, trump = view.rules, view.trump
+        assert trump is not None
+        held, buried = Hand(view.hand).counts, (
+            Hand(view.kitty).counts if view.kitty is not None else None)
+        example = self.hinter.act(view, legal)
+        text = (", ".join(str(c) for c in example.calls) if isinstance(example, Call)
+                and not exhausted_calls(example.calls, held, rules, buried=buried) else "")
+        count = plural(rules.friend_count, "friend card")
+        self.say(f"Call {count}" + (f": type e.g. {text}" if text else "") + ". Whoever "
+                 "plays a called card joins you (? explains).", style="bold")
+
+        def parse(answer: str) -> Action:
+            calls = parse_calls(answer)
+            why = call_reason(calls, trump, rules, held=held, buried=buried)
+            if why is not None:
+                raise InputError(f"Not allowed: {symbols(why, self.seating.unicode)}")
+            return Call(self.me, calls)
+
+        while True:
+            action = self._ask("call", legal, parse)
+            assert isinstance(action, Call)
+            dead = exhausted_calls(action.calls, held, rules, buried=buried)
+            if not dead:
+                return action
+            why = "; ".join(symbols(exhausted_text(c, held, rules, buried), self.seating.unicode)
+                            for c in dead)
+            alone = ("you would play alone" if len(dead) == len(action.calls)
+                     else "you would have fewer friends")
+            self.say(f"Careful: {why}. Nobody else can be the friend of "
+                     f"{', '.join(call_text(c, self.seating.unicode) for c in dead)}: {alone}. "
+                     "Call it anyway? (y: yes; n or Enter: call again)", style="red")
+            if self.prompter.ask(PROMPTS["confirm"]).strip().lower() in ("y", "yes"):
+                return action
+
     def _cards(self, text: str) -> tuple[Card, ...]:
         view = self.view()
         trump = display_trump(view)
@@ -299,7 +358,8 @@ class Session:
         raise InputError("answer y (show the hand) or n (keep it)")
 
     def _ask(self, kind: str, legal: Legal, parse: Callable[[str], Action]) -> Action:
-        words = card_tokens(self.view().hand)
+        verb = VERBS.get(kind)
+        words = [*([verb] if verb else []), *card_tokens(self.view().hand)]
         while True:
             text = self.prompter.ask(PROMPTS[kind], words)
             if not text.strip():
@@ -308,7 +368,7 @@ class Session:
             if self._command(text.strip().lower(), legal):
                 continue
             try:
-                action = parse(text)
+                action = parse(strip_verb(text, verb) if verb else text)
             except InputError as error:
                 self.say(f"{error}", style="red")
                 continue
@@ -319,7 +379,7 @@ class Session:
         why = legal.reason(action)
         if why is None:
             return True
-        self.say(f"Not allowed: {why}", style="red")
+        self.say(f"Not allowed: {symbols(why, self.seating.unicode)}", style="red")
         return False
 
     def _command(self, key: str, legal: Legal) -> bool:
@@ -340,24 +400,42 @@ class Session:
         return True
 
     def _hint(self, legal: Legal) -> None:
+        view = self.view()
+        unicode = self.seating.unicode
         plays = legal.plays
+        phase = view.phase
         if isinstance(plays, LegalPlays):
-            self.say(f"Rules: {plays.describe()}.")
+            self.say(symbols(f"Rules: {plays.describe()}.", unicode))
             if plays.forced:
                 self.say(Text("You must play: ") + cards_text(plays.forced, plays.trump,
-                                                             self.seating.unicode))
+                                                             unicode))
         elif isinstance(plays, LegalLeads):
             self.say("Rules: lead a single card, a pair (or longer tuple) or a tractor.")
             if plays.rules.throws:
                 self.say("Or throw several of one suit at once: it fails if another player "
                          "can beat a part of it.")
+        elif phase in (Phase.DEAL, Phase.BID, Phase.OVERBID):
+            for line in bid_help(view, legal, self.seating):
+                self.say(line)
+        elif phase == Phase.CALL:
+            for line in call_help(view, self.seating):
+                self.say(line)
+        elif phase == Phase.DECLARE:
+            for line in declare_help(view, self.seating):
+                self.say(line)
+        elif phase == Phase.SHOW:
+            for line in show_help(view):
+                self.say(line)
         else:
-            self.say(f"Rules: {legal.summary}.")
-        view = self.view()
+            self.say(f"Rules: {legal.summary}; the kitty's points go to the opponents, "
+                     "multiplied, if they win the last trick.")
         suggestion = self.hinter.act(view, legal)
         self.say(f"Suggestion: {self._describe(suggestion, view)}", style="bold")
 
     def _describe(self, action: Action, view: SeatView) -> str:
+        """The suggestion as the screen shows it, then what to type to make it."""
+        unicode = self.seating.unicode
+        typed: list[str] = []
         if isinstance(action, Play | Bury):
             trump = display_trump(view)
             order = display_order(view.hand, trump) if trump is not None else list(view.hand)
@@ -365,15 +443,33 @@ class Session:
             for card in action.cards:
                 numbers.append(next(i for i, c in enumerate(order, 1)
                                     if c == card and i not in numbers))
-            cards = " ".join(str(c) for c in action.cards)
-            return f"{cards} (numbers {' '.join(map(str, numbers))})"
-        if isinstance(action, Bid):
-            return f"bid {' '.join(str(c) for c in action.cards)}"
-        if isinstance(action, Call):
-            return ", ".join(str(c) for c in action.calls)
-        if isinstance(action, Draw):
-            return "no bid (Enter)"
-        return str(action).split(" ", 1)[1]
+            shown = " ".join(c.unicode() if unicode else str(c) for c in action.cards)
+            typed = [number_ranges(numbers), " ".join(str(c) for c in action.cards)]
+        elif isinstance(action, Bid):
+            shown = symbols(f"bid {' '.join(str(c) for c in action.cards)}", unicode)
+            typed = [f"bid {' '.join(str(c) for c in action.cards)}"]
+        elif isinstance(action, Call):
+            shown = ", ".join(call_text(c, unicode) for c in action.calls)
+            typed = [", ".join(str(c) for c in action.calls)]
+        elif isinstance(action, Draw):
+            shown, typed = "no bid", ["Enter"]
+        elif isinstance(action, Pass):
+            shown = "pass" if view.phase != Phase.SHOW else "keep the hand"
+            typed = ["Enter" if view.phase != Phase.SHOW else "n"]
+        elif isinstance(action, Show):
+            shown, typed = "show the hand", ["y"]
+        elif isinstance(action, Withdraw):
+            shown, typed = "take back your bid", ["w"]
+        elif isinstance(action, Declare):
+            suit = action.suit
+            shown = "declare " + ("NT (no trump suit)" if suit is None else
+                                  f"{suit.symbol if unicode else suit.letter} "
+                                  f"({suit.name.lower()})")
+            typed = ["declare " + ("NT" if suit is None else suit.letter)]
+        else:
+            shown = str(action).split(" ", 1)[1]
+        typed = [t for t in dict.fromkeys(typed) if t != shown]
+        return f"{shown} (type {' or '.join(typed)})" if typed else shown
 
     # -- computer players and announcements -----------------------------------------
 
@@ -429,7 +525,7 @@ class Session:
                 line = Text(self._who(seat, "bury", "buries") + f" {len(action.cards)} cards.")
         elif isinstance(action, Call):
             line = Text(self._who(seat, "call", "calls") + " "
-                        + ", ".join(str(c) for c in action.calls) + ".")
+                        + ", ".join(call_text(c, unicode) for c in action.calls) + ".")
         elif isinstance(action, Show):
             line = Text(self._who(seat, "show", "shows") + " the hand: it is dealt again.")
         elif isinstance(action, Declare):
@@ -448,7 +544,7 @@ class Session:
         line = Text(f"{self.seating.name(action.seat)}: ") + cards_text(cards, rnd.trump, unicode)
         if trick is not None and trick.plays and trick.plays[0].seat == action.seat and (
                 trick.throw is not None and not trick.throw.valid):
-            line += Text(f"  (throw failed: {trick.throw.explain()})", style="red")
+            line += Text(f"  ({symbols(trick.throw.explain(), unicode)})", style="red")
         return line
 
     # -- the end ---------------------------------------------------------------------
@@ -457,12 +553,11 @@ class Session:
         view = rnd.view(self.me)
         shown = view.result or result
         self.say("")
-        for line in shown.sheet().splitlines():
-            self.say(line, style="dim")
         number = len(self.match.results)
-        for summary in render_result(shown, self.seating, round_number=number,
-                                     rules_players=rnd.rules.players, trump=rnd.trump):
-            self.say(summary)
+        for line in render_result(shown, self.seating, round_number=number,
+                                  rules_players=rnd.rules.players, trump=rnd.trump,
+                                  tricks=view.tricks):
+            self.say(line)
         self.save()
         if self.match.is_over:
             return
