@@ -404,15 +404,52 @@ def test_shengji_alone_plays_and_ends_a_short_match(tmp_path: Path) -> None:
     assert replayer.exitstatus == 0
 
 
-def test_replay_all_of_an_unfinished_game(tmp_path: Path) -> None:
+def _hand_lines(transcript: str, name: str) -> list[str]:
+    """The lines of ``transcript`` that show ``name``'s hand (not a trick: those indent)."""
+    return [line for line in transcript.splitlines() if line.startswith(f"{name}  ")]
+
+
+def test_replay_of_an_unfinished_game_shows_only_the_persons_view(tmp_path: Path) -> None:
     match = _to_play("tractor", seed=3, tricks=1)
-    save_record(match, tmp_path / "game.toml", kinds=["human", *["heuristic"] * 3])
-    child = _spawn(["replay", "game.toml", "--all"], tmp_path)
-    child.expect_exact("The hands at the first lead:")
+    kinds = ["heuristic", "human", "heuristic", "heuristic"]
+    save_record(match, tmp_path / "game.toml", kinds=kinds)
+    child = _spawn(["replay", "game.toml", "--all", "--ascii"], tmp_path)
+    child.expect_exact("an unfinished game (as Seat 1 saw it)")
+    child.expect_exact("Seat 1's hand at the first lead:")
     child.expect_exact("Trick 1, won by")
     child.expect_exact("(unfinished)")
     child.expect_exact("Continue it with: shengji play --resume game.toml")
     child.expect(pexpect.EOF)
+    transcript = child.logfile_read.getvalue()
+    assert "seed" not in transcript                    # the seed would deal every hand again
+    assert _hand_lines(transcript, "Seat 1")
+    for seat in (0, 2, 3):
+        assert not _hand_lines(transcript, f"Seat {seat}"), seat
+    owner = match.round.kitty_owner
+    assert owner is not None and owner != 1
+    assert f"Seat {owner}: bury 8 cards" in transcript       # not which cards
+    buried = " ".join(str(c) for c in match.round.kitty)
+    assert buried not in transcript
+
+
+def test_replay_of_a_finished_game_shows_everything(tmp_path: Path) -> None:
+    rules = preset("tractor")
+    match = Match(rules, seed=4, max_rounds=1)
+    players = [make_player("heuristic", seed=s) for s in range(4)]
+    while not match.is_over:
+        seat = match.to_move
+        assert seat is not None
+        match.apply(players[seat].act(match.view(seat), match.legal(seat)))
+    save_record(match, tmp_path / "game.toml", kinds=["human", *["heuristic"] * 3])
+    child = _spawn(["replay", "game.toml", "--all"], tmp_path)
+    child.expect_exact("Replay of game.toml: seed 4")
+    child.expect_exact("The hands at the first lead:")
+    child.expect_exact("The match stopped after 1 round.")
+    child.expect(pexpect.EOF)
+    transcript = child.logfile_read.getvalue()
+    assert all(_hand_lines(transcript, f"Seat {seat}") for seat in range(4))
+    assert transcript.count("Round 1 over") == 1
+    assert "Opponents' total:" in transcript
 
 
 def test_an_unfinished_game_is_offered_for_resuming(tmp_path: Path) -> None:

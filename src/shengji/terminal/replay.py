@@ -3,8 +3,11 @@
 The record is replayed action by action and shown in steps: the deal (with
 the bids), the bidding, the kitty (and friend calls), every hand at the first
 lead, each trick, each round's score sheet. Enter shows the next step, ``q``
-quits. A replay sees everything (every hand and every kitty): it is a record
-of a game already played.
+quits. A finished game replays with everything shown (every hand and kitty). An
+unfinished one (``shengji play`` records the game while it waits for the person)
+replays only what the recording seat may know (the record's ``kinds`` say which
+seat is the person): its own hand and kitty, and everything public; the seed,
+from which every hand could be dealt again, is not shown.
 """
 
 from __future__ import annotations
@@ -14,13 +17,15 @@ from rich.text import Text
 
 from shengji.game.actions import Action, Bid, Bury, Call, Draw, Pass, Play, Show, Withdraw
 from shengji.game.match import Match
-from shengji.game.record import Record, RecordError
+from shengji.game.record import Record, RecordError, replay
 from shengji.game.round import Phase, Round
 from shengji.terminal.prompt import Prompter, Quit
 from shengji.terminal.screen import (
     Seating,
     bid_words,
+    call_text,
     cards_text,
+    dealer_rule,
     plural,
     render_result,
     render_trick,
@@ -46,6 +51,9 @@ class Replayer:
         self.seating = Seating(tuple(names), -1, unicode)
         self.source = source
         self.lines: list[Text] = []
+        self.viewer = viewer_of(record)
+        """The seat whose view an unfinished game is replayed from (``None``: show all;
+        ``-1``: public information only)."""
 
     def say(self, text: str | Text, style: str = "") -> None:
         """Add a line to the current step."""
@@ -69,8 +77,16 @@ class Replayer:
     def run(self) -> int:
         """Replay the whole record; returns the exit status."""
         record = self.record
-        self.say(f"Replay of {self.source or 'a record'}: seed {record.seed}, "
-                 f"{record.rules.players} players, {len(record.actions)} actions.", style="bold")
+        name = self.source or "a record"
+        if self.viewer is None:
+            self.say(f"Replay of {name}: seed {record.seed}, {record.rules.players} players, "
+                     f"{len(record.actions)} actions.", style="bold")
+        else:
+            seen = (f"as {self.seating.name(self.viewer)} saw it" if self.viewer >= 0
+                    else "public information only")
+            self.say(f"Replay of {name}, an unfinished game ({seen}): "
+                     f"{record.rules.players} players, {len(record.actions)} actions.",
+                     style="bold")
         if self.prompter is not None:
             self.say("Enter: next step · q: quit")
         match = Match(record.rules, seed=record.seed, max_rounds=record.max_rounds)
@@ -121,17 +137,20 @@ class Replayer:
                 self._hands(rnd)
             self.step()
         if result is not None:
+            if self.viewer is not None:  # a seat's view: the kitty as that seat saw it
+                observer = self.viewer if self.viewer >= 0 else next(
+                    s for s in range(rnd.rules.players) if s != rnd.kitty_owner)
+                result = rnd.view(observer).result or result
             self.say("")
-            for sheet_line in result.sheet().splitlines():
-                self.say(sheet_line, style="dim")
             self.lines += render_result(result, self.seating, round_number=len(match.results),
-                                        rules_players=rnd.rules.players, trump=rnd.trump)
+                                        rules_players=rnd.rules.players, trump=rnd.trump,
+                                        tricks=rnd.tricks)
             self.step()
 
     def _round_header(self, rnd: Round, number: int) -> None:
-        dealer = "decided by the bidding" if rnd.dealer is None else self.seating.name(
+        dealer = dealer_rule(rnd.rules) if rnd.dealer is None else self.seating.name(
             rnd.dealer)
-        self.say(rule(f"Round {number} · dealer {dealer}", self.seating.unicode))
+        self.say(rule(f"Round {number} · dealer: {dealer}", self.seating.unicode))
 
     def _describe(self, action: Action, rnd: Round) -> None:
         name = self.seating.name(action.seat)
@@ -147,9 +166,12 @@ class Replayer:
         elif isinstance(action, Withdraw):
             self.say(f"{name}: take back the bid")
         elif isinstance(action, Bury):
-            self.lines += wrap_cards(f"{name}: bury ", action.cards, rnd.trump, unicode)
+            if self.viewer is None or action.seat == self.viewer:
+                self.lines += wrap_cards(f"{name}: bury ", action.cards, rnd.trump, unicode)
+            else:
+                self.say(f"{name}: bury {plural(len(action.cards), 'card')}")
         elif isinstance(action, Call):
-            self.say(f"{name}: call {', '.join(str(c) for c in action.calls)}")
+            self.say(f"{name}: call {', '.join(call_text(c, unicode) for c in action.calls)}")
         elif isinstance(action, Show):
             self.say(f"{name}: show the hand for a redeal")
         if rnd.phase == Phase.KITTY and isinstance(action, Bid | Pass) and rnd.trump:
@@ -160,9 +182,14 @@ class Replayer:
 
     def _hands(self, rnd: Round) -> None:
         assert rnd.trump is not None
-        self.say("The hands at the first lead:", style="bold")
+        seats = range(rnd.rules.players) if self.viewer is None else (
+            [self.viewer] if self.viewer >= 0 else [])
+        if not seats:
+            return
+        self.say("The hands at the first lead:" if self.viewer is None else
+                 f"{self.seating.name(self.viewer)}'s hand at the first lead:", style="bold")
         width = max(len(n) for n in self.seating.names)
-        for seat in range(rnd.rules.players):
+        for seat in seats:
             hand = rnd.view(seat).hand
             self.lines += wrap_cards(f"{self.seating.name(seat):<{width}}  ", hand, rnd.trump,
                                      self.seating.unicode)
@@ -184,6 +211,18 @@ class Replayer:
                      f"{self.seating.name(rnd.to_move)} to move.", style="bold")
             self.say(f"Continue it with: shengji play --resume {self.source}")
         self.step_quietly()
+
+
+def viewer_of(record: Record) -> int | None:
+    """Whose view ``record`` replays from: ``None`` (everything) for a finished game, else
+    the person's seat (``-1`` if the record names none: public information only)."""
+    try:
+        if replay(record).is_over:
+            return None
+    except (RecordError, ValueError):
+        pass
+    kinds = list(record.kinds or ())
+    return kinds.index("human") if "human" in kinds else -1
 
 
 def replay_file(record: Record, *, console: Console, step: bool, unicode: bool,
