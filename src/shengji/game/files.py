@@ -49,6 +49,10 @@ def _size(count: int) -> str:
     return f"{count} bytes"
 
 
+def _too_big(size: int, limit: int) -> str:
+    return f"the file is {size:,} bytes ({_size(size)}), over the limit of {_size(limit)}"
+
+
 def _line(text: str, index: int) -> int:
     return text.count("\n", 0, index) + 1
 
@@ -96,8 +100,8 @@ def check_text(text: str, *, limit: int) -> None:
     """Refuse ``text`` unless it is at most ``limit`` characters, without NUL characters,
     and nested no deeper than :data:`MAX_NESTING` (see the module docstring)."""
     if len(text) > limit:
-        raise TextFileError(f"the text is {_size(len(text))} long; at most {_size(limit)} "
-                            f"is read")
+        raise TextFileError(f"the text is {len(text):,} characters long, over the limit of "
+                            f"{_size(limit)}")
     nul = text.find("\0")
     if nul >= 0:
         raise TextFileError(f"line {_line(text, nul)}: a NUL character; is it a binary "
@@ -111,8 +115,7 @@ def decode_text(data: bytes, *, limit: int) -> str:
     """The checked text of a file's bytes: at most ``limit`` bytes of UTF-8 (a leading
     byte-order mark is dropped), then :func:`check_text`."""
     if len(data) > limit:
-        raise TextFileError(f"the file is {_size(len(data))}; at most {_size(limit)} is "
-                            f"read")
+        raise TextFileError(_too_big(len(data), limit))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -131,7 +134,7 @@ def read_text(path: str | Path, *, limit: int) -> str:
     with open(path, "rb") as file:
         size = os.fstat(file.fileno()).st_size
         if size > limit:
-            raise TextFileError(f"the file is {_size(size)}; at most {_size(limit)} is read")
+            raise TextFileError(_too_big(size, limit))
         data = file.read(limit + 1)
     return decode_text(data, limit=limit)
 
