@@ -1,0 +1,289 @@
+// The browser client of `shengji serve`: routes `/` (home) and `/r/{code}` (a room), keeps the
+// state the server sends, and renders it. The server is the only judge of what is legal: the
+// client asks it (`check`) whenever the selection changes and shows its reason.
+import { Connection, savedToken } from "./conn.js";
+import { h } from "./dom.js";
+import { lang, setLang, t } from "./i18n.js";
+import { checkForm, newForm, renderHome, renderJoin, renderLobby } from "./lobby.js";
+import { callAction, chatPanel, renderTable, selectCards, selectionAction } from "./table.js";
+
+const S = {
+  page: "home",
+  code: null,
+  presets: null,
+  loadError: null,
+  form: null,
+  roomForm: null,
+  roomFormKey: null,
+  name: localStorage.getItem("shengji.name") ?? "",
+  status: "idle",
+  room: null,
+  state: null,
+  chat: [],
+  unread: 0,
+  selection: new Set(),
+  handKey: "",
+  checked: null,
+  suggested: null,
+  callPicks: [],
+  callKey: "",
+  sheetAck: null,
+  notice: null,
+  fatal: null,
+  chatDraft: "",
+  version: 0,
+  ui: { sideTab: "log", showHelp: false, showLast: false, rulesOpen: false },
+};
+
+let conn = null;
+let formTimer = null;
+
+const act = {
+  render,
+  send(message) {
+    if (!conn || !conn.send(message)) {
+      S.notice = t("reconnecting");
+      render();
+      return false;
+    }
+    return true;
+  },
+  action(action) {
+    if (!action) return;
+    S.suggested = null;
+    act.send({ type: "action", action });
+  },
+  suggest() {
+    act.send({ type: "suggest" });
+  },
+  toggle(index) {
+    if (S.selection.has(index)) S.selection.delete(index);
+    else S.selection.add(index);
+    act.selectionChanged();
+  },
+  clear() {
+    S.selection = new Set();
+    act.selectionChanged();
+  },
+  selectionChanged() {
+    S.checked = null;
+    requestCheck();
+    render();
+  },
+  nextRound() {
+    S.sheetAck = S.state?.match?.results?.length ?? 0;
+    sessionStorage.setItem(`shengji.sheet.${S.code}`, String(S.sheetAck));
+    const seat = S.state?.view?.seat;
+    if ((S.state?.match?.waiting ?? []).includes(seat)) act.send({ type: "next_round" });
+    render();
+  },
+  connect,
+  formChanged() {
+    clearTimeout(formTimer);
+    formTimer = setTimeout(() => checkForm(S.form, render), 200);
+    render();
+  },
+  roomFormChanged() {
+    clearTimeout(formTimer);
+    formTimer = setTimeout(() => checkForm(S.roomForm, render), 200);
+    render();
+  },
+};
+
+/** Ask the server whether the current selection (or friend call) is legal. */
+function requestCheck() {
+  const kind = S.state?.legal?.kind;
+  const action = kind === "call" ? callAction(S) : selectionAction(S);
+  if (action && conn?.open) conn.send({ type: "check", action });
+}
+
+function onMessage(message) {
+  switch (message.type) {
+    case "welcome":
+      S.fatal = null;
+      break;
+    case "room":
+      S.room = message;
+      syncRoomForm();
+      break;
+    case "state":
+      onState(message);
+      break;
+    case "chat":
+      S.chat.push(message);
+      S.chat = S.chat.slice(-100);
+      if (S.ui.sideTab !== "chat") S.unread += 1;
+      break;
+    case "checked":
+      S.checked = { action: message.action, reason: message.reason ?? null };
+      break;
+    case "suggestion":
+      onSuggestion(message.action);
+      break;
+    case "error":
+      if (message.code === "no-room") S.fatal = t("noRoom");
+      else S.notice = t("error", { message: message.message });
+      break;
+    default:
+      return;
+  }
+  render();
+}
+
+function onState(message) {
+  const previous = S.state;
+  S.version += 1;
+  S.state = message;
+  const view = message.view;
+  const handKey = `${message.match?.round}|${(view.hand ?? []).join(" ")}`;
+  if (handKey !== S.handKey) {
+    S.handKey = handKey;
+    S.selection = new Set();
+    S.checked = null;
+    S.suggested = null;
+  }
+  const callKey = `${message.match?.round}|${message.legal?.kind === "call"}`;
+  if (callKey !== S.callKey) {
+    S.callKey = callKey;
+    S.callPicks = [];
+  }
+  if (S.sheetAck === null) {
+    const stored = sessionStorage.getItem(`shengji.sheet.${S.code}`);
+    const count = message.match?.results?.length ?? 0;
+    const waiting = (message.match?.waiting ?? []).includes(view.seat);
+    S.sheetAck = stored !== null ? Math.min(Number(stored), count) : count - (waiting ? 1 : 0);
+  }
+  if (previous?.legal?.kind !== message.legal?.kind) S.ui.showHelp = false;
+  if (S.selection.size || message.legal?.kind === "call") {
+    S.checked = null;
+    requestCheck();
+  }
+}
+
+function onSuggestion(action) {
+  if (!action || !S.state?.view) return;
+  const [, verb, ...rest] = action.split(" ");
+  if (verb === "play" || verb === "bury") {
+    selectCards(S, rest);
+    S.checked = null;
+    requestCheck();
+  } else if (verb === "call") {
+    S.callPicks = rest.join(" ").split(",").map((text) => {
+      const parts = text.trim().split(/\s+/);
+      const ordinal = parseInt(parts[0], 10) || 1;
+      if (parts.length === 3) return { ordinal, colour: parts[1], rank: parts[2], suit: "S" };
+      const card = parts[parts.length - 1].toUpperCase();
+      return { ordinal, rank: card.slice(0, -1), suit: card.slice(-1), colour: "black" };
+    });
+    S.checked = null;
+    requestCheck();
+  } else {
+    S.suggested = action;
+  }
+}
+
+function syncRoomForm() {
+  if (!S.presets || !S.room?.you?.host || S.room.status !== "lobby") return;
+  const cfg = S.room.config;
+  const key = JSON.stringify(cfg);
+  if (key === S.roomFormKey) return;
+  S.roomFormKey = key;
+  S.roomForm = newForm(S.presets, cfg.preset, cfg.table, cfg.rules ?? {});
+  S.roomForm.ok = true;
+}
+
+function connect() {
+  if (conn) return;
+  conn = new Connection(S.code, {
+    hello: () => ({ name: (S.name.trim() || "Player").slice(0, 24), lang: lang() }),
+    onMessage,
+    onStatus: (status) => {
+      S.status = status;
+      render();
+    },
+  });
+  conn.start();
+}
+
+function header() {
+  const status = S.page === "room" && S.status !== "idle"
+    ? h("span", { class: `conn ${S.status}`, id: "conn-status", role: "status" },
+      S.status === "open" ? t("connected") : S.status === "closed" ? "" : S.status === "connecting"
+        ? t("connecting") : t("reconnecting"))
+    : null;
+  return h("header", { class: "topbar" },
+    h("a", { href: "/", class: "brand" }, "升级 ", h("span", {}, "Sheng Ji")),
+    S.code ? h("span", { class: "code" }, t("room", { code: S.code })) : null,
+    status,
+    h("button", { type: "button", id: "lang-switch", "aria-label": t("languageLabel"),
+                  onclick: () => { setLang(lang() === "zh" ? "en" : "zh"); render(); } },
+      t("language")));
+}
+
+function body() {
+  if (S.page === "home") return renderHome(S, act);
+  if (S.fatal) {
+    return h("section", { class: "panel" }, h("p", { class: "error", role: "alert" }, S.fatal),
+      h("a", { href: "/" }, t("newRoom")));
+  }
+  if (!conn) return renderJoin(S, act);
+  if (!S.room) return h("section", { class: "panel" }, h("p", {}, t("connecting")));
+  if (S.room.status === "lobby" || !S.state) {
+    return h("div", { class: "lobby-page" }, renderLobby(S, act),
+      S.notice ? h("div", { class: "notice", role: "alert", id: "notice" }, S.notice, " ",
+        h("button", { type: "button", class: "small",
+                      onclick: () => { S.notice = null; render(); } }, t("dismiss"))) : null,
+      h("section", { class: "panel" }, h("h2", {}, t("chat")), chatPanel(S, act)));
+  }
+  if (S.ui.sideTab === "chat") S.unread = 0;
+  return renderTable(S, act);
+}
+
+/** Redraw the page from the state, keeping the keyboard focus where it was. */
+function render() {
+  const root = document.getElementById("app");
+  const focused = document.activeElement?.id;
+  const scroll = [...document.querySelectorAll(".log, .chat-list")].map((el) =>
+    el.scrollHeight - el.scrollTop - el.clientHeight < 8);
+  document.body.dataset.page = S.page;
+  document.body.dataset.phase = S.state?.view?.phase ?? "";
+  document.body.dataset.kind = S.state?.legal?.kind ?? "";
+  document.body.dataset.status = S.room?.status ?? "";
+  document.body.dataset.results = String(S.state?.match?.results?.length ?? 0);
+  document.body.dataset.version = String(S.version);
+  document.body.dataset.tricks = String(S.state?.view?.tricks?.length ?? 0);
+  root.replaceChildren(header(), h("main", { id: "main" }, body()));
+  document.querySelectorAll(".log, .chat-list").forEach((el, i) => {
+    if (scroll[i] ?? true) el.scrollTop = el.scrollHeight;
+  });
+  if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
+}
+
+async function loadPresets() {
+  try {
+    const response = await fetch("/api/presets");
+    if (!response.ok) throw new Error(`${response.status}`);
+    S.presets = await response.json();
+    if (S.page === "home") {
+      S.form = newForm(S.presets, S.presets.presets[0].name);
+      checkForm(S.form, render);
+    }
+    syncRoomForm();
+  } catch (error) {
+    S.loadError = String(error.message ?? error);
+  }
+  render();
+}
+
+function main() {
+  const match = location.pathname.match(/^\/r\/([^/]+)\/?$/);
+  if (match) {
+    S.page = "room";
+    S.code = decodeURIComponent(match[1]);
+    if (S.name.trim() || savedToken(S.code)) connect();
+  }
+  render();
+  loadPresets();
+}
+
+main();

@@ -1,0 +1,344 @@
+// The home page (create or join a room), the rules form generated from the server's option
+// specs, and the room's lobby (seats, computer players, start).
+import { RANKS } from "./cards.js";
+import { h } from "./dom.js";
+import { has, t } from "./i18n.js";
+
+/** The translated name of a preset, or the server's description. */
+export function presetTitle(presets, name) {
+  if (has(`preset_${name}`)) return t(`preset_${name}`);
+  const found = presets?.presets.find((p) => p.name === name);
+  return found ? found.description : name;
+}
+
+/** The translated name of a computer player kind. */
+export function kindTitle(kind) {
+  return has(`kind_${kind}`) ? t(`kind_${kind}`) : kind;
+}
+
+/** A fresh form state for `preset` (its first table size unless `table` fits). */
+export function newForm(presets, preset, table = null, overrides = {}) {
+  const spec = presets.presets.find((p) => p.name === preset) ?? presets.presets[0];
+  const size = spec.tables.includes(table) ? table : spec.tables[0];
+  return { preset: spec.name, table: size, overrides: { ...overrides }, errors: {}, ok: null,
+           resolved: null, seq: 0, checking: false };
+}
+
+function presetRules(presets, form) {
+  return form.resolved ?? presets.presets.find((p) => p.name === form.preset)?.rules ?? {};
+}
+
+/** Ask the server whether the form's rules are valid; updates form.errors/ok/resolved. */
+export async function checkForm(form, rerender) {
+  const seq = ++form.seq;
+  form.checking = true;
+  rerender();
+  let reply;
+  try {
+    const response = await fetch("/api/rules/check", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ preset: form.preset, table: form.table, rules: form.overrides }),
+    });
+    reply = await response.json();
+  } catch (error) {
+    reply = { ok: false, errors: { "": String(error) } };
+  }
+  if (seq !== form.seq) return;
+  form.checking = false;
+  form.ok = Boolean(reply.ok);
+  form.errors = reply.errors ?? {};
+  if (reply.ok && reply.rules) form.resolved = reply.rules;
+  rerender();
+}
+
+function valueText(spec, value) {
+  if (value === null || value === undefined) return "";
+  if (spec.kind === "ranks") return Array.isArray(value) ? value.join(", ") : String(value);
+  if (spec.kind === "list") return typeof value === "string" ? value : JSON.stringify(value);
+  return String(value);
+}
+
+function readField(spec, el) {
+  if (spec.kind === "bool") return el.checked;
+  const raw = el.value.trim();
+  if (spec.kind === "int") return raw === "" ? null : Number(raw);
+  if (spec.kind === "ranks") return raw === "" ? [] : raw.split(/[\s,]+/).filter(Boolean);
+  if (spec.kind === "list") {
+    try {
+      return JSON.parse(raw === "" ? "[]" : raw);
+    } catch {
+      return raw;
+    }
+  }
+  return raw;
+}
+
+function optionField(spec, value, form, onChange) {
+  const id = `opt-${spec.name}`;
+  const error = form.errors[spec.name];
+  const changed = spec.name in form.overrides;
+  const common = { id, name: spec.name, "aria-invalid": error ? "true" : null,
+                   "aria-describedby": error ? `${id}-error` : null };
+  const update = (event) => {
+    const next = readField(spec, event.target);
+    if (next === null) delete form.overrides[spec.name];
+    else form.overrides[spec.name] = next;
+    onChange();
+  };
+  let input;
+  if (spec.kind === "bool") {
+    input = h("input", { ...common, type: "checkbox", checked: Boolean(value), onchange: update });
+  } else if (spec.kind === "choice" || spec.kind === "rank") {
+    const choices = spec.choices ?? RANKS;
+    input = h("select", { ...common, onchange: update, value: valueText(spec, value) },
+      choices.map((c) => h("option", { value: String(c) }, String(c))));
+  } else if (spec.kind === "int") {
+    input = h("input", { ...common, type: "number", min: spec.min ?? null, max: spec.max ?? null,
+                         placeholder: t("auto"), value: valueText(spec, value), onchange: update });
+  } else {
+    input = h("input", { ...common, type: "text", value: valueText(spec, value), onchange: update,
+                         placeholder: spec.kind === "ranks" ? t("ranksHint") : t("listHint") });
+  }
+  return h("div", { class: `field option${error ? " invalid" : ""}${changed ? " changed" : ""}` },
+    h("label", { for: id, title: spec.doc ?? "" }, h("code", {}, spec.name),
+      changed ? h("span", { class: "badge" }, t("changed")) : null),
+    input,
+    spec.doc ? h("small", { class: "doc" }, spec.doc) : null,
+    error ? h("small", { class: "error", id: `${id}-error`, role: "alert" }, error) : null);
+}
+
+/**
+ * The preset picker, table size and rules form. `onChange` runs after any edit (the caller
+ * re-validates); `idPrefix` keeps ids unique.
+ */
+export function rulesForm(presets, form, onChange, ui) {
+  const spec = presets.presets.find((p) => p.name === form.preset);
+  const base = presetRules(presets, form);
+  const options = presets.options.filter((o) => o.name !== "players");
+  const general = Object.entries(form.errors).filter(([k]) => !options.some((o) => o.name === k));
+  const status = form.checking ? t("checking") : form.ok === true ? t("rulesOk")
+    : form.ok === false ? t("rulesBad") : "";
+  return h("div", { class: "rules-form" },
+    h("div", { class: "row" },
+      h("div", { class: "field" },
+        h("label", { for: "preset" }, t("preset")),
+        h("select", {
+          id: "preset", value: form.preset,
+          onchange: (e) => {
+            Object.assign(form, newForm(presets, e.target.value, form.table));
+            onChange();
+          },
+        }, presets.presets.map((p) => h("option", { value: p.name }, presetTitle(presets, p.name))))),
+      h("div", { class: "field" },
+        h("label", { for: "table" }, t("tableSize")),
+        h("select", {
+          id: "table", value: String(form.table),
+          onchange: (e) => {
+            form.table = Number(e.target.value);
+            form.resolved = null;
+            onChange();
+          },
+        }, (spec?.tables ?? []).map((n) => h("option", { value: String(n) }, String(n)))))),
+    spec ? h("p", { class: "muted" }, spec.description) : null,
+    general.map(([k, message]) => h("p", { class: "error", role: "alert" },
+      k ? `${k}: ${message}` : message)),
+    h("details", { class: "options", open: ui.rulesOpen || null,
+                   ontoggle: (e) => { ui.rulesOpen = e.target.open; } },
+      h("summary", {}, t("editRules", { n: options.length })),
+      Object.keys(form.overrides).length ? h("button", {
+        type: "button", class: "link",
+        onclick: () => { form.overrides = {}; form.resolved = null; onChange(); },
+      }, t("resetRules")) : null,
+      h("div", { class: "option-grid" },
+        options.map((o) => optionField(o, o.name in form.overrides ? form.overrides[o.name]
+          : base[o.name] ?? o.default, form, onChange)))),
+    h("p", { class: form.ok === false ? "error" : "muted", role: "status", id: "rules-status" },
+      status));
+}
+
+/** The home page: create a room, or join one by code. */
+export function renderHome(S, act) {
+  if (!S.presets) {
+    return h("section", { class: "panel" }, h("p", {}, S.loadError
+      ? t("loadFailed", { error: S.loadError }) : t("loading")));
+  }
+  const form = S.form;
+  const create = async (event) => {
+    event.preventDefault();
+    const name = S.name.trim();
+    if (!name || name.length > 24) {
+      S.notice = t("nameRequired");
+      act.render();
+      return;
+    }
+    localStorage.setItem("shengji.name", name);
+    const response = await fetch("/api/rooms", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ preset: form.preset, table: form.table, rules: form.overrides }),
+    });
+    const reply = await response.json().catch(() => ({}));
+    if (response.ok && reply.room) {
+      location.assign(`/r/${reply.room}`);
+      return;
+    }
+    form.ok = false;
+    form.errors = reply.errors ?? { "": reply.message ?? String(response.status) };
+    act.render();
+  };
+  return h("div", { class: "home" },
+    h("p", { class: "tagline" }, t("tagline")),
+    h("form", { class: "panel", id: "create-form", onsubmit: create },
+      h("h2", {}, t("newRoom")),
+      nameField(S),
+      rulesForm(S.presets, form, () => act.formChanged(), S.ui),
+      h("button", { type: "submit", class: "primary", id: "create-room",
+                    disabled: form.ok === false || null }, t("createRoom"))),
+    h("form", {
+      class: "panel", id: "join-form",
+      onsubmit: (e) => {
+        e.preventDefault();
+        const code = e.target.elements.code.value.trim();
+        if (code) location.assign(`/r/${encodeURIComponent(code)}`);
+      },
+    },
+      h("h2", {}, t("joinRoom")),
+      h("div", { class: "field" }, h("label", { for: "join-code" }, t("roomCode")),
+        h("input", { id: "join-code", name: "code", autocomplete: "off", required: true })),
+      h("button", { type: "submit" }, t("join"))));
+}
+
+/** The name input (kept in S.name as it is typed). */
+export function nameField(S) {
+  return h("div", { class: "field" },
+    h("label", { for: "name" }, t("yourName")),
+    h("input", { id: "name", name: "name", maxlength: 24, required: true, autocomplete: "nickname",
+                 value: S.name, oninput: (e) => { S.name = e.target.value; } }));
+}
+
+/** Before joining a room: ask for a name. */
+export function renderJoin(S, act) {
+  return h("form", {
+    class: "panel", id: "join-name",
+    onsubmit: (e) => {
+      e.preventDefault();
+      const name = S.name.trim();
+      if (!name || name.length > 24) {
+        S.notice = t("nameRequired");
+        act.render();
+        return;
+      }
+      localStorage.setItem("shengji.name", name);
+      act.connect();
+    },
+  }, h("h2", {}, t("room", { code: S.code })), nameField(S),
+  h("button", { type: "submit", class: "primary", id: "join-room" }, t("joinAs")));
+}
+
+function seatBadges(S, seat) {
+  const room = S.room;
+  const badges = [];
+  if (seat.seat === room.you.seat) badges.push(t("you"));
+  if (seat.kind === "bot") badges.push(`${t("bot")}: ${kindTitle(seat.bot)}`);
+  if (seat.kind === "person" && !seat.connected) badges.push(t("offline"));
+  return badges.map((b) => h("span", { class: "badge" }, b));
+}
+
+function seatRow(S, act, seat) {
+  const room = S.room;
+  const you = room.you;
+  const host = you.host;
+  const mine = seat.seat === you.seat;
+  const kinds = S.presets?.players ?? [{ kind: "heuristic" }, { kind: "random" }];
+  const controls = [];
+  if (seat.kind === null) {
+    controls.push(h("button", { type: "button", class: "sit", dataset: { seat: seat.seat },
+                                onclick: () => act.send({ type: "sit", seat: seat.seat }) },
+      t("sitHere")));
+    if (host) {
+      const id = `bot-kind-${seat.seat}`;
+      controls.push(
+        h("label", { for: id, class: "sr-only" }, t("botKind", { n: seat.seat })),
+        h("select", { id, value: S.ui.botKind ?? "heuristic",
+                      onchange: (e) => { S.ui.botKind = e.target.value; } },
+          kinds.map((k) => h("option", { value: k.kind, title: k.description ?? "" },
+            kindTitle(k.kind)))),
+        h("button", {
+          type: "button", class: "add-bot", dataset: { seat: seat.seat },
+          onclick: () => act.send({ type: "add_bot", seat: seat.seat,
+                                    kind: document.getElementById(id).value }),
+        }, t("addBot")));
+    }
+  } else {
+    if (mine) {
+      controls.push(h("button", { type: "button", onclick: () => act.send({ type: "stand" }) },
+        t("standUp")));
+    }
+    if (host) {
+      const free = room.seats.filter((s) => s.kind === null);
+      if (free.length) {
+        const id = `move-${seat.seat}`;
+        controls.push(
+          h("label", { for: id, class: "sr-only" }, t("moveTo")),
+          h("select", { id }, free.map((s) => h("option", { value: String(s.seat) },
+            t("seat", { n: s.seat })))),
+          h("button", {
+            type: "button",
+            onclick: () => act.send({ type: "move", seat: seat.seat,
+                                      to: Number(document.getElementById(id).value) }),
+          }, t("move")));
+      }
+      controls.push(h("button", { type: "button", class: "remove", dataset: { seat: seat.seat },
+                                  onclick: () => act.send({ type: "remove", seat: seat.seat }) },
+        t("remove")));
+    }
+  }
+  return h("li", { class: `seat-row${mine ? " mine" : ""}`, dataset: { seat: seat.seat } },
+    h("span", { class: "seat-no" }, t("seat", { n: seat.seat })),
+    h("span", { class: "seat-name" }, seat.kind === null ? h("em", {}, t("empty")) : seat.name),
+    seatBadges(S, seat),
+    h("span", { class: "controls" }, controls));
+}
+
+/** The room before the match: the link, the rules, the seats, the start button. */
+export function renderLobby(S, act) {
+  const room = S.room;
+  const you = room.you;
+  const full = room.seats.every((s) => s.kind !== null);
+  const link = `${location.origin}/r/${room.code}`;
+  const cfg = room.config;
+  return h("div", { class: "lobby" },
+    h("section", { class: "panel" },
+      h("h2", {}, t("room", { code: room.code })),
+      h("p", {}, t("share"), " ", h("a", { href: link, id: "room-link" }, link), " ",
+        h("button", {
+          type: "button", class: "small",
+          onclick: async (e) => {
+            try {
+              await navigator.clipboard.writeText(link);
+              e.target.textContent = t("copied");
+            } catch {
+              /* clipboard refused: the link is on the page to copy by hand */
+            }
+          },
+        }, t("copy"))),
+      h("p", { class: "config" }, t("config", { preset: presetTitle(S.presets, cfg.preset),
+                                               n: cfg.table })),
+      h("ol", { class: "seats-list", start: 0 }, room.seats.map((s) => seatRow(S, act, s))),
+      h("p", { class: "muted" }, t("spectators", { n: room.spectators?.length ?? 0 })),
+      you.seat === null || you.seat === undefined ? h("p", {}, t("watching")) : null,
+      you.host
+        ? h("div", { class: "actions" },
+          h("button", { type: "button", class: "primary", id: "start", disabled: !full || null,
+                        onclick: () => act.send({ type: "start" }) }, t("start")),
+          full ? null : h("p", { class: "muted", id: "start-reason" }, t("needSeats")))
+        : h("p", { class: "muted" }, t("waitHost"))),
+    you.host && S.presets && S.roomForm ? h("section", { class: "panel" },
+      h("h2", {}, t("rules")),
+      rulesForm(S.presets, S.roomForm, () => act.roomFormChanged(), S.ui),
+      h("button", {
+        type: "button", id: "apply-rules", disabled: S.roomForm.ok === false || null,
+        onclick: () => act.send({ type: "configure", preset: S.roomForm.preset,
+                                  table: S.roomForm.table, rules: S.roomForm.overrides }),
+      }, t("applyRules"))) : null);
+}

@@ -1,0 +1,530 @@
+// The table during a match: the players, the trick, the prompt with its buttons, the hand,
+// the event log and chat, the score sheet between rounds and the end of the match.
+import { cardEl, cardRow, cardsInline, levelName, parseCard, RANKS, SUIT_SYMBOLS } from "./cards.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { kindTitle } from "./lobby.js";
+
+/** A seat's display name. */
+export function seatName(S, seat) {
+  if (seat === null || seat === undefined) return "—";
+  const name = S.room?.seats?.[seat]?.name;
+  return name ? name : t("seat", { n: seat });
+}
+
+function names(S, seats) {
+  return seats.length ? seats.map((s) => seatName(S, s)).join(", ") : t("none");
+}
+
+/** The cards currently selected in the hand, in hand order. */
+export function selectedCards(S) {
+  const hand = S.state?.view?.hand ?? [];
+  return [...S.selection].sort((a, b) => a - b).map((i) => hand[i]).filter(Boolean);
+}
+
+/** The action the selection stands for now ("2 play KS KS", "0 bury ..."), or null. */
+export function selectionAction(S) {
+  const view = S.state?.view;
+  if (!view || view.seat === null || view.seat === undefined) return null;
+  const cards = selectedCards(S);
+  if (!cards.length) return null;
+  const verb = S.state.legal?.kind === "bury" || view.phase === "kitty" ? "bury" : "play";
+  return `${view.seat} ${verb} ${cards.join(" ")}`;
+}
+
+/** The friend calls picked so far as an action, or null. */
+export function callAction(S) {
+  const view = S.state?.view;
+  const spec = S.state?.legal?.calls;
+  if (!view || !spec) return null;
+  const calls = S.callPicks.slice(0, spec.count).map((p) => {
+    const ord = ordinalText(p.ordinal);
+    return spec.colour ? `${ord} ${p.colour} ${p.rank}` : `${ord} ${p.rank}${p.suit}`;
+  });
+  return `${view.seat} call ${calls.join(", ")}`;
+}
+
+function ordinalText(n) {
+  return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`;
+}
+
+function trumpText(trump) {
+  if (!trump) return null;
+  if (trump.rank && trump.suit) {
+    const red = trump.suit === "H" || trump.suit === "D";
+    return h("span", { class: red ? "red" : "black" }, trump.rank + SUIT_SYMBOLS[trump.suit]);
+  }
+  if (trump.rank) return t("rankNoTrump", { rank: trump.rank });
+  return t("noTrump");
+}
+
+function suitWord(letter) {
+  return letter === "NT" ? t("noTrump") : `${SUIT_SYMBOLS[letter]} ${t(`suit${letter}`)}`;
+}
+
+function isFluid(S) {
+  const view = S.state.view;
+  const cfg = S.room?.config ?? {};
+  return view.calls.length > 0 || cfg.preset === "finding-friends"
+    || cfg.rules?.partnership === "fluid";
+}
+
+function infoBar(S) {
+  const { view, match } = S.state;
+  const bids = view.bids ?? [];
+  const standing = bids.length ? bids[bids.length - 1] : null;
+  const trump = trumpText(view.trump) ?? (standing
+    ? [cardsInline(standing[1]), " ", t("bidding", { name: seatName(S, standing[0]) })]
+    : t("noTrumpYet"));
+  const items = [
+    [t("round", { n: match.round }), h("strong", { id: "phase" }, t(`phase_${view.phase}`))],
+    [t("trump"), h("strong", { id: "trump" }, trump)],
+    [t("dealer"), h("strong", { id: "dealer" }, seatName(S, view.dealer))],
+    [t("attackers"), h("strong", { id: "attacker-points" },
+      t("pointsOf", { points: view.attacker_points ?? 0, target: view.target ?? "?" }))],
+  ];
+  if (view.declarers?.length) items.push([t("declarers"), names(S, view.declarers)]);
+  if (!isFluid(S) && view.declarers?.length) {
+    const others = view.hand_sizes.map((_, s) => s).filter((s) => !view.declarers.includes(s));
+    items.push([t("opponents"), names(S, others)]);
+  }
+  if (view.calls?.length) {
+    items.push([t("calls"), h("span", { id: "calls" }, view.calls.join(", "))]);
+    items.push([t("friends"), h("span", { id: "friends" }, names(S, view.friends ?? []))]);
+  }
+  return h("section", { class: "info", "aria-label": t("trump") },
+    items.map(([label, value]) => h("div", { class: "info-item" },
+      h("span", { class: "label" }, label), " ", value)));
+}
+
+function seatOrder(view) {
+  const n = view.hand_sizes.length;
+  const me = view.seat;
+  if (me === null || me === undefined) return [...Array(n).keys()];
+  return [...Array(n).keys()].map((k) => (me + 1 + k) % n);
+}
+
+function tablePlays(view) {
+  const trick = view.trick;
+  if (trick && trick.plays.length) return { plays: trick.plays, winner: trick.winner, leader: trick.leader, done: false };
+  const last = view.tricks?.[view.tricks.length - 1];
+  if (last && view.phase === "play") {
+    return { plays: last.plays, winner: last.winner, leader: last.plays[0]?.seat, done: true };
+  }
+  return { plays: [], winner: null, leader: trick?.leader ?? null, done: false };
+}
+
+function seatPanel(S, act, seat, table) {
+  const { view } = S.state;
+  const info = S.room?.seats?.[seat] ?? {};
+  const play = table.plays.find((p) => p.seat === seat);
+  const turn = view.to_move === seat && view.phase !== "deal";
+  const winning = play && table.winner === seat;
+  const badges = [];
+  if (seat === view.seat) badges.push(t("you"));
+  if (seat === view.dealer) badges.push(t("dealerBadge"));
+  if ((view.friends ?? []).includes(seat)) badges.push(t("friendBadge"));
+  else if (seat !== view.dealer && (view.declarers ?? []).includes(seat)) badges.push(t("declarerBadge"));
+  if (info.kind === "bot") badges.push(`${t("bot")}: ${kindTitle(info.bot)}`);
+  if (info.kind === "person" && !info.connected) badges.push(t("offline"));
+  const replace = S.room?.you?.host && S.room.status === "playing" && info.kind === "person"
+    && !info.connected && seat !== view.seat
+    ? h("button", { type: "button", class: "small replace",
+                    onclick: () => act.send({ type: "replace", seat, kind: "heuristic" }) },
+      t("replaceBot")) : null;
+  const classes = ["seat-panel", turn ? "turn" : "", seat === view.seat ? "me" : "",
+    winning ? "winning" : "", (view.declarers ?? []).includes(seat) ? "declarer" : ""];
+  return h("div", { class: classes.filter(Boolean).join(" "), dataset: { seat },
+                    "aria-current": turn ? "true" : null },
+    h("div", { class: "seat-head" },
+      h("span", { class: "seat-name" }, seatName(S, seat)),
+      turn ? h("span", { class: "badge turn-badge" }, t("turnBadge")) : null,
+      badges.map((b) => h("span", { class: "badge" }, b))),
+    h("div", { class: "seat-stats" },
+      t("level", { level: levelName(view.levels[seat]) }), " · ",
+      t("cards", { n: view.hand_sizes[seat] }), " · ",
+      t("captured", { n: view.captured?.[seat] ?? 0 })),
+    h("div", { class: `seat-play${table.done ? " done" : ""}` },
+      play ? cardRow(play.cards, "small") : null,
+      play && table.leader === seat ? h("span", { class: "badge" }, t("leader")) : null,
+      winning ? h("span", { class: "badge win", "aria-label": t(table.done ? "won" : "winning") },
+        "★ ", t(table.done ? "won" : "winning")) : null),
+    replace);
+}
+
+function seatsArea(S, act) {
+  const { view } = S.state;
+  const table = tablePlays(view);
+  const n = (view.tricks?.length ?? 0) + (table.done ? 0 : 1);
+  const caption = table.done
+    ? t("lastTrickShown", { name: seatName(S, table.winner) })
+    : view.phase === "play" ? t("tableTrick", { n }) : "";
+  return h("section", { class: "seats", "aria-label": caption || t(`phase_${view.phase}`) },
+    caption ? h("p", { class: "trick-caption" }, caption) : null,
+    h("div", { class: "seat-grid" }, seatOrder(view).map((s) => seatPanel(S, act, s, table))));
+}
+
+function actionButton(S, act, action, label, extra = {}) {
+  const suggested = S.suggested === action;
+  return h("button", { type: "button", class: `${extra.class ?? ""}${suggested ? " suggested" : ""}`,
+                       id: extra.id ?? null, dataset: { action },
+                       onclick: () => act.action(action) }, label);
+}
+
+function bidButtons(S, act, legal) {
+  const seat = S.state.view.seat;
+  const bids = legal.options.filter((o) => o.split(" ")[1] === "bid");
+  const buttons = bids.map((o) => actionButton(S, act, o,
+    [t("bid"), " ", cardsInline(o.split(" ").slice(2))], { class: "bid-option" }));
+  if (legal.options.includes(`${seat} pass`)) {
+    buttons.push(actionButton(S, act, `${seat} pass`, t("pass"), { id: "pass-btn" }));
+  }
+  if (legal.options.includes(`${seat} withdraw`)) {
+    buttons.push(actionButton(S, act, `${seat} withdraw`, t("withdraw"), { id: "withdraw-btn" }));
+  }
+  return buttons;
+}
+
+function reasonLine(S, id) {
+  const action = S.state.legal?.kind === "call" ? callAction(S) : selectionAction(S);
+  let text = "";
+  let ok = false;
+  let refused = false;
+  if (!action) text = S.state.legal?.kind === "bury" ? t("selectToBury") : t("selectCards");
+  else if (S.checked && S.checked.action === action) {
+    ok = S.checked.reason === null;
+    refused = !ok;
+    text = ok ? "" : S.checked.reason;
+  } else text = t("checking");
+  return { ok, node: h("p", { class: `reason${refused ? " refused" : ""}`, id, role: "status",
+                               "aria-live": "polite" }, text) };
+}
+
+function helpPanel(S) {
+  const legal = S.state.legal;
+  if (!S.ui.showHelp || !legal) return null;
+  return h("div", { class: "help-panel", id: "help-panel", role: "note" },
+    h("p", {}, t("rulesSay", { summary: legal.summary })),
+    legal.forced?.length ? h("p", {}, t("mustPlay", { cards: "" }), cardsInline(legal.forced))
+      : h("p", {}, t("noForced")));
+}
+
+function callPicker(S, act, spec) {
+  while (S.callPicks.length < spec.count) {
+    S.callPicks.push({ ordinal: spec.ordinals[0] ?? 1, rank: "A", suit: "S", colour: "black" });
+  }
+  const rows = [];
+  for (let i = 0; i < spec.count; i += 1) {
+    const pick = S.callPicks[i];
+    const change = (field, numeric = false) => (e) => {
+      pick[field] = numeric ? Number(e.target.value) : e.target.value;
+      act.selectionChanged();
+    };
+    const sel = (field, label, options, numeric = false) => {
+      const id = `call-${i}-${field}`;
+      return h("span", { class: "field inline" },
+        h("label", { for: id }, label),
+        h("select", { id, value: String(pick[field]), onchange: change(field, numeric) },
+          options.map(([value, text]) => h("option", { value: String(value) }, text))));
+    };
+    rows.push(h("fieldset", { class: "call-row" },
+      h("legend", {}, t("callCard", { n: i + 1 })),
+      sel("ordinal", t("ordinal"), spec.ordinals.map((o) => [o, ordinalText(o)]), true),
+      spec.colour ? sel("colour", t("colour"), [["black", t("black")], ["red", t("red")]]) : null,
+      sel("rank", t("rank"), RANKS.map((r) => [r, r])),
+      spec.colour ? null : sel("suit", t("suit"),
+        ["S", "H", "C", "D"].map((s) => [s, `${SUIT_SYMBOLS[s]} ${t(`suit${s}`)}`]))));
+  }
+  return rows;
+}
+
+function promptArea(S, act) {
+  const { view, legal } = S.state;
+  const nodes = [];
+  if (S.notice) {
+    nodes.push(h("div", { class: "notice", role: "alert", id: "notice" }, S.notice, " ",
+      h("button", { type: "button", class: "small", onclick: () => { S.notice = null; act.render(); } },
+        t("dismiss"))));
+  }
+  const seated = view.seat !== null && view.seat !== undefined;
+  if (!seated) {
+    nodes.push(h("p", { class: "prompt" }, t("watching")));
+    return h("section", { class: "prompt-area" }, nodes);
+  }
+  const kind = legal?.kind ?? null;
+  let prompt;
+  const waiting = S.state.match.waiting ?? [];
+  if (waiting.length) prompt = t("waitingReady", { names: names(S, waiting) });
+  else if (view.phase === "deal") prompt = t("dealing");
+  else if (legal) prompt = t("yourTurn", { summary: legal.summary });
+  else prompt = t("waitingFor", { name: seatName(S, view.to_move) });
+  nodes.push(h("p", { class: `prompt${legal && view.phase !== "deal" ? " mine" : ""}`, id: "prompt",
+                      role: "status" }, prompt));
+  if (waiting.length && S.room?.you?.host) {
+    nodes.push(h("button", { type: "button", class: "small", id: "start-all-prompt",
+                             onclick: () => act.send({ type: "next_round", all: true }) },
+      t("startForAll")));
+  }
+  const buttons = [];
+  const extra = [];
+  if (kind === "deal" || kind === "bid") {
+    buttons.push(...bidButtons(S, act, legal));
+    if (!buttons.length) extra.push(h("p", { class: "muted" }, t("noBid")));
+  } else if (kind === "declare" || kind === "show") {
+    for (const option of legal.options) {
+      const [, verb, rest] = option.split(" ");
+      const label = verb === "declare" ? suitWord(rest) : verb === "show" ? t("show") : t("pass");
+      buttons.push(actionButton(S, act, option, label, { class: `${verb}-option` }));
+    }
+    if (kind === "declare") extra.push(h("p", { class: "muted" }, t("declareSuit")));
+  } else if (kind === "call") {
+    extra.push(h("p", {}, t("callHelp", { n: legal.calls.count })), callPicker(S, act, legal.calls));
+    const reason = reasonLine(S, "reason");
+    buttons.push(h("button", { type: "button", class: "primary", id: "call-btn",
+                               disabled: !reason.ok || null,
+                               onclick: () => act.action(callAction(S)) }, t("call")));
+    buttons.push(h("button", { type: "button", id: "suggest-btn", onclick: () => act.suggest() },
+      t("suggest")));
+    extra.push(reason.node);
+  } else if (kind === "bury" || view.phase === "kitty" && view.to_move === view.seat) {
+    const count = legal?.count ?? 0;
+    extra.push(h("p", {}, t("buryHelp", { n: count, k: S.selection.size })));
+    const reason = reasonLine(S, "reason");
+    buttons.push(h("button", { type: "button", class: "primary", id: "bury-btn",
+                               disabled: !reason.ok || null,
+                               onclick: () => act.action(selectionAction(S)) }, t("bury")));
+    buttons.push(h("button", { type: "button", id: "suggest-btn", onclick: () => act.suggest() },
+      t("suggest")));
+    extra.push(reason.node);
+  } else if (view.phase === "play") {
+    const mine = kind === "lead" || kind === "follow";
+    const reason = mine || S.selection.size ? reasonLine(S, "reason") : null;
+    buttons.push(h("button", { type: "button", class: "primary", id: "play-btn",
+                               disabled: !(mine && reason?.ok) || null,
+                               "aria-describedby": "reason",
+                               onclick: () => act.action(selectionAction(S)) }, t("play")));
+    buttons.push(h("button", { type: "button", id: "suggest-btn", disabled: !mine || null,
+                               onclick: () => act.suggest() }, t("suggest")));
+    buttons.push(h("button", { type: "button", id: "help-btn", "aria-label": t("helpLabel"),
+                               title: t("helpLabel"), "aria-expanded": S.ui.showHelp ? "true" : "false",
+                               disabled: !mine || null,
+                               onclick: () => { S.ui.showHelp = !S.ui.showHelp; act.render(); } },
+      t("help")));
+    if (reason) extra.push(reason.node);
+    else extra.push(h("p", { class: "reason", id: "reason", role: "status" }, ""));
+    extra.push(helpPanel(S));
+  }
+  nodes.push(h("div", { class: "buttons" }, buttons), extra);
+  return h("section", { class: "prompt-area", "aria-label": prompt }, nodes);
+}
+
+function handArea(S, act) {
+  const { view } = S.state;
+  if (view.seat === null || view.seat === undefined) return null;
+  const hand = view.hand ?? [];
+  const selectable = view.phase === "play" || view.phase === "kitty";
+  const buttons = hand.map((card, i) => {
+    const selected = S.selection.has(i);
+    return h("button", {
+      type: "button", class: `card-btn${selected ? " selected" : ""}`,
+      "aria-pressed": selected ? "true" : "false", id: `card-${i}`,
+      dataset: { index: i, card }, disabled: !selectable || null,
+      onclick: () => act.toggle(i),
+    }, cardEl(card));
+  });
+  return h("section", { class: "hand-area", "aria-label": t("hand", { n: hand.length }) },
+    h("div", { class: "hand-head" },
+      h("h2", {}, t("hand", { n: hand.length })),
+      S.selection.size ? h("span", { class: "muted" }, t("selectedCount", { n: S.selection.size }), " ",
+        h("button", { type: "button", class: "small", id: "clear-btn", onclick: () => act.clear() },
+          t("clear"))) : null),
+    h("div", { class: "hand", id: "hand" }, buttons),
+    view.kitty?.length ? h("p", { class: "kitty" }, `${t("phase_kitty")}: `,
+      cardRow(view.kitty, "tiny")) : null);
+}
+
+/** The event log: bids, calls, plays and trick winners of this round, from view.history. */
+export function logEntries(S) {
+  const { view, match } = S.state;
+  const players = view.hand_sizes.length;
+  const entries = [t("log_round", { n: match.round })];
+  let plays = 0;
+  for (const line of view.history ?? []) {
+    const [seatText, verb, ...rest] = line.split(" ");
+    const seat = Number(seatText);
+    const name = seatName(S, seat);
+    const cards = rest.join(" ").split(/\s+/).filter(Boolean);
+    if (verb === "draw") continue;
+    if (verb === "bid") entries.push([t("log_bid", { name, cards: "" }), cardsInline(cards)]);
+    else if (verb === "pass") entries.push(t("log_pass", { name }));
+    else if (verb === "withdraw") entries.push(t("log_withdraw", { name }));
+    else if (verb === "declare") entries.push(t("log_declare", { name, suit: suitWord(rest[0]) }));
+    else if (verb === "bury") {
+      entries.push(cards.length ? [t("log_buryCards", { name, cards: "" }), cardsInline(cards)]
+        : t("log_bury", { name }));
+    } else if (verb === "call") entries.push(t("log_call", { name, calls: rest.join(" ") }));
+    else if (verb === "show") entries.push(t("log_show", { name }));
+    else if (verb === "play") {
+      entries.push([t("log_play", { name, cards: "" }), cardsInline(cards)]);
+      plays += 1;
+      const trick = view.tricks?.[plays / players - 1];
+      if (plays % players === 0 && trick) {
+        entries.push({ trick: t("log_trick", { name: seatName(S, trick.winner),
+                                               n: plays / players, points: trick.points }) });
+      }
+    }
+  }
+  return entries;
+}
+
+function sidePanel(S, act) {
+  const tab = S.ui.sideTab ?? "log";
+  const tabs = h("div", { class: "tabs", role: "tablist" },
+    ["log", "chat"].map((name) => h("button", {
+      type: "button", role: "tab", id: `tab-${name}`, "aria-selected": tab === name ? "true" : "false",
+      "aria-controls": `panel-${name}`,
+      onclick: () => { S.ui.sideTab = name; act.render(); },
+    }, t(name), name === "chat" && S.unread ? h("span", { class: "badge" }, String(S.unread)) : null)));
+  let body;
+  if (tab === "log") {
+    body = h("ol", { class: "log", id: "panel-log", role: "tabpanel", "aria-labelledby": "tab-log" },
+      logEntries(S).map((e) => (e.trick ? h("li", { class: "trick-end" }, e.trick) : h("li", {}, e))));
+  } else {
+    body = chatPanel(S, act);
+  }
+  return h("aside", { class: "side" }, tabs, body, lastTrick(S, act));
+}
+
+/** The chat list and its form (also used in the lobby). */
+export function chatPanel(S, act) {
+  return h("div", { class: "chat", id: "panel-chat", role: "tabpanel", "aria-labelledby": "tab-chat" },
+    h("ol", { class: "chat-list", "aria-live": "polite" }, S.chat.map((m) => h("li", {},
+      h("strong", {}, m.name ?? seatName(S, m.seat)), ": ", m.text))),
+    h("form", {
+      class: "chat-form",
+      onsubmit: (e) => {
+        e.preventDefault();
+        const text = S.chatDraft.trim();
+        if (!text) return;
+        if (act.send({ type: "chat", text: text.slice(0, 500) })) {
+          S.chatDraft = "";
+          act.render();
+        }
+      },
+    },
+      h("label", { for: "chat-input", class: "sr-only" }, t("chatLabel")),
+      h("input", { id: "chat-input", maxlength: 500, placeholder: t("chatPlaceholder"),
+                   autocomplete: "off", value: S.chatDraft,
+                   oninput: (e) => { S.chatDraft = e.target.value; } }),
+      h("button", { type: "submit" }, t("send"))));
+}
+
+function lastTrick(S, act) {
+  const { view } = S.state;
+  const tricks = view.tricks ?? [];
+  const button = h("button", {
+    type: "button", id: "last-trick-btn", "aria-expanded": S.ui.showLast ? "true" : "false",
+    onclick: () => { S.ui.showLast = !S.ui.showLast; act.render(); },
+  }, S.ui.showLast ? t("hideLastTrick") : t("lastTrick"));
+  if (!S.ui.showLast) return h("div", { class: "last-trick" }, button);
+  const last = tricks[tricks.length - 1];
+  return h("div", { class: "last-trick" }, button,
+    last ? h("div", { id: "last-trick", class: "last-trick-body" },
+      h("p", {}, t("trickWonBy", { n: tricks.length, name: seatName(S, last.winner),
+                                   points: last.points })),
+      h("ul", {}, last.plays.map((p) => h("li", { class: p.seat === last.winner ? "winner" : "" },
+        h("span", { class: "who" }, seatName(S, p.seat)), " ", cardRow(p.cards, "tiny")))))
+      : h("p", { id: "last-trick", class: "muted" }, t("noLastTrick")));
+}
+
+function sheetView(S, result, n) {
+  const lines = [];
+  if (result.redeal) lines.push(h("p", {}, t("redeal")));
+  else if (result.points !== undefined) {
+    lines.push(h("p", { class: "outcome" }, result.declarers_won
+      ? t("declarersKeep", { points: result.points }) : t("opponentsWin", { points: result.points })));
+    if (result.trick_points !== undefined) lines.push(h("p", {}, t("trickPoints", { points: result.trick_points })));
+    if (result.kitty_points !== null && result.kitty_points !== undefined) {
+      const counted = result.kitty_multiplier > 0;
+      lines.push(h("p", { class: "kitty-line" },
+        counted ? t("kittyLine", { points: result.kitty_points, mult: result.kitty_multiplier })
+          : t("kittyNotCounted", { points: result.kitty_points }),
+        result.kitty?.length ? [" ", cardRow(result.kitty, "tiny")] : null));
+    }
+  }
+  if (result.levels_before && result.levels) {
+    const changes = result.levels.map((lv, s) => [s, result.levels_before[s], lv])
+      .filter(([, a, b]) => a !== b);
+    if (changes.length) {
+      lines.push(h("ul", { class: "level-changes" }, changes.map(([s, a, b]) => h("li", {},
+        t("levelChange", { name: seatName(S, s), from: levelName(a), to: levelName(b) })))));
+    }
+  }
+  if (result.next_dealer !== undefined) {
+    lines.push(h("p", {}, t("nextDealer", { name: seatName(S, result.next_dealer) })));
+  }
+  return h("div", { class: "sheet-body" },
+    h("h2", { id: "sheet-title" }, t("roundOver", { n })),
+    lines,
+    result.lines?.length ? h("details", { open: true },
+      h("summary", {}, t("engineSheet")),
+      h("pre", { class: "engine-sheet" }, result.lines.join("\n"))) : null);
+}
+
+function waitingLine(S, act) {
+  const waiting = S.state.match.waiting ?? [];
+  if (!waiting.length) return null;
+  return h("p", { class: "muted", id: "waiting" }, t("waitingReady", { names: names(S, waiting) }),
+    S.room?.you?.host ? [" ", h("button", {
+      type: "button", class: "small", id: "start-all-btn",
+      onclick: () => act.send({ type: "next_round", all: true }),
+    }, t("startForAll"))] : null);
+}
+
+function overlay(S, act) {
+  const match = S.state.match;
+  const results = match.results ?? [];
+  const over = match.over || S.room?.status === "over";
+  const mine = (match.waiting ?? []).includes(S.state.view.seat);
+  if (!over && !mine && results.length <= S.sheetAck) return null;
+  const result = results[results.length - 1];
+  const body = [];
+  if (result) body.push(sheetView(S, result, results.length));
+  if (over) {
+    body.push(h("h2", { id: "match-over" }, t("matchOver")),
+      h("p", {}, t("winners", { names: names(S, match.winners ?? []) })),
+      h("p", {}, h("a", { href: `/api/rooms/${S.code}/record`, id: "download-record",
+                          download: `shengji-${S.code}.toml` }, t("download"))),
+      S.room?.you?.host
+        ? h("button", { type: "button", class: "primary", id: "new-match-btn",
+                        onclick: () => act.send({ type: "new_match" }) }, t("newMatch"))
+        : h("p", { class: "muted" }, t("waitNewMatch")));
+  } else {
+    body.push(waitingLine(S, act));
+    body.push(h("button", { type: "button", class: "primary", id: "next-round-btn",
+                            onclick: () => act.nextRound() }, t("nextRound")));
+  }
+  return h("div", { class: "overlay", role: "dialog", "aria-modal": "true",
+                    "aria-labelledby": over ? "match-over" : "sheet-title", id: "sheet" },
+    h("div", { class: "sheet panel" }, body));
+}
+
+/** The whole table page. */
+export function renderTable(S, act) {
+  return h("div", { class: "table-page" },
+    h("div", { class: "main-col" }, infoBar(S), seatsArea(S, act), promptArea(S, act), handArea(S, act)),
+    sidePanel(S, act),
+    overlay(S, act));
+}
+
+/** Select the cards of a suggested play or bury in the hand (identical copies in order). */
+export function selectCards(S, cards) {
+  const hand = S.state?.view?.hand ?? [];
+  const chosen = new Set();
+  for (const card of cards) {
+    const want = parseCard(card).text;
+    const index = hand.findIndex((c, i) => !chosen.has(i) && parseCard(c).text === want);
+    if (index >= 0) chosen.add(index);
+  }
+  S.selection = chosen;
+}

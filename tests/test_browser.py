@@ -1,0 +1,363 @@
+"""Browser tests: real `shengji serve` processes driven through the browser client by headless
+Chromium (Playwright with Debian's `chromium`; `playwright install` cannot download here).
+
+Players act only by clicking the UI: bid buttons, Suggest then Play / Bury / Call, the score
+sheet's Next round. Screenshots of every phase at desktop (1280x800) and phone (375x812) width go
+to `test-artifacts/browser/`. Select these tests with `-m browser` (or skip them with
+`-m "not browser"`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts" / "browser"
+SIZES = {"desktop": (1280, 800), "phone": (375, 812)}
+ROUND_TIMEOUT = 90.0
+"""Seconds one round may take before the test gives up."""
+
+
+def _chromium() -> str | None:
+    for candidate in (os.environ.get("SHENGJI_CHROMIUM"), "/usr/bin/chromium",
+                      shutil.which("chromium"), shutil.which("chromium-browser")):
+        if candidate and Path(candidate).is_file():
+            return candidate
+    return None
+
+
+CHROMIUM = _chromium()
+if CHROMIUM is None:
+    pytest.skip("chromium not found (apt-get install chromium, or set SHENGJI_CHROMIUM)",
+                allow_module_level=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Server:
+    """A `shengji serve` subprocess on a free port with its own database."""
+
+    def __init__(self, tmp: Path, *extra: str) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = (tmp / f"serve-{self.port}.log").open("w")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "shengji", "serve", "--port", str(self.port),
+             "--db", str(tmp / f"rooms-{self.port}.sqlite3"), "--deal-pace", "0", *extra],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"{self.url}/api/presets", timeout=2) as reply:
+                    json.load(reply)
+                return
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError("shengji serve did not start") from None
+                time.sleep(0.1)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("serve"), "--bot-delay", "0")
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
+        yield chromium
+        chromium.close()
+
+
+class Player:
+    """One browser context (one person) and what the test saw it do."""
+
+    def __init__(self, browser: Any, base: str, name: str, size: str = "desktop") -> None:
+        width, height = SIZES[size]
+        self.context = browser.new_context(viewport={"width": width, "height": height},
+                                           locale="en-US")
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.base = base
+        self.name = name
+        self.size = size
+        self.bid_rounds: set[str] = set()
+        self.kinds: set[str] = set()
+
+    def info(self) -> dict[str, Any]:
+        """The client's state as it exposes it on <body> (phase, kind, version...)."""
+        info: dict[str, Any] = self.page.evaluate("""() => ({
+            ...document.body.dataset,
+            sheet: !!document.querySelector('#next-round-btn'),
+            over: !!document.querySelector('#match-over'),
+        })""")
+        return info
+
+    def wait_change(self, version: str) -> None:
+        self.page.wait_for_function("v => document.body.dataset.version !== v", arg=version,
+                                    timeout=15000)
+
+    def join(self, code: str, seat: int) -> None:
+        """Open the room's link, type a name, take a seat."""
+        self.page.goto(f"{self.base}/r/{code}")
+        self.page.fill("#name", self.name)
+        self.page.click("#join-room")
+        self.page.click(f".sit[data-seat='{seat}']")
+        self.page.wait_for_selector(f".seat-row.mine[data-seat='{seat}']")
+
+
+def shoot(player: Player, name: str) -> None:
+    """Save a screenshot of the page at desktop and at phone width."""
+    page = player.page
+    own = SIZES[player.size]
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{size}.png"), full_page=True)
+    page.set_viewport_size({"width": own[0], "height": own[1]})
+
+
+def create_room(host: Player, preset: str = "tractor", table: int | None = None) -> str:
+    """Create a room from the home page's form; returns the room code."""
+    page = host.page
+    page.goto(host.base + "/")
+    page.fill("#name", host.name)
+    page.select_option("#preset", preset)
+    if table is not None:
+        page.select_option("#table", str(table))
+    page.wait_for_selector("#rules-status:has-text('valid')")
+    page.click("#create-room")
+    page.wait_for_url("**/r/*")
+    code = page.url.rsplit("/", 1)[1]
+    page.click(".sit[data-seat='0']")
+    page.wait_for_selector(".seat-row.mine[data-seat='0']")
+    return code
+
+
+def act(player: Player, info: dict[str, Any], shots: set[str], prefix: str) -> bool:
+    """Make this player's move through the UI if it has one; True if it acted."""
+    page = player.page
+    kind = info.get("kind", "")
+    version = info["version"]
+    if info["sheet"] or info["over"]:
+        return False
+    if not kind:
+        return False
+    player.kinds.add(kind)
+    round_key = info.get("results", "0")
+    if kind in ("deal", "bid"):
+        bids = page.locator(".bid-option")
+        if bids.count() and round_key not in player.bid_rounds:
+            player.bid_rounds.add(round_key)
+            snap(player, shots, f"{prefix}-bid")
+            bids.first.click()
+        elif page.locator("#pass-btn").count():
+            snap(player, shots, f"{prefix}-bid")
+            page.click("#pass-btn")
+        else:
+            return False
+    elif kind == "declare":
+        snap(player, shots, f"{prefix}-declare")
+        page.locator(".declare-option").first.click()
+    elif kind == "show":
+        page.locator(".pass-option").first.click()
+    else:
+        button = {"bury": "#bury-btn", "call": "#call-btn"}.get(kind, "#play-btn")
+        page.click("#suggest-btn")
+        page.wait_for_selector(f"{button}:not([disabled])", timeout=15000)
+        snap(player, shots, f"{prefix}-{'play' if kind in ('lead', 'follow') else kind}")
+        page.click(button)
+    player.wait_change(version)
+    return True
+
+
+def snap(player: Player, shots: set[str], name: str) -> None:
+    if name not in shots:
+        shots.add(name)
+        shoot(player, name)
+
+
+def play_round(players: list[Player], shots: set[str], prefix: str,
+               during: Any = None) -> None:
+    """Drive every player through the UI until each has the round's score sheet on screen."""
+    start = {p.name: int(p.info().get("results", "0")) for p in players}
+    deadline = time.monotonic() + ROUND_TIMEOUT
+    while time.monotonic() < deadline:
+        infos = [(p, p.info()) for p in players]
+        if all(int(i.get("results", "0")) > start[p.name] and (i["sheet"] or i["over"])
+               for p, i in infos):
+            return
+        acted = False
+        for player, info in infos:
+            if during is not None:
+                during(player, info)
+            acted = act(player, info, shots, prefix) or acted
+        if not acted:
+            time.sleep(0.05)
+    raise AssertionError(f"the round did not finish in {ROUND_TIMEOUT} s: "
+                         + "; ".join(f"{p.name}: {p.info()}" for p in players))
+
+
+def check_illegal(player: Player, info: dict[str, Any]) -> bool:
+    """On a follow turn, select as many cards as were led from the other end of the hand; when
+    that is illegal the engine's reason shows and Play stays disabled (False: it was legal)."""
+    page = player.page
+    if info.get("kind") != "follow":
+        return False
+    led = int(page.evaluate("""() => Math.max(0, ...[...document.querySelectorAll(
+        '.seat-play:not(.done)')].map((el) => el.querySelectorAll('.card').length))"""))
+    cards = page.locator("#hand .card-btn")
+    count = cards.count()
+    if not 0 < led < count:
+        return False
+    for i in range(count - led, count):
+        cards.nth(i).click()
+    page.wait_for_function("""() => {
+        const r = document.querySelector('#reason');
+        return r && !/Checking/.test(r.textContent) && (r.textContent === ''
+            || r.classList.contains('refused'));
+    }""", timeout=10000)
+    reason = page.text_content("#reason") or ""
+    if reason.strip():
+        assert page.is_disabled("#play-btn")
+        shoot(player, "illegal-selection")
+    page.click("#clear-btn")
+    return bool(reason.strip())
+
+
+def test_four_people_play_a_round_of_tractor(server: Server, browser: Any) -> None:
+    shots: set[str] = set()
+    players = [Player(browser, server.url, name, size) for name, size in
+               (("Alice", "desktop"), ("Bob", "phone"), ("Chen", "desktop"), ("Dana", "phone"))]
+    host = players[0]
+    host.page.goto(server.url + "/")
+    host.page.wait_for_selector("#create-room")
+    shoot(host, "home")
+    code = create_room(host)
+    for seat, player in enumerate(players[1:], start=1):
+        player.join(code, seat)
+    host.page.wait_for_selector("#start:not([disabled])")
+    shoot(host, "lobby")
+    host.page.click("#start")
+    for player in players:
+        player.page.wait_for_selector(".table-page")
+
+    state = {"illegal": False, "reloaded": False, "mid": False}
+
+    def during(player: Player, info: dict[str, Any]) -> None:
+        page = player.page
+        if info.get("phase") != "play" or info["sheet"]:
+            return
+        on_table = int(page.evaluate(
+            "() => document.querySelectorAll('.seat-play:not(.done) .card').length"))
+        if not state["illegal"] and on_table:
+            state["illegal"] = check_illegal(player, info)
+        if not state["mid"] and on_table >= 2 and info.get("kind") == "follow" and int(
+                info.get("tricks", "0")) >= 4 and player.size == "desktop":
+            state["mid"] = True
+            page.click("#suggest-btn")
+            page.wait_for_selector("#play-btn:not([disabled])")
+            shoot(player, "table-mid-round")
+            page.click("#last-trick-btn")
+            shoot(player, "last-trick")
+            page.click("#last-trick-btn")
+        if state["illegal"] and not state["reloaded"] and on_table and player is players[1]:
+            # A reload in the middle of a trick: the same seat, hand and trick come back.
+            hand = page.locator("#hand .card-btn").count()
+            plays = page.inner_text(".seat-grid")
+            page.reload()
+            page.wait_for_selector(".table-page")
+            page.wait_for_selector(f"#hand .card-btn >> nth={hand - 1}")
+            assert page.locator("#hand .card-btn").count() == hand
+            assert page.locator(".seat-panel.me[data-seat='1']").count() == 1
+            assert page.inner_text(".seat-grid") == plays or info.get("kind") == ""
+            state["reloaded"] = True
+
+    play_round(players, shots, "tractor", during)
+    assert state["illegal"] and state["reloaded"] and state["mid"]
+    for player in players:
+        assert player.page.locator("#sheet").is_visible()
+    sheet = players[0].page.inner_text("#sheet")
+    assert "Round 1 over" in sheet and "Next dealer" in sheet
+    shoot(players[0], "tractor-sheet")
+    assert {"tractor-play", "tractor-bury"} <= shots
+    assert {"lead", "follow", "bury"} <= set().union(*(p.kinds for p in players))
+    # Every person reads the sheet; then the next round is dealt.
+    for player in players:
+        player.page.click("#next-round-btn")
+    players[0].page.wait_for_function("() => document.body.dataset.phase !== 'deal' "
+                                      "|| document.body.dataset.kind !== ''", timeout=15000)
+    for player in players:
+        assert not player.errors, player.errors
+        player.context.close()
+
+
+def test_finding_friends_with_computer_players(server: Server, browser: Any) -> None:
+    shots: set[str] = set()
+    host = Player(browser, server.url, "Mei", "desktop")
+    guest = Player(browser, server.url, "Lars", "phone")
+    code = create_room(host, "finding-friends", 5)
+    for seat in (2, 3, 4):
+        host.page.click(f".add-bot[data-seat='{seat}']")
+        host.page.wait_for_selector(f".seat-row[data-seat='{seat}'] .remove")
+    guest.join(code, 1)
+    host.page.wait_for_selector("#start:not([disabled])")
+    host.page.click("#start")
+    called_by_person = False
+    seen_calls: list[str] = []
+
+    def during(player: Player, info: dict[str, Any]) -> None:
+        if info.get("phase") == "play" and not info["sheet"] and player.page.locator(
+                "#calls").count():
+            seen_calls.append(player.page.inner_text("#calls"))
+
+    for _ in range(4):
+        seen_calls.clear()
+        play_round([host, guest], shots, "friends", during)
+        assert "over" in host.page.inner_text("#sheet")
+        assert seen_calls, "a friend call was made and shown"
+        called_by_person = "call" in host.kinds | guest.kinds
+        if called_by_person:
+            break
+        for player in (host, guest):
+            player.page.click("#next-round-btn")
+    assert called_by_person, "a person called friends with the picker within four rounds"
+    assert "friends-call" in shots
+    for player in (host, guest):
+        assert not player.errors, player.errors
+        player.context.close()
