@@ -181,3 +181,60 @@ def test_round_trip_property(decks: int, tuple_follow: str, level_table: str, st
     assert rules_from_dict(rules_to_dict(rules)) == rules
     assert load_rules(rules_to_toml(rules, header=None)) == rules
     assert load_rules(json.dumps(rules_to_dict(rules))) == rules
+
+
+# -- files that are not rules text, values out of range (issue 9.5, 9.7) ------------------
+
+def test_rules_files_that_are_not_text_give_one_line_errors(tmp_path: Path) -> None:
+    good = b'preset = "tractor"\ndecks = 2\n'
+    cases = {
+        "binary.toml": (bytes(range(256)), "line 2: not UTF-8 text (byte 0x80 at offset 128)"),
+        "utf16.toml": (good.decode().encode("utf-16"), "not UTF-8 text (byte 0xff at offset 0)"),
+        "nul.toml": (good + b"players = 4\0\n", "line 3: a NUL character"),
+        "deep.toml": (good + b"x = " + b"[" * 5000 + b"]" * 5000, "nested more than 32 deep"),
+        "deep.json": (b'{"players": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+                      "nested more than 32 deep"),
+        "table.toml": (good + b"x = " + b"{a = " * 3000 + b"1" + b"}" * 3000,
+                       "nested more than 32 deep"),
+        "dotted.toml": (b".".join([b"a"] * 20000) + b" = 1", "a key of more than 32 dotted"),
+        "digits.toml": (b"players = " + b"9" * 5000, "a number with too many digits"),
+        "digits.json": (b'{"players": ' + b"9" * 5000 + b"}", "a number with too many digits"),
+        "huge.toml": (good + b"#" * (1 << 20), "over the limit of 1 MiB"),
+    }
+    for name, (data, words) in cases.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        for source in (path, data):
+            with pytest.raises(RulesError) as error:
+                load_rules(source)
+            message = str(error.value)
+            assert words in message and "\n" not in message, (name, message)
+    with pytest.raises(RulesError, match="file name contains a NUL"):
+        load_rules("rules\0.toml")
+    with pytest.raises(RulesError, match="cannot read rules file"):
+        load_rules(tmp_path)
+    with pytest.raises(RulesError, match="nested more than 32 deep"):
+        load_rules("x = " + "[" * 5000 + "]" * 5000)
+    assert load_rules(b"\xef\xbb\xbf" + good) == load_rules(good) == preset("tractor")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("players = 0", "line 1: players must be at least 2 and at most 20, got 0"),
+    ("players = -3", "line 1: players must be at least 2 and at most 20, got -3"),
+    ("decks = 1000000", "line 1: decks must be at least 1 and at most 8, got 1000000"),
+    ("# draw\ndraw_at = -5", "line 2: draw_at must be at least 0 and at most 10000, got -5"),
+    ('{\n "decks": 1,\n "big_jokers": 2\n}', "line 3: big_jokers must be at least 0 and at most 1"),
+    ('level_table = "custom"\ncustom_levels = [[0, 1], [5, 99]]',
+     "line 2: custom_levels: a level change of 99 must be from -12 to 12"),
+    ("players = 4e400", "line 1: players expects an integer"),
+    ('{"players": 1e400}', "line 1: players expects an integer (e.g. players = 4), got inf"),
+    ('{"players": 1e300}', "players must be at least 2 and at most 20, got an integer of 997"),
+    ('preset = "finding-friends"\nplayers = 40', "line 2: players must be at least 2 and at most 20"),
+    ("tuple_follow = " + "'" + "x" * 100_000 + "'", "tuple_follow='xxxxxxxxxxxxx"),
+    ('"' + "k" * 100_000 + '" = 1', "unknown option 'kkkkkkkkkkkk"),
+])
+def test_out_of_range_options_name_the_line(text: str, message: str) -> None:
+    with pytest.raises(RulesError) as error:
+        load_rules(text)
+    assert str(error.value).startswith(message) or message in str(error.value), str(error.value)
+    assert len(str(error.value)) < 1000

@@ -5,7 +5,12 @@ report the right line and reason."""
 from __future__ import annotations
 
 import re
+import signal
+import subprocess
+import sys
+import time
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from random import Random
 
@@ -341,3 +346,99 @@ def test_phase_of_a_resumed_game() -> None:
     match = partial_match(Rules(), 6, 120)
     again = replay(read_record(write_record(match)))
     assert again.round.phase == match.round.phase != Phase.DONE
+
+
+# -- damaged files and atomic saving (issue 9.7) ------------------------------------------
+
+def test_records_that_are_not_text_give_one_line_errors(finished: tuple[Match, str],
+                                                        tmp_path: Path) -> None:
+    _, text = finished
+    good = text.encode()
+    cases = {
+        "binary.toml": (bytes(range(256)) * 4, "not UTF-8 text (byte 0x80 at offset 128)"),
+        "latin1.toml": (text.replace("match record", "récord").encode("latin-1"),
+                        "line 1: not UTF-8 text (byte 0xe9"),
+        "utf16.toml": (text.encode("utf-16"), "not UTF-8 text (byte 0xff at offset 0)"),
+        "nul.toml": (good.replace(b"[play]", b"[pl\0ay]"), "a NUL character"),
+        "deep.toml": (good + b"\nx = " + b"[" * 5000 + b"]" * 5000,
+                      "nested more than 32 deep"),
+        "dotted.toml": (good + b"\n" + b".".join([b"a"] * 20000) + b" = 1",
+                        "a key of more than 32 dotted parts"),
+        "number.toml": (good.replace(b"seed = 21", b"seed = " + b"9" * 5000),
+                        "a number with too many digits"),
+        "huge.toml": (good + b"#" * (16 << 20), "over the limit of 16 MiB"),
+        "long-action.toml": (good.replace(b'"1 draw"', b'"1 draw' + b" " * 2000 + b'"', 1),
+                             "an action of 2006 characters is too long"),
+    }
+    for name, (data, words) in cases.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        for error in (_raises(lambda p=path: load_record(p)),
+                      _raises(lambda d=data: read_record(d))):
+            message = str(error)
+            assert words in message and "\n" not in message, (name, message)
+        assert str(_raises(lambda p=path: load_record(p))).startswith(str(path))
+    with pytest.raises(RecordError, match="cannot read record"):
+        load_record(tmp_path)
+    with pytest.raises(RecordError, match="file name contains a NUL"):
+        load_record(tmp_path / "a\0b")
+    assert replay(read_record(good)).history == replay(read_record(text)).history
+    assert read_record(b"\xef\xbb\xbf" + good) == read_record(text)
+
+
+def _raises(call: Callable[[], object]) -> RecordError:
+    with pytest.raises(RecordError) as error:
+        call()
+    return error.value
+
+
+def test_a_failed_save_leaves_the_old_record(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "game.toml"
+    old = play_random_match(preset("tractor", end_rank="3"), seed=1, max_rounds=1)
+    save_record(old, path)
+    before = path.read_bytes()
+    new = play_random_match(preset("tractor", end_rank="3"), seed=2, max_rounds=1)
+
+    def disk_full(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("shengji.game.files.os.fsync", disk_full)
+    with pytest.raises(OSError, match="No space left"):
+        save_record(new, path)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.toml"]
+    monkeypatch.undo()
+    path.chmod(0o640)
+    save_record(new, path)
+    assert load_record(path).seed == 2 and path.stat().st_mode & 0o777 == 0o640
+
+
+KILLED_WRITER = """
+import sys
+from shengji.game.files import write_text_atomic as write
+texts = [sys.argv[2] * 200_000, sys.argv[3] * 200_000]
+write(sys.argv[1], texts[0])
+print("ready", flush=True)
+while True:
+    for text in texts:
+        write(sys.argv[1], text)
+"""
+
+
+def test_a_kill_at_any_moment_leaves_a_whole_file(tmp_path: Path) -> None:
+    """A writer killed at random moments while it rewrites a 4 MB file over and over:
+    the file is always one whole version (a plain write leaves it torn most times)."""
+    path = tmp_path / "game.toml"
+    versions = {"# version one line\n" * 200_000, "# version two line\n" * 200_000}
+    rng = Random(5)
+    for _ in range(5):
+        writer = subprocess.Popen(
+            [sys.executable, "-c", KILLED_WRITER, str(path), "# version one line\n",
+             "# version two line\n"], stdout=subprocess.PIPE, text=True)
+        assert writer.stdout is not None and writer.stdout.readline() == "ready\n"
+        time.sleep(rng.uniform(0.005, 0.1))
+        writer.send_signal(signal.SIGKILL)
+        writer.wait()
+        writer.stdout.close()
+        assert path.read_text(encoding="utf-8") in versions

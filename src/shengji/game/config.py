@@ -353,13 +353,12 @@ def load_rules(source: str | Path | bytes) -> Rules:
     if path is None:
         assert isinstance(source, str)
         return _rules_from_text(source, None)
-    name = short_repr(str(path))
     try:
         text = read_text(path, limit=RULES_FILE_LIMIT)
     except OSError as error:
-        raise RulesError(f"cannot read rules file {name}: {error.strerror}") from None
+        raise RulesError(f"cannot read rules file {str(path)!r}: {error.strerror}") from None
     except TextFileError as error:
-        raise RulesError(f"rules file {name}: {error}") from None
+        raise RulesError(f"{path}: {error}") from None
     fmt = "json" if path.suffix.lower() == ".json" else None
     try:
         return _rules_from_text(text, fmt)

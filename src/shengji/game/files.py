@@ -142,7 +142,8 @@ def read_text(path: str | Path, *, limit: int) -> str:
 def write_text_atomic(path: str | Path, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically: into a new file beside it, flushed
     to the disk, then renamed over ``path`` (the old file keeps its permissions). If
-    anything fails the old file is left as it was and the new one removed."""
+    anything fails the old file is left as it was and the new one removed; a process
+    killed mid-write leaves the old file and a stray ``.NAME.XXXXXXXX.tmp`` beside it."""
     target = Path(path)
     temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
     mode = None
