@@ -229,7 +229,8 @@ def test_rules_files_that_are_not_text_give_one_line_errors(tmp_path: Path) -> N
     ("players = 4e400", "line 1: players expects an integer"),
     ('{"players": 1e400}', "line 1: players expects an integer (e.g. players = 4), got inf"),
     ('{"players": 1e300}', "players must be at least 2 and at most 20, got an integer of 997"),
-    ('preset = "finding-friends"\nplayers = 40', "line 2: players must be at least 2 and at most 20"),
+    ('preset = "finding-friends"\nplayers = 40',
+     "line 2: players must be at least 2 and at most 20"),
     ("tuple_follow = " + "'" + "x" * 100_000 + "'", "tuple_follow='xxxxxxxxxxxxx"),
     ('"' + "k" * 100_000 + '" = 1', "unknown option 'kkkkkkkkkkkk"),
 ])
