@@ -28,6 +28,7 @@ from shengji.game.actions import (
     Call,
     Declare,
     Draw,
+    Expose,
     Pass,
     Play,
     Show,
@@ -90,6 +91,7 @@ def well_formed(rnd: Round, rng: Random) -> Iterator[Action]:
     yield Withdraw(seat)
     yield Show(seat)
     yield Declare(seat, rng.choice((*Suit, None)))
+    yield Expose(seat, rng.choice(((), mine, some, mine + some)))
     yield Bid(seat, rng.choice((some[:1] * 2, mine[:2], some)))
     yield Bury(seat, rng.choice((mine, some, mine + some)))
     yield Call(seat, tuple(_random_call(rng, rnd.rules.decks)

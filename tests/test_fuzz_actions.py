@@ -21,6 +21,7 @@ def test_bad_actions_are_refused_and_change_nothing(name: str, players: int) -> 
     refused = sum(n for key, n in counts.items() if key.startswith("refused"))
     assert refused > 1000
     assert counts["refused malformed"] > 300
-    for kind in ("Play", "Bid", "Bury", "Call", "Declare", "Draw", "Pass", "Show", "Withdraw"):
+    for kind in ("Play", "Bid", "Bury", "Call", "Declare", "Draw", "Expose", "Pass", "Show",
+                 "Withdraw"):
         assert counts[f"refused {kind}"] > 0, f"no {kind} was refused"
     assert {"draw", "bury", "play"} <= phases

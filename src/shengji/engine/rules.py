@@ -332,6 +332,10 @@ class Rules:
     throw_beat: ThrowBeat = ThrowBeat.LARGEST_UNIT
     # dealing and bidding
     trump_choice: TrumpChoice = TrumpChoice.BID
+    expose: int = 0
+    """With ``trump_choice="dealer"``: after the deal each player in turn, the dealer last,
+    may expose (show face up) up to this many cards before the dealer names the trump
+    (seed hundred: 6); 0 to the hand size, 0 for no exposing."""
     first_draw: FirstDraw = FirstDraw.DEALER
     first_dealer: FirstDealer = FirstDealer.FIRST_BIDDER
     bid_reinforce: bool = True
@@ -450,6 +454,12 @@ class Rules:
                 len(set(self.fluid_overbid)) == len(self.fluid_overbid),
                 f"fluid_overbid must not repeat an overbid, got {list(self.fluid_overbid)}",
                 "fluid_overbid",
+            ),
+            (
+                not self.expose or self.trump_choice == TrumpChoice.DEALER,
+                "expose is for trump_choice='dealer' (cards are exposed before the dealer "
+                "names the trump)",
+                "expose",
             ),
             (
                 self.start_rank <= self.end_rank,
@@ -674,6 +684,7 @@ _RANGES: dict[str, Callable[[Rules], tuple[int, int, str]]] = {
     "tractor_min_length": lambda r: (2, MAX_TRACTOR_LENGTH, ""),
     "red_fives": lambda r: (0, 2, " (0: off, 1: 5♥, 2: 5♥ and 5♦)"),
     "throw_penalty_points": lambda r: (0, MAX_PENALTY, ""),
+    "expose": lambda r: (0, r.hand_size, " (the hand size)"),
     "friends": lambda r: (0, r.players - 2, f" (at {r.players} players, leaving opponents)"),
     "target": lambda r: (5, MAX_POINTS, ""),
     "draw_at": lambda r: (0, MAX_POINTS, ""),

@@ -1,8 +1,9 @@
 """Actions: everything a seat can do in a round, with a text notation both ways.
 
 One line per action, seat first: ``0 draw``, ``2 bid 2H 2H``, ``1 pass``,
-``0 withdraw``, ``0 declare H``, ``0 bury 3C 4C 5D ...``, ``0 call 1st AS, 2nd KH``, ``3 show``,
-``0 play KS KS QS QS``. Records store actions in this notation.
+``0 withdraw``, ``0 expose 3H 3H``, ``0 declare H``, ``0 bury 3C 4C 5D ...``,
+``0 call 1st AS, 2nd KH``, ``3 show``, ``0 play KS KS QS QS``. Records store actions in
+this notation.
 
 >>> parse_action("2 bid 2h 2h")
 Bid(seat=2, cards=(Card('2H'), Card('2H')))
@@ -159,6 +160,22 @@ class Declare:
 
 
 @dataclass(frozen=True)
+class Expose:
+    """Show cards face up before the dealer names the trump (none is allowed: ``0 expose``);
+    they stay in the hand (seed hundred)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        _check_seat("expose", self.seat)
+        _set(self, "cards", _check_cards("expose", self.cards))
+
+    def __str__(self) -> str:
+        return f"{self.seat} expose {format_cards(self.cards)}".rstrip()
+
+
+@dataclass(frozen=True)
 class Bury:
     """Put cards back as the kitty (the dealer, after taking it)."""
 
@@ -238,10 +255,10 @@ class Play:
         return f"{self.seat} play {format_cards(self.cards)}"
 
 
-Action = Draw | Bid | Withdraw | Pass | Declare | Bury | Call | Show | Play
+Action = Draw | Bid | Withdraw | Pass | Expose | Declare | Bury | Call | Show | Play
 """Any action of a round."""
 
-ACTION_TYPES = (Draw, Bid, Withdraw, Pass, Declare, Bury, Call, Show, Play)
+ACTION_TYPES = (Draw, Bid, Withdraw, Pass, Expose, Declare, Bury, Call, Show, Play)
 """The classes of :data:`Action`, for ``isinstance``."""
 
 
@@ -259,7 +276,7 @@ def as_action(action: object) -> Action:
     raise ActionError(f"expected an action ({', '.join(t.__name__ for t in ACTION_TYPES)}) or "
                       f"its notation, e.g. '0 play KS KS'; got {action!r}")
 
-_VERBS = "draw, bid, withdraw, pass, declare, bury, call, show, play"
+_VERBS = "draw, bid, withdraw, pass, expose, declare, bury, call, show, play"
 
 
 def parse_action(text: str) -> Action:
@@ -291,6 +308,8 @@ def _parse_action(text: str) -> Action:
         if not cards:
             raise NotationError(f"'{verb}' needs cards, e.g. '{seat} {verb} 2H'")
         return with_cards[verb](seat, cards)
+    if verb == "expose":
+        return Expose(seat, parse_cards(rest))
     if verb == "declare":
         if rest.strip().upper() == "NT":
             return Declare(seat, None)

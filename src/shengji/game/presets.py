@@ -105,6 +105,7 @@ _HUNDRED: dict[str, object] = {
     "kitty_multiplier": "double",
     "joker_bids": "off",
     "trump_choice": "dealer",
+    "expose": 6,
 }
 
 
@@ -208,8 +209,9 @@ def hundred(**overrides: object) -> Rules:
     the same as Da Bai Fen's (``level_table="da-bai-fen"``). The seed says nothing of
     the 6 cards left after the deal: they are a kitty as in Da Bai Fen, counting double
     for the opponents when they win the last trick. Nobody bids: after the deal the
-    dealer names the trump suit (``trump_choice="dealer"``). The seed's exposing of up
-    to six cards before that is table talk the engine does not model.
+    dealer names the trump suit (``trump_choice="dealer"``), after each player in turn,
+    the dealer last, has exposed up to six cards face up (``expose=6``; they stay in
+    the hand and are played as usual).
 
     The seed's options, available as overrides:
 
@@ -362,6 +364,10 @@ _CHOICES: dict[str, dict[str, str]] = {
         "ordinal": "friends are called by precise copy ('the second A♠')",
         "colour-rank": "friends are called by colour and rank ('black aces')",
     },
+    "friend_call_all_held": {
+        "alone": "a call only the caller can complete is allowed: the caller plays alone",
+        "refused": "a call only the caller can complete is refused",
+    },
     "dealer_rotation": {
         "standard": "declarers win: the next declarer deals; else the player after the dealer",
         "winner-next": "the next dealer is the next player of the side that won",
@@ -403,6 +409,8 @@ _PHRASES: dict[str, Callable[[Any], str]] = {
     "red_fives": lambda v: ("no red fives", "red five: 5♥ is the highest trump",
                             "red fives: 5♥ then 5♦ are the highest trumps")[v],
     "second_rank": lambda v: f"a second trump rank: {v} (below the level's rank)",
+    "expose": lambda v: f"before the dealer names trump, each player may expose up to {v} "
+                        "cards face up",
     "rank_suit_order": lambda v: "off-suit trump-rank cards rank by suit: "
                                  + " > ".join(s.symbol for s in v),
     "throws": _flag("throws (several units of one suit) may be led", "throws may not be led"),

@@ -1,8 +1,9 @@
 """One round as a state machine driven by the seats' actions.
 
 Phases: ``deal`` (one card at a time in turn order; any seat may bid at any
-moment) → ``bid`` (a last chance for every seat after the deal; or ``declare``,
-the dealer naming the trump suit when the rules let the dealer choose) → ``kitty``
+moment) → ``bid`` (a last chance for every seat after the deal; or, when the rules
+let the dealer choose, ``expose`` (each seat may show some cards, if the rules say
+so) and ``declare``, the dealer naming the trump suit) → ``kitty``
 (the dealer takes the kitty and buries as many cards) → ``overbid`` (bidding
 after the kitty, 炒地皮, if the rules allow) → ``call`` (Finding Friends) →
 ``show`` (hands shown for a redeal, if the rules allow) → ``play`` (the
@@ -60,6 +61,7 @@ from shengji.game.actions import (
     Call,
     Declare,
     Draw,
+    Expose,
     Pass,
     Play,
     Show,
@@ -101,6 +103,7 @@ class Phase(StrEnum):
 
     DEAL = "deal"
     BID = "bid"
+    EXPOSE = "expose"
     DECLARE = "declare"
     KITTY = "kitty"
     OVERBID = "overbid"
@@ -197,6 +200,8 @@ class Round:
         self.bidding = Bidding(rules, self._bid_ranks(), self.teams, self.eligible)
         self.bid_turn = 0
         self.passes = 0
+        self.exposed: tuple[tuple[Card, ...], ...] = ((),) * n
+        """The cards each seat exposed before the dealer named the trump (public)."""
         self.trump: Trump | None = None
         self.kitty: tuple[Card, ...] = self.deck[len(self.deck) - rules.kitty_size:]
         self.kitty_owner: int | None = None
@@ -288,7 +293,7 @@ class Round:
                 (trick.leader + len(trick.plays)) % trick.players)
         if phase is Phase.DEAL:
             return self.drawer
-        if phase in (Phase.BID, Phase.OVERBID):
+        if phase in (Phase.BID, Phase.OVERBID, Phase.EXPOSE):
             return self.bid_turn
         if phase == Phase.KITTY:
             return self.kitty_owner
@@ -328,6 +333,8 @@ class Round:
             return self._legal_bury(seat)
         if phase == Phase.CALL:
             return self._legal_call(seat)
+        if phase == Phase.EXPOSE:
+            return self._legal_expose(seat)
         if phase == Phase.DECLARE:
             options = [Declare(seat, suit) for suit in (*Suit, None)]
             return Legal(seat, lambda a: None if isinstance(a, Declare) else
@@ -380,6 +387,29 @@ class Round:
 
         summary = ("draw or bid" if draw else "bid") + (" or pass" if can_pass else "")
         return Legal(seat, reason, actions, summary=summary)
+
+    def _legal_expose(self, seat: int) -> Legal:
+        counts = list(self.hands[seat].counts)
+        most = min(self.rules.expose, len(self.hands[seat]))
+
+        def reason(action: Action) -> str | None:
+            if not isinstance(action, Expose):
+                return f"expose up to {most} cards (or none)"
+            if len(action.cards) > most:
+                return f"expose at most {most} cards (you gave {len(action.cards)})"
+            missing = missing_cards(counts, action.cards)
+            return f"you do not hold {format_cards(missing)}" if missing else None
+
+        def actions() -> Iterator[Action]:
+            for size in range(most + 1):
+                for cards in bury_options(counts, size, size):
+                    yield Expose(seat, cards)
+
+        def sample(rng: Random) -> Action:
+            cards = [c for c in ALL_CARDS for _ in range(counts[c])]
+            return Expose(seat, tuple(rng.sample(cards, rng.randint(0, most))))
+
+        return Legal(seat, reason, actions, sample, summary=f"expose up to {most} cards")
 
     def _bidding_copy(self) -> Bidding:
         """A copy of the (public) bidding for Legal objects, made again only when the
@@ -514,6 +544,8 @@ class Round:
             self.bidding.withdraw(action.seat)
         elif isinstance(action, Pass):
             self._pass()
+        elif isinstance(action, Expose):
+            self._expose(action)
         elif isinstance(action, Declare):
             self._declare(action)
         elif isinstance(action, Bury):
@@ -572,6 +604,9 @@ class Round:
                 if self.dealer is None:
                     self.dealer = self.first_drawer
                 self.phase = Phase.DECLARE
+                if self.rules.expose:
+                    self.phase = Phase.EXPOSE
+                    self.bid_turn = self.next_seat(self.dealer)
                 return
             self.phase = Phase.BID
             self.bid_turn = self.drawer
@@ -675,6 +710,15 @@ class Round:
                 best = card
         self.kitty_turned = tuple(turned)
         return best.suit if best is not None else None
+
+    def _expose(self, action: Expose) -> None:
+        exposed = list(self.exposed)
+        exposed[action.seat] = action.cards
+        self.exposed = tuple(exposed)
+        if action.seat == self.dealer:
+            self.phase = Phase.DECLARE
+        else:
+            self.bid_turn = self.next_seat(action.seat)
 
     def _declare(self, action: Declare) -> None:
         assert self.dealer is not None

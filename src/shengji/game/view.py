@@ -38,6 +38,8 @@ class SeatView:
     declarers: tuple[int, ...]
     trump: Trump | None
     bids: tuple[tuple[int, tuple[Card, ...]], ...]
+    exposed: tuple[tuple[Card, ...], ...]
+    """The cards each seat exposed before the dealer named the trump (seed hundred)."""
     kitty_turned: tuple[Card, ...]
     kitty: tuple[Card, ...] | None
     calls: tuple[FriendCall, ...]
@@ -81,6 +83,7 @@ class SeatView:
             declarers=rnd.declarers,
             trump=trump,
             bids=tuple((b.seat, b.cards) for b in rnd.bidding.bids),
+            exposed=rnd.exposed,
             kitty_turned=rnd.kitty_turned,
             kitty=tuple(rnd.kitty) if sees_kitty and rnd.kitty_owner is not None else None,
             calls=rnd.tracker.calls if rnd.tracker is not None else (),

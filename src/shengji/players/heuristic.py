@@ -40,7 +40,18 @@ from shengji.engine.rules import FriendCalls
 from shengji.engine.trick import beats
 from shengji.engine.trump import TRUMP, Trump
 from shengji.engine.units import Unit, counts_of_suit, placements
-from shengji.game.actions import Action, Bid, Bury, Call, Declare, Draw, Pass, Play, Show
+from shengji.game.actions import (
+    Action,
+    Bid,
+    Bury,
+    Call,
+    Declare,
+    Draw,
+    Expose,
+    Pass,
+    Play,
+    Show,
+)
 from shengji.game.legal import Legal
 from shengji.game.round import Phase
 from shengji.game.view import SeatView
@@ -65,6 +76,8 @@ class HeuristicPlayer:
         phase = view.phase
         if phase in (Phase.DEAL, Phase.BID, Phase.OVERBID):
             return self.bid(view, legal)
+        if phase == Phase.EXPOSE:
+            return self.expose(view)
         if phase == Phase.DECLARE:
             return self.declare(view)
         if phase == Phase.KITTY:
@@ -107,13 +120,23 @@ class HeuristicPlayer:
             need += 1.0
         return bid if strength >= need else fallback
 
-    def declare(self, view: SeatView) -> Action:
-        """As a dealer naming trump: the suit with the most cards (and points)."""
-        def strength(suit: Suit) -> tuple[int, int]:
-            cards = [c for c in view.hand if c.suit == suit]
-            return len(cards), sum(c.points for c in cards)
+    def expose(self, view: SeatView) -> Action:
+        """Before the dealer names trump: the dealer's partner shows its longest suit (its
+        highest cards first) to suggest it; everyone else shows nothing."""
+        partner = view.dealer is not None and view.dealer != view.seat and (
+            view.rules.partnership == "fixed" and (view.dealer - view.seat) % 2 == 0)
+        if not partner:
+            return Expose(view.seat, ())
+        suit = max(Suit, key=lambda s: _suit_strength(view.hand, s))
+        cards = sorted((c for c in view.hand if c.suit == suit), reverse=True)
+        return Expose(view.seat, tuple(cards[:view.rules.expose]))
 
-        return Declare(view.seat, max(Suit, key=strength))
+    def declare(self, view: SeatView) -> Action:
+        """As a dealer naming trump: the suit with the most cards (and points), counting
+        the cards the partner exposed."""
+        partner = [c for s in view.declarers if s != view.seat for c in view.exposed[s]]
+        return Declare(view.seat, max(Suit, key=lambda s: _suit_strength(
+            (*view.hand, *partner), s)))
 
     # -- kitty -----------------------------------------------------------------------
 
@@ -410,3 +433,9 @@ def _bid_strength(bid: Bid, hand: Sequence[Card], view: SeatView) -> float:
         return rank_cards * 1.5 + jokers * 1.5 - 1
     suit_cards = sum(1 for c in hand if c.suit == card.suit and c.rank != card.rank)
     return suit_cards + 1.5 * (rank_cards + jokers)
+
+
+def _suit_strength(cards: Sequence[Card], suit: Suit) -> tuple[int, int]:
+    """How good ``suit`` would be as trump for these cards: how many, then their points."""
+    held = [c for c in cards if c.suit == suit]
+    return len(held), sum(c.points for c in held)
