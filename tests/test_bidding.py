@@ -649,3 +649,46 @@ def test_the_dealer_names_trump_when_the_rules_say_so() -> None:
     assert rnd.phase == Phase.KITTY and rnd.kitty_owner == 1
     assert str(Declare(1, None)) == "1 declare NT" and parse_action("1 declare NT") == Declare(
         1, None)
+
+
+def _overbid_position(rules: Rules) -> Round:
+    """Seat 0 (level 9) deals and bids 9S; seats 1 and 2 hold 9H pairs; seat 0 has buried."""
+    rnd = stacked(rules, {0: "9S", 1: "9H 9H", 2: "9D 9D", 3: "9C 9C"}, dealer=0,
+                  levels=(9, 5, 9, 5))
+    deal(rnd, leave=1)
+    rnd.apply(bid(0, "9S"))
+    deal(rnd)
+    pass_round(rnd)
+    rnd.apply(Bury(0, tuple(rnd.hands[0].cards()[:8])))
+    return rnd
+
+
+def test_only_the_opponents_may_take_the_kitty_when_the_rules_say_so() -> None:
+    rnd = _overbid_position(Rules(kitty_overbid=True, kitty_overbid_by="opponents"))
+    assert rnd.phase == Phase.OVERBID and rnd.to_move == 1
+    rnd.apply(Pass(1))
+    assert rnd.to_move == 3                          # seat 2, the holder's partner, is skipped
+    with pytest.raises(ActionError):
+        rnd.apply(bid(2, "9D 9D"))
+    rnd.apply(bid(3, "9C 9C"))
+    rnd.apply(Bury(3, tuple(rnd.hands[3].cards()[:8])))
+    assert rnd.phase == Phase.OVERBID and rnd.to_move == 0  # now seat 3's opponents: 0, 2
+    rnd.apply(Pass(0))
+    assert rnd.to_move == 2
+    rnd.apply(Pass(2))
+    assert rnd.phase == Phase.PLAY
+
+
+@pytest.mark.parametrize("limit", [1, 2])
+def test_the_kitty_is_taken_at_most_limit_times(limit: int) -> None:
+    rnd = _overbid_position(Rules(kitty_overbid=True, kitty_overbid_limit=limit))
+    rnd.apply(bid(1, "9H 9H"))
+    rnd.apply(Bury(1, tuple(rnd.hands[1].cards()[:8])))
+    assert rnd.steals == 1
+    if limit == 1:
+        assert rnd.phase == Phase.PLAY               # no more bidding after the first take
+        return
+    assert rnd.phase == Phase.OVERBID and rnd.to_move == 2   # a second take is still allowed
+    for seat in (2, 3, 0):
+        rnd.apply(Pass(seat))
+    assert rnd.phase == Phase.PLAY

@@ -190,6 +190,16 @@ class RedealShow(StrEnum):
     NO_POINTS = "no-points"
 
 
+class KittyOverbidBy(StrEnum):
+    """Who may bid after the kitty is buried (``kitty_overbid``, 炒地皮)."""
+
+    OTHERS = "others"
+    """Every player but the one who just buried."""
+    OPPONENTS = "opponents"
+    """Only the other side of the player who just buried (fixed partnerships; with fluid
+    partnerships, every other player)."""
+
+
 class KittyMultiplier(StrEnum):
     """The multiplier on the kitty's points when the opponents win the last trick."""
 
@@ -352,6 +362,10 @@ class Rules:
     redeal_dealer_partner: bool = False
     kitty_overbid: bool = False
     kitty_overbid_takes_dealer: bool = False
+    kitty_overbid_by: KittyOverbidBy = KittyOverbidBy.OTHERS
+    kitty_overbid_limit: int | None = None
+    """The most times the kitty may be taken by bidding after it (1 to 100), or ``None``
+    (no limit)."""
     # kitty
     kitty_points_allowed: bool = True
     kitty_multiplier: KittyMultiplier = KittyMultiplier.UNIT_SIZE
@@ -685,6 +699,7 @@ _RANGES: dict[str, Callable[[Rules], tuple[int, int, str]]] = {
     "red_fives": lambda r: (0, 2, " (0: off, 1: 5♥, 2: 5♥ and 5♦)"),
     "throw_penalty_points": lambda r: (0, MAX_PENALTY, ""),
     "expose": lambda r: (0, r.hand_size, " (the hand size)"),
+    "kitty_overbid_limit": lambda r: (1, 100, ""),
     "friends": lambda r: (0, r.players - 2, f" (at {r.players} players, leaving opponents)"),
     "target": lambda r: (5, MAX_POINTS, ""),
     "draw_at": lambda r: (0, MAX_POINTS, ""),
@@ -712,6 +727,7 @@ _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "no_bid_joker": KittyJoker,
     "redeal_show": RedealShow,
     "kitty_multiplier": KittyMultiplier,
+    "kitty_overbid_by": KittyOverbidBy,
     "level_table": LevelTable,
     "friend_calls": FriendCalls,
     "friend_call_all_held": FriendCallAllHeld,

@@ -364,6 +364,10 @@ _CHOICES: dict[str, dict[str, str]] = {
         "ordinal": "friends are called by precise copy ('the second A♠')",
         "colour-rank": "friends are called by colour and rank ('black aces')",
     },
+    "kitty_overbid_by": {
+        "others": "after the kitty, any other player may bid to take it",
+        "opponents": "after the kitty, only the other side may bid to take it",
+    },
     "friend_call_all_held": {
         "alone": "a call only the caller can complete is allowed: the caller plays alone",
         "refused": "a call only the caller can complete is refused",
@@ -409,6 +413,8 @@ _PHRASES: dict[str, Callable[[Any], str]] = {
     "red_fives": lambda v: ("no red fives", "red five: 5♥ is the highest trump",
                             "red fives: 5♥ then 5♦ are the highest trumps")[v],
     "second_rank": lambda v: f"a second trump rank: {v} (below the level's rank)",
+    "kitty_overbid_limit": lambda v: f"the kitty may be taken by bidding at most "
+                                     f"{_plural(v, 'time')}",
     "expose": lambda v: f"before the dealer names trump, each player may expose up to {v} "
                         "cards face up",
     "rank_suit_order": lambda v: "off-suit trump-rank cards rank by suit: "

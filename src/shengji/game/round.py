@@ -44,6 +44,7 @@ from shengji.engine.rules import (
     FirstDealer,
     FirstDraw,
     KittyJoker,
+    KittyOverbidBy,
     NoBid,
     Partnership,
     RedealShow,
@@ -206,6 +207,8 @@ class Round:
         self.kitty: tuple[Card, ...] = self.deck[len(self.deck) - rules.kitty_size:]
         self.kitty_owner: int | None = None
         self.kitty_turned: tuple[Card, ...] = ()
+        self.steals = 0
+        """How many times the kitty was taken by bidding after it (炒地皮)."""
         self.tracker: FriendTracker | None = None
         self.show_queue: tuple[int, ...] = ()
         self.trick: Trick | None = None
@@ -623,6 +626,7 @@ class Round:
         if self.phase == Phase.OVERBID:
             self._set_trump()
             assert self.kitty_owner is not None
+            self.steals += 1
             self.hands[action.seat].add(self.kitty)
             self.kitty_owner = action.seat
             if self.rules.kitty_overbid_takes_dealer:
@@ -640,16 +644,26 @@ class Round:
                 self._start_play()
             return
         self.passes += 1
-        self.bid_turn = self.next_seat(self.bid_turn)
-        if self.phase == Phase.OVERBID and self.bid_turn == self.kitty_owner:
-            self.bid_turn = self.next_seat(self.bid_turn)
-        needed = self.rules.players - (1 if self.phase == Phase.OVERBID else 0)
-        if self.passes < needed:
+        if self.phase == Phase.OVERBID:
+            stealers = self._stealers()
+            if self.passes < len(stealers):
+                self.bid_turn = stealers[self.passes]
+            else:
+                self._after_kitty()
             return
-        if self.phase == Phase.BID:
+        self.bid_turn = self.next_seat(self.bid_turn)
+        if self.passes >= self.rules.players:
             self._end_bidding()
-        else:
-            self._after_kitty()
+
+    def _stealers(self) -> list[int]:
+        """The seats that may bid after the kitty, in turn order from its holder's left."""
+        owner, n = self.kitty_owner, self.rules.players
+        assert owner is not None
+        seats = [(owner + k) % n for k in range(1, n)]
+        if (self.rules.kitty_overbid_by == KittyOverbidBy.OPPONENTS
+                and self.rules.partnership == Partnership.FIXED):
+            seats = [s for s in seats if self.teams[s] != self.teams[owner]]
+        return seats
 
     def _set_trump(self) -> None:
         declaration = self.bidding.declaration
@@ -732,10 +746,11 @@ class Round:
         self.buried_at = (*self.buried_at, len(self.history) - 1)
         self.hands[action.seat].remove(action.cards)
         self.kitty = tuple(action.cards)
-        if self.rules.kitty_overbid:
+        limit = self.rules.kitty_overbid_limit
+        if self.rules.kitty_overbid and (limit is None or self.steals < limit):
             self.phase = Phase.OVERBID
             self.passes = 0
-            self.bid_turn = self.next_seat(action.seat)
+            self.bid_turn = self._stealers()[0]
         else:
             self._after_kitty()
 
