@@ -105,8 +105,15 @@ def _nested(rng: Random, depth: int) -> str:
 _NUMBERS = ("0", "-1", "1", "2", "3", "5", "8", "9", "12", "13", "19", "20", "21", "-5",
             "100", "201", "10000", "10001", "-10001", "2147483648", "9223372036854775808",
             "-9223372036854775809", "0x10", "0o7", "0b1", "1_000", "+4", "1e3", "4.0",
-            "4.5", "-0.0", "inf", "-inf", "nan", "1" + "0" * 300, "9" * 4300, "9" * 4301,
-            "9" * 20000)
+            "4.5", "-0.0", "inf", "-inf", "nan")
+
+_HUGE_NUMBERS = ("1" + "0" * 300, "9" * 4300, "-" + "9" * 4300, "9" * 4301, "9" * 20000)
+
+
+def number(rng: Random) -> str:
+    """A number literal: an interesting small one, or (one time in four) a huge one."""
+    return rng.choice(_HUGE_NUMBERS if rng.random() < 0.25 else _NUMBERS)
+
 
 _STRINGS = ('""', '"x"', '"four"', '"protect"', '"draw-out"', '"A"', '"1"', '"T"', '"NT"',
             '"H"', '"X"', '"\\u0000"', '"\\n"', '"own-rank"', "'literal'", '"""multi\nline"""',
@@ -117,7 +124,7 @@ def toml_value(rng: Random) -> str:
     """A random TOML value, mostly of a type or range no option takes."""
     choice = rng.randrange(9)
     if choice == 0:
-        return rng.choice(_NUMBERS)
+        return number(rng)
     if choice == 1:
         return rng.choice(_STRINGS)
     if choice == 2:
@@ -142,7 +149,8 @@ def json_value(rng: Random) -> object:
     """A random JSON value, mostly of a type or range no option takes."""
     choice = rng.randrange(8)
     if choice == 0:
-        return rng.choice([0, -1, 1, 3, 20, 21, 9, 10 ** 6, 2 ** 63, -(2 ** 64), 10 ** 300])
+        return rng.choice([0, -1, 1, 3, 20, 21, 9, 10 ** 6, 2 ** 63, -(2 ** 64), 10 ** 300,
+                           10 ** 4299, -(10 ** 4299)])
     if choice == 1:
         return rng.choice([0.5, 4.0, 1e300, float("inf"), float("nan"), -0.0])
     if choice == 2:
@@ -259,8 +267,8 @@ def edit_number(rng: Random, data: bytes) -> bytes:
     numbers = list(_INTEGER.finditer(data))
     if not numbers:
         return data
-    number = rng.choice(numbers)
-    return data[:number.start()] + rng.choice(_NUMBERS).encode() + data[number.end():]
+    old = rng.choice(numbers)
+    return data[:old.start()] + number(rng).encode() + data[old.end():]
 
 
 def add_key(rng: Random, data: bytes) -> bytes:

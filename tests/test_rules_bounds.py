@@ -135,6 +135,12 @@ def test_messages_stay_short_for_huge_values() -> None:
         with pytest.raises(RulesError) as error:
             Rules(players=value)  # type: ignore[arg-type]
         assert len(str(error.value)) < 120 and "\n" not in str(error.value)
+    for name, _, _, others, _ in OUT_OF_RANGE:
+        for value in (10 ** 300, -(10 ** 300)):
+            with pytest.raises(RulesError) as error:
+                Rules(**{**others, name: value})  # type: ignore[arg-type]
+            assert "an integer of 997 bits" in str(error.value)
+            assert len(str(error.value)) < 150, str(error.value)
 
 
 def test_replace_refuses_unknown_names() -> None:

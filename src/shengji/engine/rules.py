@@ -270,6 +270,9 @@ class AfterEnd(StrEnum):
     """Levels wrap round to the start rank and the match goes on."""
     NO_TRUMP = "no-trump"
     """One more level after the end rank, played with jokers only as trump."""
+    NO_TRUMP_WRAP = "no-trump-wrap"
+    """The no-trump level after the end rank, then the levels wrap round to the start
+    rank (endless play; the match counts each side's wraps)."""
 
 
 FLUID_OVERBIDS = ("own-rank", "maker-rank", "jokers-rank", "jokers-only")
@@ -389,6 +392,14 @@ class Rules:
     increasing; a positive change raises the declarers, zero or negative switches sides."""
     draw_at: int | None = None
     """Exactly this many points is a draw: 0 to ``MAX_POINTS``, or ``None`` (no draw)."""
+    below_zero: bool = False
+    """The opponents' points may fall below zero (failed-throw penalties, a kitty taken by
+    the declarers), each step of the table below zero (half the target: −1 to −40 with
+    two decks, then −41 to −80 ...) one more level for the declarers; False: they stop
+    at 0."""
+    kitty_to_declarers: bool = False
+    """Declarers who win the last trick take the multiplied kitty off the opponents'
+    points (False: it does not count)."""
     red_five_penalty: int = 0
     """Points for a captured red five: 0 to ``MAX_PENALTY`` (200)."""
     # the match
@@ -399,6 +410,11 @@ class Rules:
     after_end: AfterEnd = AfterEnd.WIN
     mandatory_ranks: tuple[Rank, ...] = ()
     """Ranks that cannot be skipped: from ``start_rank`` to ``end_rank``, none repeated."""
+    mandatory_win: bool = False
+    """A side stopped at a mandatory rank goes past it only by winning a round declaring
+    at it (False: any later advance goes past)."""
+    pass_end_freely: bool = False
+    """Any advance may go past the end rank (False: only a round won declaring at it)."""
     hook_and_needle: bool = False
     dealer_rotation: DealerRotation = DealerRotation.STANDARD
 
@@ -423,9 +439,11 @@ class Rules:
             if low <= value <= high:
                 continue
             if name == "tractor_min_width" and value > high:
-                raise RulesError(
-                    f"tractor_min_width is {value} but there are only {self.decks} decks "
-                    f"(at most {self.decks} identical cards); allowed: 1 to {high}", name)
+                decks = ("there is only 1 deck (at most 1 identical card)" if self.decks == 1
+                         else f"there are only {self.decks} decks (at most {self.decks} "
+                              f"identical cards)")
+                raise RulesError(f"tractor_min_width is {short_repr(value)} but {decks}; "
+                                 f"allowed: 1 to {high}", name)
             raise RulesError(f"{name} must be at least {low} and at most {high}{why}, got "
                              f"{short_repr(value)}", name)
         levels = self.custom_levels

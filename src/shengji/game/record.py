@@ -371,12 +371,12 @@ def read_record(text: str | bytes, source: str | None = None) -> Record:
     fmt = reader.get("", "format", str, f'the format name "{FORMAT}"')
     if fmt != FORMAT:
         raise reader.error(reader.line("", "format"),
-                           f"format is {fmt!r}, not a {FORMAT!r} record")
+                           f"format is {short_repr(fmt)}, not a {FORMAT!r} record")
     version = reader.get("", "version", int, "an integer")
     if not 1 <= version <= VERSION:
         raise reader.error(reader.line("", "version"),
-                           f"record version {version} is not supported (this program reads "
-                           f"versions 1 to {VERSION})")
+                           f"record version {short_repr(version)} is not supported (this "
+                           f"program reads versions 1 to {VERSION})")
     reader.check_keys("match", ("seed", "max_rounds", "names", "kinds"))
     seed = reader.get("match", "seed", int, "an integer")
     max_rounds = reader.get("match", "max_rounds", int, "a positive integer", required=False)
