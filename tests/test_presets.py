@@ -184,6 +184,7 @@ def test_describe_rules_phrases_every_option() -> None:
         friend_trump_calls=True, friend_caller_counts=False, friend_call_all_held="refused",
         smaller_team_bonus=True,
         target=100, level_table="custom", custom_levels=((0, 1), (50, 0), (90, -1)), draw_at=50,
+        below_zero=True, kitty_to_declarers=True, mandatory_win=True, pass_end_freely=True,
         red_five_penalty=20, start_rank="3", end_rank="K", after_end="wrap",
         mandatory_ranks=("5", "10"), hook_and_needle=True, dealer_rotation="winner-next",
     )

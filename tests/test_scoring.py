@@ -12,6 +12,7 @@ from shengji.engine.scoring import (
     Advance,
     LevelChange,
     advance,
+    below_zero_step,
     hook_back,
     kitty_multiplier,
     kitty_multiplier_for,
@@ -19,6 +20,7 @@ from shengji.engine.scoring import (
     level_name,
     level_table_rows,
 )
+from shengji.game.match import play_random_match
 
 FAST = settings(max_examples=80, deadline=None)
 
@@ -268,8 +270,8 @@ def test_passing_the_end_only_as_declarers() -> None:
 
 
 def test_wrap() -> None:
-    assert adv(14, 1, after_end="wrap") == Advance(2, False, None)
-    assert adv(14, 3, after_end="wrap", start_rank="3") == Advance(3, False, None)
+    assert adv(14, 1, after_end="wrap") == Advance(2, False, None, wrapped=True)
+    assert adv(14, 3, after_end="wrap", start_rank="3") == Advance(3, False, None, wrapped=True)
     assert adv(14, 1, after_end="wrap", declarers=False) == Advance(14, False, None)
     assert adv(12, 5, after_end="wrap") == Advance(14, False, None)
 
@@ -344,3 +346,72 @@ def test_every_lookup_is_a_listed_row(rules: Rules, p: int) -> None:
     assert change.row in level_table_rows(rules, up_to=p)
     assert change.declarers_up == 0 or change.opponents_up == 0
     assert change.switch == (change.declarers_up == 0)
+
+
+# -- advancement options (issue 11) ------------------------------------------------------
+
+def test_mandatory_win_a_side_must_win_declaring_at_a_mandatory_rank() -> None:
+    options = {"mandatory_ranks": ("5",), "mandatory_win": True}
+    assert adv(3, 4, **options) == Advance(5, False, 5)           # stopped there, as before
+    assert adv(5, 2, declarers=False, **options) == Advance(5, False, 5)  # not by defending
+    assert adv(5, 2, **options) == Advance(7, False, None)        # a win declaring at 5
+    assert adv(5, 2, declarers=False, mandatory_ranks=("5",)) == Advance(7, False, None)
+
+
+def test_passing_the_end_rank_freely() -> None:
+    assert adv(13, 3, declarers=False) == Advance(14, False, None)
+    assert adv(13, 3, declarers=False, pass_end_freely=True) == Advance(14, True, None)
+    assert adv(14, 1, declarers=False, pass_end_freely=True) == Advance(14, True, None)
+    assert adv(12, 2, pass_end_freely=True) == Advance(14, False, None)  # exactly to A
+    assert adv(13, 2, pass_end_freely=True, after_end="wrap") == Advance(2, False, None, True)
+
+
+def test_no_trump_then_wrap() -> None:
+    assert adv(14, 1, after_end="no-trump-wrap") == Advance(15, False, None)
+    assert adv(15, 1, after_end="no-trump-wrap") == Advance(2, False, None, wrapped=True)
+    assert adv(15, 1, declarers=False, after_end="no-trump-wrap") == Advance(15, False, None)
+
+
+def test_a_wrapping_match_counts_each_seats_wraps() -> None:
+    rules = Rules(end_rank="3", after_end="wrap")
+    with pytest.raises(ValueError, match="never ends"):
+        play_random_match(rules, seed=1)
+    match = play_random_match(rules, seed=1, max_rounds=30)
+    assert sum(match.wraps) > 0
+    for seat in range(4):
+        assert match.wraps[seat] == sum(seat in r.wrapped for r in match.results)
+
+
+# -- points below zero (issue 11) --------------------------------------------------------
+
+def test_below_zero_each_step_is_one_more_level_for_the_declarers() -> None:
+    rules = Rules(below_zero=True)
+    assert below_zero_step(rules) == 40
+    changes = [level_change(p, rules) for p in (0, -5, -40, -45, -120)]
+    assert [c.declarers_up for c in changes] == [3, 4, 4, 5, 6]
+    assert changes[1].row == "-40 to -5: declarers +4"
+    assert not any(c.switch for c in changes)
+    one_deck = Rules(decks=1, level_table="da-bai-fen", below_zero=True)
+    assert level_change(-25, one_deck).row == "-40 to -25: declarers +4"
+    with pytest.raises(ValueError, match="must not be negative"):
+        level_change(-5, Rules())
+
+
+@pytest.mark.parametrize("below", [True, False])
+def test_a_kitty_taken_by_the_declarers_counts_against_the_opponents(below: bool) -> None:
+    rules = Rules(kitty_to_declarers=True, below_zero=below)
+    checked = 0
+    for seed in range(40):
+        match = play_random_match(rules, seed=seed, max_rounds=1)
+        result = match.results[0]
+        if result.redeal or result.lost_by is not None or result.kitty_bonus >= 0:
+            continue
+        # the declarers won the last trick: the multiplied kitty comes off
+        assert result.kitty_bonus == -result.kitty_points * result.kitty_multiplier
+        total = (result.trick_points + result.kitty_bonus + result.penalty_points
+                 + result.red_five_points)
+        assert result.points == (total if below else max(0, total))
+        assert any("the declarers won the last trick" in line and " = -" in line
+                   for line in result.lines)
+        checked += 1
+    assert checked > 5

@@ -12,7 +12,7 @@ the target in every table.
 >>> level_change(125, r).opponents_up, level_change(125, r).switch
 (1, True)
 >>> advance(9, 3, Rules(mandatory_ranks=("10",)), as_declarers=True)
-Advance(level=10, passed_end=False, stopped_at=10)
+Advance(level=10, passed_end=False, stopped_at=10, wrapped=False)
 
 Levels are ints: 2..14 are the ranks 2..A, and 15 is the no-trump level that
 ``after_end = no-trump`` adds after the end rank.
@@ -167,12 +167,37 @@ def level_change(points: int, rules: Rules) -> LevelChange:
     (True, True, '40: draw, opponents take over')
     """
     if points < 0:
-        raise ValueError(f"points must not be negative, got {points}")
+        if not rules.below_zero:
+            raise ValueError(f"points must not be negative, got {points}")
+        return _below_zero(points, rules)
     rows, _ = _rows(rules, points)
     i = max(j for j, row in enumerate(rows) if row.lo <= points)
     row = rows[i]
     return LevelChange(points, row.declarers_up, row.opponents_up, row.switch, row.draw,
                        _row_text(rows, i))
+
+
+def below_zero_step(rules: Rules) -> int:
+    """With ``below_zero``: the points of one step below zero, half the target (40 with
+    two decks), each step one more level for the declarers than at 0 points."""
+    return max(1, rules.target_points // 2)
+
+
+def _below_zero(points: int, rules: Rules) -> LevelChange:
+    """Negative points (``below_zero``): the 0-point row plus one level per step below 0.
+
+    >>> r = Rules(below_zero=True)
+    >>> [level_change(p, r).row for p in (-5, -40, -45)]
+    ['-40 to -5: declarers +4', '-40 to -5: declarers +4', '-80 to -45: declarers +5']
+    """
+    step = below_zero_step(rules)
+    steps = (-points + step - 1) // step
+    low, high = -steps * step, -(steps - 1) * step - 1
+    low5, high5 = -(-low // 5 * 5), high // 5 * 5  # on the grid of 5 that points use
+    if low5 > high5:
+        low5, high5 = low, high
+    up = level_change(0, rules).declarers_up + steps
+    return LevelChange(points, up, 0, False, False, f"{low5} to {high5}: declarers +{up}")
 
 
 def level_table_rows(rules: Rules, up_to: int | None = None) -> list[str]:
@@ -237,10 +262,14 @@ class Advance:
     """True when this advance wins the match (passed the last level as declarers)."""
     stopped_at: int | None
     """A mandatory level that cut the advance short, if any."""
+    wrapped: bool = False
+    """True when the advance went round to the start rank (``wrap``, ``no-trump-wrap``)."""
 
 
 def _top(rules: Rules) -> int:
-    return NO_TRUMP_LEVEL if rules.after_end == AfterEnd.NO_TRUMP else int(rules.end_rank)
+    if rules.after_end in (AfterEnd.NO_TRUMP, AfterEnd.NO_TRUMP_WRAP):
+        return NO_TRUMP_LEVEL
+    return int(rules.end_rank)
 
 
 def advance(level: int, steps: int, rules: Rules, *, as_declarers: bool) -> Advance:
@@ -248,22 +277,27 @@ def advance(level: int, steps: int, rules: Rules, *, as_declarers: bool) -> Adva
 
     - The end rank is a barrier: only a side declaring at it that wins a round
       (``as_declarers`` and ``level`` is the end rank) gets past it; any other
-      advance stops there, and steps left over are lost.
+      advance stops there, and steps left over are lost. With ``pass_end_freely``
+      every advance may go past it.
     - ``after_end = win``: getting past the end rank wins (``passed_end``; the level
       stays). ``wrap``: it lands on ``start_rank`` and the match goes on (the advance
-      stops there; ``passed_end`` stays False). ``no-trump``: it lands on the
-      no-trump level 15, itself a barrier that wins when passed as declarers.
+      stops there; ``passed_end`` stays False, ``wrapped`` is True). ``no-trump``: it
+      lands on the no-trump level 15, itself a barrier that wins when passed as
+      declarers; ``no-trump-wrap``: the same, but past no-trump it wraps to the start.
     - A mandatory rank strictly above ``level`` stops the advance; ``stopped_at``
-      names it when steps were left over.
+      names it when steps were left over. With ``mandatory_win`` a side at a mandatory
+      rank goes past it only as declarers at it (otherwise it stays, ``stopped_at``).
 
     >>> advance(12, 3, Rules(), as_declarers=True)
-    Advance(level=14, passed_end=False, stopped_at=None)
+    Advance(level=14, passed_end=False, stopped_at=None, wrapped=False)
     >>> advance(14, 1, Rules(), as_declarers=True).passed_end
     True
     >>> advance(14, 2, Rules(after_end="wrap"), as_declarers=True).level
     2
     >>> level_name(advance(14, 1, Rules(after_end="no-trump"), as_declarers=True).level)
     'NT'
+    >>> advance(13, 3, Rules(pass_end_freely=True), as_declarers=False).passed_end
+    True
     """
     start, end, top = int(rules.start_rank), int(rules.end_rank), _top(rules)
     if not (start <= level <= end or level == top):
@@ -273,17 +307,25 @@ def advance(level: int, steps: int, rules: Rules, *, as_declarers: bool) -> Adva
         raise ValueError(f"steps must not be negative, got {steps}")
     if steps == 0:
         return Advance(level, False, None)
-    if level in (end, top):
-        if not as_declarers:
-            return Advance(level, False, None)
-        if level == top and rules.after_end != AfterEnd.WRAP:
-            return Advance(level, True, None)
-        return Advance(start if level == top else top, False, None)
-    mandatory = sorted(int(r) for r in rules.mandatory_ranks if level < r <= end)
-    stop = mandatory[0] if mandatory else end
-    if level + steps <= stop:
-        return Advance(level + steps, False, None)
-    return Advance(stop, False, stop if mandatory else None)
+    if rules.mandatory_win and level < end and not as_declarers and (
+            level in rules.mandatory_ranks):
+        return Advance(level, False, level)
+    if level < end:
+        mandatory = sorted(int(r) for r in rules.mandatory_ranks if level < r <= end)
+        stop = mandatory[0] if mandatory else end
+        if level + steps <= stop:
+            return Advance(level + steps, False, None)
+        if mandatory or not rules.pass_end_freely:
+            return Advance(stop, False, stop if mandatory else None)
+        steps -= end - level  # freely past the end rank with the steps left
+        level = end
+    if not (as_declarers or rules.pass_end_freely):
+        return Advance(level, False, None)
+    if level == end and top != end:
+        return Advance(top, False, None)
+    if rules.after_end in (AfterEnd.WIN, AfterEnd.NO_TRUMP):
+        return Advance(level, True, None)
+    return Advance(start, False, None, wrapped=True)
 
 
 def hook_back(level: int, rules: Rules) -> int | None:

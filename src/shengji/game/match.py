@@ -34,6 +34,8 @@ class Match:
         self.max_rounds = max_rounds
         self.track_undo = track_undo
         self.levels = (int(rules.start_rank),) * rules.players
+        self.wraps = (0,) * rules.players
+        """How many times each seat's level went round to the start rank."""
         self.results: list[RoundResult] = []
         self.history: list[Action] = []
         self.winners: tuple[int, ...] = ()
@@ -80,6 +82,7 @@ class Match:
         assert result is not None
         self.results.append(result)
         self.levels = result.levels
+        self.wraps = tuple(w + (s in result.wrapped) for s, w in enumerate(self.wraps))
         if result.match_won_by:
             side = result.declarers if result.declarers_won else result.opponents
             self.winners = side if self.rules.partnership == Partnership.FIXED else (
@@ -110,6 +113,7 @@ class Match:
         for action in actions:
             fresh.apply(action)
         self.levels = fresh.levels
+        self.wraps = fresh.wraps
         self.results = fresh.results
         self.history = fresh.history
         self.winners = fresh.winners
@@ -126,10 +130,11 @@ def play_random_match(rules: Rules, seed: int, *, max_rounds: int | None = None,
                       rng: Random | None = None) -> Match:
     """Play a whole match with random legal actions at every decision (for tests and demos).
 
-    ``after_end = wrap`` never ends on its own: pass ``max_rounds``.
+    ``after_end = wrap`` (or ``no-trump-wrap``) never ends on its own: pass ``max_rounds``.
     """
-    if rules.after_end == AfterEnd.WRAP and max_rounds is None:
-        raise ValueError("a match with after_end='wrap' never ends: give max_rounds")
+    if rules.after_end in (AfterEnd.WRAP, AfterEnd.NO_TRUMP_WRAP) and max_rounds is None:
+        raise ValueError(f"a match with after_end={str(rules.after_end)!r} never ends: "
+                         "give max_rounds")
     match = Match(rules, seed=seed, max_rounds=max_rounds)
     chooser = rng if rng is not None else Random(seed)
     while not match.is_over:

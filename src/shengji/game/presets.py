@@ -380,6 +380,8 @@ _CHOICES: dict[str, dict[str, str]] = {
         "win": "passing the end rank wins the match",
         "wrap": "levels wrap round to the start rank after the end rank",
         "no-trump": "after the end rank comes one more level, jokers only as trump",
+        "no-trump-wrap": "after the end rank comes a no-trump level, then levels wrap round "
+                         "to the start rank",
     },
 }
 
@@ -453,11 +455,20 @@ _PHRASES: dict[str, Callable[[Any], str]] = {
     "target": lambda v: f"the opponents need {v} points",
     "custom_levels": _custom_levels,
     "draw_at": lambda v: f"exactly {v} points is a draw: no levels, the opponents deal next",
+    "below_zero": _flag("the opponents' points may fall below zero: each step below gives the "
+                        "declarers one more level", "the opponents' points stop at zero"),
+    "kitty_to_declarers": _flag("declarers winning the last trick take the multiplied kitty "
+                                "off the opponents' points",
+                                "the kitty counts only for the opponents"),
     "red_five_penalty": lambda v: f"a captured red five costs its side {v} points",
     "start_rank": lambda v: f"levels start at {v}",
     "end_rank": lambda v: f"the match ends by passing {v}",
     "mandatory_ranks": lambda v: "mandatory levels (cannot be skipped): "
                                  + (_ranks(v) if v else "none"),
+    "mandatory_win": _flag("a side goes past a mandatory level only by winning a round "
+                           "declaring at it", "any advance goes past a mandatory level"),
+    "pass_end_freely": _flag("any advance may go past the end rank",
+                             "only a round won declaring at the end rank goes past it"),
     "hook_and_needle": _flag("hook and needle: captured by a trump-rank J in the last trick, "
                              "declarers at J go back to 2 (at A, to J)", "no hook and needle"),
 }

@@ -62,7 +62,8 @@ class RoundResult:
     red_five_points: int
     """Net points added to the opponents for captured red fives."""
     points: int
-    """The opponents' total, looked up in the level table (never below 0)."""
+    """The opponents' total, looked up in the level table (below 0 only with
+    ``below_zero``)."""
     change: LevelChange | None
     levels_before: tuple[int, ...]
     levels: tuple[int, ...]
@@ -72,6 +73,8 @@ class RoundResult:
     hooked: bool
     lost_by: int | None
     lines: tuple[str, ...]
+    wrapped: tuple[int, ...] = ()
+    """Seats whose level went round to the start rank (``wrap``, ``no-trump-wrap``)."""
 
     def sheet(self) -> str:
         """The score sheet in words."""
@@ -121,6 +124,12 @@ def score_round(rnd: Round, *, redeal: bool = False, lost_by: int | None = None)
         bonus = kitty_points * multiplier
         lines.append(f"Kitty {format_cards(rnd.kitty)}: {kitty_points} points x {multiplier}"
                      f" (opponents won the last trick, led {last.lead.describe()}) = {bonus}.")
+    elif last is not None and rules.kitty_to_declarers:
+        multiplier = kitty_multiplier(last.lead, rules)
+        bonus = -kitty_points * multiplier
+        lines.append(f"Kitty {format_cards(rnd.kitty)}: {kitty_points} points x {multiplier}"
+                     f" (the declarers won the last trick, led {last.lead.describe()}) ="
+                     f" {bonus} to the opponents.")
     else:
         why = "the declarers won the last trick" if lost_by is None else "the round was lost"
         lines.append(f"Kitty {format_cards(rnd.kitty)}: {kitty_points} points, not counted"
@@ -133,7 +142,9 @@ def score_round(rnd: Round, *, redeal: bool = False, lost_by: int | None = None)
     red = _red_five_points(rnd, declarers)
     if red:
         lines.append(f"Captured red fives: {red:+d} to the opponents.")
-    total = max(0, trick_points + bonus + penalty + red)
+    total = trick_points + bonus + penalty + red
+    if not rules.below_zero:
+        total = max(0, total)
     if lost_by is not None:
         total = 100 * rules.decks if lost_by in declarers else 0
         lines.append(f"Seat {lost_by}'s throw failed: the round is lost "
@@ -143,6 +154,7 @@ def score_round(rnd: Round, *, redeal: bool = False, lost_by: int | None = None)
     new = list(levels)
     won = not change.switch
     passed: list[int] = []
+    wrapped: list[int] = []
     winners = declarers if won else opponents
     steps = change.declarers_up if won else change.opponents_up
     if won and rules.partnership == Partnership.FLUID and rules.smaller_team_bonus and (
@@ -158,6 +170,8 @@ def score_round(rnd: Round, *, redeal: bool = False, lost_by: int | None = None)
         new[seat] = moved.level
         if moved.passed_end:
             passed.append(seat)
+        if moved.wrapped:
+            wrapped.append(seat)
     hooked = False
     if last is not None and last.winner in opponents and trump is not None and trump.rank:
         winning = next(p for p in last.plays if p.seat == last.winner)
@@ -178,12 +192,15 @@ def score_round(rnd: Round, *, redeal: bool = False, lost_by: int | None = None)
     if passed:
         lines.append(f"Seats {', '.join(map(str, passed))} pass {level_name(levels[passed[0]])}"
                      " and win the match.")
+    if wrapped:
+        lines.append(f"Seats {', '.join(map(str, wrapped))} go round to "
+                     f"{level_name(int(rules.start_rank))} again.")
     nxt = _next_dealer(rules, dealer, declarers, opponents, won)
     lines.append(f"Next dealer: seat {nxt}.")
     return RoundResult(False, dealer, declarers, opponents, trick_points, declarer_points,
                        rnd.kitty, kitty_points, multiplier, bonus, penalty, red, total, change,
                        levels, tuple(new), nxt, won, tuple(passed), hooked, lost_by,
-                       tuple(lines))
+                       tuple(lines), tuple(wrapped))
 
 
 def _next_dealer(rules: Rules, dealer: int, declarers: tuple[int, ...],
