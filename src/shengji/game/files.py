@@ -23,6 +23,7 @@ shengji.game.files.TextFileError: line 1: lists or tables nested more than 32 de
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import secrets
@@ -128,9 +129,10 @@ def decode_text(data: bytes, *, limit: int) -> str:
 
 def read_text(path: str | Path, *, limit: int) -> str:
     """The checked text of the file at ``path`` (:func:`decode_text`); reads no more than
-    ``limit`` + 1 bytes of a bigger file. Raises :class:`OSError` if it cannot be read."""
+    ``limit`` + 1 bytes of a bigger file. Raises :class:`OSError` if it cannot be read (a
+    name with a NUL character included)."""
     if "\0" in str(path):
-        raise TextFileError("the file name contains a NUL character")
+        raise OSError(errno.EINVAL, "the file name contains a NUL character")
     with open(path, "rb") as file:
         size = os.fstat(file.fileno()).st_size
         if size > limit:

@@ -422,13 +422,14 @@ def read_record(text: str | bytes, source: str | None = None) -> Record:
 def load_record(path: str | Path) -> Record:
     """Read the record file at ``path`` (errors name the file and the line; a file over
     :data:`RECORD_FILE_LIMIT`, not UTF-8 or holding a NUL byte is refused unread)."""
+    source = str(path).replace("\0", "\\0")
     try:
         text = read_text(path, limit=RECORD_FILE_LIMIT)
     except OSError as error:
-        raise RecordError(None, f"cannot read record: {error.strerror}", str(path)) from None
+        raise RecordError(None, f"cannot read record: {error.strerror}", source) from None
     except TextFileError as error:
-        raise RecordError(None, str(error), str(path)) from None
-    return read_record(text, source=str(path))
+        raise RecordError(None, str(error), source) from None
+    return read_record(text, source=source)
 
 
 def replay(record: Record) -> Match:
