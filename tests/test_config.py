@@ -231,11 +231,12 @@ def test_rules_files_that_are_not_text_give_one_line_errors(tmp_path: Path) -> N
     ('{"players": 1e300}', "players must be at least 2 and at most 20, got an integer of 997"),
     ('preset = "finding-friends"\nplayers = 40',
      "line 2: players must be at least 2 and at most 20"),
-    ("tuple_follow = " + "'" + "x" * 100_000 + "'", "tuple_follow='xxxxxxxxxxxxx"),
-    ('"' + "k" * 100_000 + '" = 1', "unknown option 'kkkkkkkkkkkk"),
+    pytest.param("tuple_follow = " + "'" + "x" * 100_000 + "'", "tuple_follow='xxxxxxxxxxxxx",
+                 id="long-value"),
+    pytest.param('"' + "k" * 100_000 + '" = 1', "unknown option 'kkkkkkkkkkkk", id="long-key"),
 ])
 def test_out_of_range_options_name_the_line(text: str, message: str) -> None:
     with pytest.raises(RulesError) as error:
         load_rules(text)
-    assert str(error.value).startswith(message) or message in str(error.value), str(error.value)
-    assert len(str(error.value)) < 1000
+    assert message in str(error.value), str(error.value)
+    assert len(str(error.value)) < 2000 and "\n" not in str(error.value)
