@@ -353,6 +353,27 @@ def test_follow_agrees_with_brute_force(
     check_position(pos, seed)
 
 
+MANY_DECKS = [4, 5, 6, 8]
+
+
+@pytest.mark.parametrize(("tuple_follow", "tractor_follow"), COMBOS, ids=lambda v: str(v))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 2**16))
+def test_follow_agrees_with_brute_force_with_many_decks(
+    tuple_follow: TupleFollow, tractor_follow: TractorFollow, data: st.DataObject, seed: int,
+) -> None:
+    """4-8 decks: wide tuples, faces held 4+ times, throws mixing tuple widths (the exact
+    tuple count and the bisection in ``forced`` are only reached here)."""
+    rules = data.draw(st.builds(
+        lambda decks, red, length: Rules(decks=decks, red_fives=red, tuple_follow=tuple_follow,
+                                         tractor_follow=tractor_follow,
+                                         tractor_min_length=length),
+        st.sampled_from(MANY_DECKS), st.sampled_from([0, 0, 1]), st.sampled_from([2, 2, 3])),
+        label="rules")
+    pos = data.draw(positions(rules), label="position")
+    check_position(pos, seed)
+
+
 # -- independence of input order -------------------------------------------------------
 
 

@@ -33,6 +33,8 @@ you hold 1 pair in spades (9S 9S): a pair led must be followed by as many pairs 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import product
+from math import prod
 from random import Random
 
 from shengji.engine.cards import (
@@ -88,6 +90,9 @@ class Structure:
         else:
             self.labels += [tuple_name(w, plural=True) for w in self.widths]
         self.trivial = not self.labels
+        self._fits: dict[tuple[tuple[int, int], ...], frozenset[Value]] = {}
+        self._ceiling: Value | None = None
+        self._move_cache: dict[tuple[Value, int], list[tuple[int, Value, list[int]]]] = {}
 
     def best(self, cards: LevelCounts, rng: Random | None = None,
              broken: frozenset[Card] = frozenset()) -> tuple[Value, Used]:
@@ -100,8 +105,14 @@ class Structure:
         best: list[tuple[Value, Used]] = []
         used: Used = []
         trump, rules, tractors = self.trump, self.rules, self.tractors
+        # the search stops at the highest value the lead allows (every tractor matched,
+        # every tuple place filled); with two decks or fewer a random search goes on, so
+        # that random draws stay as they were
+        ceiling = self.ceiling if rng is None or rules.decks > 2 else None
 
         def rec(i: int, value: Value, slots: list[tuple[int, int]]) -> None:
+            if best and best[0][0] == ceiling:
+                return
             if i == len(tractors):
                 tier, extra = self._tuples(cards, slots, rng, broken)
                 total = value + tier
@@ -154,21 +165,183 @@ class Structure:
 
         if self.exact:
             return self._protected(faces, free, room, base, broken)
+        if len(self.widths) > 1:
+            return self._mixed(faces, slots, base)
+        # one width: as many tuples as the faces give and the places hold (cap // k in
+        # each), so placing them one by one is exact
+        k = self.widths[0]
         left = dict(faces)
-        value: list[int] = []
-        for k in self.widths:
-            placed = 0
-            for face, _ in sorted(faces, key=lambda fn: -left[fn[0]]):
-                while left[face] >= k:
-                    j = fit(k)
-                    if j < 0:
-                        break
-                    free[j] -= k
-                    left[face] -= k
-                    placed += 1
-                    used.append((base + len(value), (face,), k))
-            value.append(placed)
-        return tuple(value), used
+        placed = 0
+        for face, _ in sorted(faces, key=lambda fn: -left[fn[0]]):
+            while left[face] >= k:
+                j = fit(k)
+                if j < 0:
+                    break
+                free[j] -= k
+                left[face] -= k
+                placed += 1
+                used.append((base, (face,), k))
+        return (placed,), used
+
+    @property
+    def ceiling(self) -> Value | None:
+        """The highest value the lead allows (``None`` under ``protect``)."""
+        if self.exact:
+            return None
+        if self._ceiling is None:
+            tuples = max(self._demand(self.slots)) if self.widths else ()
+            self._ceiling = tuple(u.length for u in self.tractors) + tuples
+        return self._ceiling
+
+    def _demand(self, slots: list[tuple[int, int]]) -> frozenset[Value]:
+        """The vectors (tuples of each width in ``self.widths``) that fit in the slots: a
+        ``k``-tuple fits a slot of width at least ``k`` with ``k`` places left."""
+        key = tuple(slots)
+        found = self._fits.get(key)
+        if found is None:
+            widths = self.widths
+            vectors: set[Value] = {(0,) * len(widths)}
+            for cap, room in slots:
+                options = _vectors(widths, cap, [k <= room for k in widths])
+                vectors = {tuple(a + b for a, b in zip(v, o, strict=True))
+                           for v in vectors for o in options}
+            found = self._fits[key] = frozenset(vectors)
+        return found
+
+    def _moves(self, caps: Value, n: int) -> list[tuple[int, Value, list[int]]]:
+        """How a face held ``n`` times can add tuples to a count vector bounded by
+        ``caps`` (vectors coded in mixed radix, in lexicographic order): for each way,
+        its cards, its counts and the new code of each code (-1 past the caps)."""
+        key = (caps, n)
+        found = self._move_cache.get(key)
+        if found is None:
+            codes = list(product(*(range(c + 1) for c in caps)))
+            scale = [prod(c + 1 for c in caps[j + 1:]) for j in range(len(caps))]
+            found = []
+            for option in _vectors(self.widths, n, [True] * len(caps)):
+                size = sum(k * c for k, c in zip(self.widths, option, strict=True))
+                if not size or any(c > cap for c, cap in zip(option, caps, strict=True)):
+                    continue
+                step = sum(c * m for c, m in zip(option, scale, strict=True))
+                table = [i + step if all(x + c <= cap for x, c, cap in zip(
+                    code, option, caps, strict=True)) else -1 for i, code in enumerate(codes)]
+                found.append((size, option, table))
+            self._move_cache[key] = found
+        return found
+
+    def _mixed(self, faces: list[tuple[Card, int]], slots: list[tuple[int, int]],
+               base: int) -> tuple[Value, Used]:
+        """Tuples of several widths (a throw of e.g. a triple and a pair): the most tuples
+        of the widest width, then of the next..., exactly (a dynamic programme over the
+        faces, whose order decides among equal choices)."""
+        widths = self.widths
+        fits = self._demand(slots)
+        caps = tuple(max(v[j] for v in fits) for j in range(len(widths)))
+        codes = list(product(*(range(c + 1) for c in caps)))
+        smallest = widths[-1]
+        layers: list[tuple[Card, dict[int, tuple[int, Value]]]] = []
+        states: dict[int, tuple[int, Value]] = {0: (0, ())}
+        stale: set[int] = set()  # counts whose faces add nothing to the present states
+        for face, n in faces:
+            if n < smallest or n in stale:
+                continue
+            step: dict[int, tuple[int, Value]] = {code: (code, ()) for code in states}
+            for _, option, table in self._moves(caps, n):
+                for code in states:
+                    new = table[code]
+                    if new >= 0 and new not in step:
+                        step[new] = (code, option)
+            if len(step) == len(states):
+                stale.add(n)
+                continue
+            stale.clear()
+            layers.append((face, step))
+            states = step
+        value = max(code for code in states if codes[code] in fits)
+        used: Used = []
+        code = value
+        for face, step in reversed(layers):
+            code, option = step[code]
+            for j, copies in enumerate(option):
+                used += [(base + j, (face,), widths[j])] * copies
+        return codes[value], used
+
+    def completion_cost(self, cards: LevelCounts, free: dict[Card, int], target: Value
+                        ) -> int | None:
+        """The fewest cards beyond ``free`` that a play reaching ``target`` out of
+        ``cards`` must hold: the minimum over the ways to reach it of
+        ``sum(max(0, used[f] - free[f]))``; ``None`` if ``cards`` cannot reach it.
+
+        Only for rules where more cards never lower the value (not ``protect``): a play
+        is then legal exactly when it holds such a way."""
+        tractors, trump, rules = self.tractors, self.trump, self.rules
+        best: list[int] = []
+        left = dict(free)
+
+        def rec(i: int, cost: int) -> None:
+            if best and cost >= best[0]:
+                return
+            if i == len(tractors):
+                paid = self._tuple_cost(cards, left, target[len(tractors):])
+                if paid is not None and (not best or cost + paid < best[0]):
+                    best[:] = [cost + paid]
+                return
+            width, length = tractors[i].width, target[i]
+            if length == 0:  # no tractor (the tuples' target counts the places it leaves)
+                rec(i + 1, cost)
+                return
+            for _, faces in placements(cards, width, length, trump, rules):
+                extra = 0
+                saved = [left.get(f, 0) for f in faces]
+                for f, r in zip(faces, saved, strict=True):
+                    extra += max(0, width - r)
+                    left[f] = max(0, r - width)
+                take(cards, trump, faces, width)
+                rec(i + 1, cost + extra)
+                give(cards, trump, faces, width)
+                for f, r in zip(faces, saved, strict=True):
+                    left[f] = r
+                if best and best[0] == 0:
+                    return
+
+        rec(0, 0)
+        return best[0] if best else None
+
+    def _tuple_cost(self, cards: LevelCounts, free: dict[Card, int], target: Value
+                    ) -> int | None:
+        """:meth:`completion_cost` of the tuple part: ``target`` counts the tuples of each
+        width (the places they fill are those of the target's own tractor lengths)."""
+        widths = self.widths
+        if not widths or not any(target):
+            return 0
+        if len(widths) == 1:
+            k, need = widths[0], target[0]
+            costs: list[int] = []
+            for by_face in cards.values():
+                for f, n in by_face.items():
+                    r = free.get(f, 0)
+                    costs += [min(k, max(0, j * k - r)) for j in range(1, n // k + 1)]
+            if len(costs) < need:
+                return None
+            costs.sort()
+            return sum(costs[:need])
+        # several widths: the cheapest way to draw target[j] tuples of width widths[j]
+        smallest = widths[-1]
+        states: dict[int, int] = {0: 0}
+        for by_face in cards.values():
+            for f, n in by_face.items():
+                if n < smallest:
+                    continue
+                r = free.get(f, 0)
+                step = dict(states)
+                for size, _, table in self._moves(target, n):
+                    paid = size - r if size > r else 0
+                    for code, cost in states.items():
+                        new = table[code]
+                        if new >= 0 and step.get(new, cost + paid + 1) > cost + paid:
+                            step[new] = cost + paid
+                states = step
+        return states.get(prod(t + 1 for t in target) - 1)  # the code of ``target``
 
     @staticmethod
     def _protected(faces: list[tuple[Card, int]], free: list[int], room: list[int],
@@ -352,24 +525,35 @@ class LegalPlays:
                 forced = _forced_by_count(in_suit, counts, self.count)
             return tuple(self.trump.sorted(forced))
         forced = []
-        # Copies that the example play (which reaches the target) leaves unused can go
-        # without a search, as far as the count allows: the structure value only grows
-        # with the cards. That holds where tuples are pairs (two decks or fewer: the tuple
-        # packing is then optimal), not for protected tuples.
-        known: dict[Card, int] = {}
-        if self.rules.decks <= 2 and self.rules.tuple_follow != TupleFollow.PROTECT:
-            for _, faces, width in self._example:
-                for f in faces:
-                    known[f] = known.get(f, 0) + width
-            room = self.suit_count - self.count
-            known = {f: min(n - known.get(f, 0), room)
-                     for by_face in self._suit_cards.values() for f, n in by_face.items()}
+        if self.rules.tuple_follow == TupleFollow.PROTECT:
+            # more cards can lower the value: a search for each copy
+            for by_face in self._suit_cards.values():
+                for face, n in by_face.items():
+                    spare = 0
+                    while spare < n and self._feasible_without(face, spare + 1):
+                        spare += 1
+                    forced += [face] * (n - spare)
+            return tuple(self.trump.sorted(forced))
+        # The structure value only grows with the cards (tuples are counted exactly), so a
+        # play without ``s`` copies of a face exists exactly when the suit without them
+        # still reaches the target and holds enough cards: the copies that the example
+        # play (which reaches the target) leaves unused can go, as far as the count allows;
+        # how many more can go is found by bisection.
+        used: dict[Card, int] = {}
+        for _, faces, width in self._example:
+            for f in faces:
+                used[f] = used.get(f, 0) + width
+        room = self.suit_count - self.count
         for by_face in self._suit_cards.values():
             for face, n in by_face.items():
-                spare = known.get(face, 0)
-                while spare < n and self._feasible_without(face, spare + 1):
-                    spare += 1
-                forced += [face] * (n - spare)
+                low, high = min(n - used.get(face, 0), room), min(n, room)
+                while low < high:
+                    mid = (low + high + 1) // 2
+                    if self._feasible_without(face, mid):
+                        low = mid
+                    else:
+                        high = mid - 1
+                forced += [face] * (n - low)
         return tuple(self.trump.sorted(forced))
 
     def _feasible_without(self, face: Card, copies: int) -> bool:
@@ -452,6 +636,13 @@ class LegalPlays:
             yield from self._search(self.hand, ())
 
     def _search(self, hand: Hand, at_least: tuple[Card, ...]) -> Iterator[tuple[Card, ...]]:
+        """The legal plays of ``hand`` holding ``at_least``, in decreasing order of the
+        copies taken of each face (strongest face first).
+
+        Where more cards never lower the structure value (not ``protect``), each branch
+        is entered only if some legal play completes it (:meth:`Structure.completion_cost`
+        decides exactly), so the walk never backtracks without a play: the first play
+        and each next one cost at most faces × copies calls of that test."""
         structure = self._structure
         suit_cards = counts_of_suit(hand.counts, self.suit, self.trump)
         faces = [(f, n) for lv in sorted(suit_cards, reverse=True)
@@ -461,40 +652,49 @@ class LegalPlays:
             if c not in low:
                 return
             low[c] += 1
+        if any(low[f] > n for f, n in faces):
+            return
         tail = [0] * (len(faces) + 1)
+        lows = [0] * (len(faces) + 1)
         for i in range(len(faces) - 1, -1, -1):
             tail[i] = tail[i + 1] + faces[i][1]
-        monotone = self.rules.tuple_follow != TupleFollow.PROTECT
+            lows[i] = lows[i + 1] + low[faces[i][0]]
+        exact = not structure.trivial and self.rules.tuple_follow != TupleFollow.PROTECT
         chosen: list[Card] = []
         trump, target, count = self.trump, self.target, self.count
 
-        def bound_ok(i: int) -> bool:
-            if structure.trivial or not monotone:
+        def completes(i: int, need: int) -> bool:
+            """Whether a legal play holds ``chosen`` (faces before ``i``, exactly) and
+            ``need`` more cards of the faces from ``i`` on (at least their ``low``)."""
+            if tail[i] < need or lows[i] > need:
+                return False
+            if not exact:
                 return True
-            reach = _group(chosen, trump)
+            cards = _group(chosen, trump)
+            free = {f: cards[trump.levels[f]][f] for f in set(chosen)}
             for f, n in faces[i:]:
-                reach.setdefault(trump.levels[f], {})[f] = n
-            return structure.best(reach)[0] >= target
+                cards.setdefault(trump.levels[f], {})[f] = n
+                if low[f]:
+                    free[f] = low[f]
+            cost = structure.completion_cost(cards, free, target)
+            return cost is not None and cost <= need - lows[i]
 
-        def rec(i: int, need: int, changed: bool) -> Iterator[tuple[Card, ...]]:
-            # the bound can only drop below the target after a face was taken in part
-            # (``changed``): taking a face whole leaves the reachable cards as they were
+        def rec(i: int, need: int) -> Iterator[tuple[Card, ...]]:
             if need == 0:
-                if any(low[f] for f, _ in faces[i:]):
-                    return
                 if structure.trivial or structure.best(
                         _group(chosen, trump), broken=self._broken(chosen))[0] >= target:
                     yield tuple(chosen)
                 return
-            if i == len(faces) or tail[i] < need or (changed and not bound_ok(i)):
-                return
             face, n = faces[i]
             for k in range(min(n, need), low[face] - 1, -1):
                 chosen.extend([face] * k)
-                yield from rec(i + 1, need - k, k < n)
+                rest = need - k
+                if completes(i + 1, rest) if rest else not lows[i + 1]:
+                    yield from rec(i + 1, rest)
                 del chosen[len(chosen) - k:]
 
-        yield from rec(0, count, False)
+        if completes(0, count):
+            yield from rec(0, count)
 
     def random(self, rng: Random) -> tuple[Card, ...]:
         """A random legal play (each call draws anew from ``rng``)."""
@@ -515,6 +715,17 @@ class LegalPlays:
 
     def __repr__(self) -> str:
         return f"<LegalPlays {self.describe()!r} on {self.lead}>"
+
+
+def _vectors(widths: list[int], cap: int, allowed: list[bool]) -> list[Value]:
+    """Every count vector ``c`` (one count per width) with ``sum(k * c_k) <= cap``,
+    widths not ``allowed`` taking none."""
+    found: list[Value] = [()]
+    for k, ok in zip(widths, allowed, strict=True):
+        found = [(*v, c) for v in found
+                 for c in range((cap - sum(w * x for w, x in zip(widths, v, strict=False)))
+                                // k + 1 if ok else 1)]
+    return found
 
 
 def _group(cards: Iterable[Card], trump: Trump) -> LevelCounts:
