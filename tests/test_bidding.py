@@ -692,3 +692,41 @@ def test_the_kitty_is_taken_at_most_limit_times(limit: int) -> None:
     for seat in (2, 3, 0):
         rnd.apply(Pass(seat))
     assert rnd.phase == Phase.PLAY
+
+
+# -- bidding again after being outbid (issue 11) ------------------------------------------
+
+def test_an_outbid_player_may_bid_another_suit_or_jokers_when_the_rules_say_so() -> None:
+    rules = Rules(decks=3)
+    plain = bidding(rules)
+    plain.bid(0, "9H")
+    plain.bid(1, "9C 9C")
+    refused(plain, 0, "SJ SJ SJ", "only reinforce")
+    again = bidding(rules.replace(bid_after_outbid=True))
+    again.bid(0, "9H")
+    again.bid(1, "9C 9C")
+    again.bid(0, "SJ SJ SJ")                           # outbid: jokers are allowed now
+    assert again.declaration == Declaration(Rank.NINE, None, 0)
+    standing = bidding(rules.replace(bid_after_outbid=True))
+    standing.bid(0, "9H")
+    standing.bid(0, "9H 9H")                           # reinforcing while winning: fine
+    refused(standing, 0, "9S 9S 9S", "only reinforce")  # still winning: no switch
+
+
+def test_reinforce_while_equivalent_takes_a_suited_bid_back() -> None:
+    rules = Rules(decks=3, bid_reinforce_equal=True)
+    b = bidding(rules)
+    b.bid(0, "9H")
+    b.bid(1, "9C 9C")
+    b.bid(0, "9H 9H")                                  # equal count: the earlier bidder stands
+    assert b.declaration == Declaration(Rank.NINE, Suit.HEARTS, 0)
+    b.bid(1, "9C 9C 9C")                               # and a bigger bid beats it again
+    assert b.declaration == Declaration(Rank.NINE, Suit.CLUBS, 1)
+    jokers = bidding(rules)
+    jokers.bid(0, "9H")
+    jokers.bid(1, "SJ SJ")
+    refused(jokers, 0, "9H 9H", "does not beat")       # not against a joker bid
+    plain = bidding(Rules(decks=3))
+    plain.bid(0, "9H")
+    plain.bid(1, "9C 9C")
+    refused(plain, 0, "9H 9H", "does not beat")

@@ -5,7 +5,9 @@ or, for a no-trump round, identical jokers. More cards beat fewer; at equal
 count jokers beat suited cards and the big joker beats the small one (so an
 equal-count suited bid can never unseat jokers). A bidder may reinforce their
 own bid with more copies; nobody may reinforce a partner's bid; a player who
-has bid may not switch to another card unless ``bid_switch_suit``.
+has bid may not switch to another card unless ``bid_switch_suit`` (or, once outbid,
+``bid_after_outbid``); with ``bid_reinforce_equal`` an outbid player may reinforce to
+the standing suited bid's count and so take the bid back.
 
 >>> from shengji.engine.rules import Rules
 >>> from shengji.engine.cards import Hand, Rank
@@ -204,8 +206,13 @@ class Bidding:
         if current is None:
             return None
         mine = [b for b in self.bids if b.seat == seat]
-        if mine and mine[-1].card != bid.card and not self.rules.bid_switch_suit:
+        outbid = bool(mine) and current.seat != seat
+        if mine and mine[-1].card != bid.card and not (
+                self.rules.bid_switch_suit or (outbid and self.rules.bid_after_outbid)):
             return f"you bid {mine[-1].card} before: you may only reinforce it, not switch"
+        if (outbid and self.rules.bid_reinforce_equal and mine[-1].card == bid.card
+                and not current.is_joker and mine[-1].count < bid.count == current.count):
+            return None  # reinforced to the standing bid's count: the earlier bidder stands
         if current.seat == seat and current.card == bid.card:
             if not self.rules.bid_reinforce:
                 return "reinforcing your own bid is not allowed under these rules"

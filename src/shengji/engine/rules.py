@@ -355,6 +355,13 @@ class Rules:
     bid_switch_suit: bool = False
     bid_equal_override: bool = False
     bid_withdraw: bool = False
+    bid_after_outbid: bool = False
+    """A player whose bid was outbid may bid again with another card (another suit, or
+    jokers); False: they may only show more of the card they bid."""
+    bid_reinforce_equal: bool = False
+    """Reinforce while equivalent: a player whose bid was outbid by a suited bid may show
+    more of their card up to the standing bid's count, and takes the bid back (at equal
+    count the earlier bidder stands)."""
     joker_bids: JokerBids = JokerBids.IDENTICAL
     fluid_overbid: tuple[str, ...] = ("own-rank",)
     """The fluid overbids allowed: any of ``FLUID_OVERBIDS``, none repeated (may be empty)."""

@@ -434,6 +434,10 @@ _PHRASES: dict[str, Callable[[Any], str]] = {
     "bid_equal_override": _flag("an equal bid (2+ cards) of a higher suit (♠ > ♥ > ♣ > ♦) "
                                 "overrides", "equal bids do not override"),
     "bid_withdraw": _flag("bids may be taken back", "bids may not be taken back"),
+    "bid_after_outbid": _flag("an outbid player may bid again with another card",
+                              "an outbid player may only show more of the card they bid"),
+    "bid_reinforce_equal": _flag("an outbid player may reinforce to the standing bid's count "
+                                 "and take it back", "reinforcing must beat the standing bid"),
     "fluid_overbid": lambda v: "overbids: " + ("none" if not v else "; ".join(
         _OVERBIDS.get(o, o) for o in v)),
     "redeal_dealer_partner": _flag("after a shown-hand redeal the dealer's partner deals",
