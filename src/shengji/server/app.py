@@ -1,0 +1,107 @@
+"""The routes of ``shengji serve``: the static client, the lobby API and the websocket.
+
+Everything behind the routes lives in :mod:`shengji.server.rooms`; the protocol is
+``docs/protocol.md``. No route returns a room's hidden state: the websocket sends each
+connection its own redacted view, and a match's record (which holds the seed) is served only
+once the match is over.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Body, FastAPI, WebSocket
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from shengji.game.config import rules_to_dict
+from shengji.server.limits import Settings
+from shengji.server.rooms import Refusal, Rooms, check_rules
+from shengji.server.schemas import presets_json
+from shengji.server.storage import SQLiteStorage, Storage
+
+STATIC = Path(__file__).parent / "static"
+"""The browser client, served from the installed package."""
+
+
+def create_app(db: str | Path = ":memory:", settings: Settings | None = None,
+               storage: Storage | None = None) -> FastAPI:
+    """The ASGI application: rooms kept in ``storage`` (default: SQLite at ``db``)."""
+    chosen = settings if settings is not None else Settings()
+    store = storage if storage is not None else SQLiteStorage(db)
+    rooms = Rooms(store, chosen)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await rooms.start()
+        try:
+            yield
+        finally:
+            await rooms.stop()
+            store.close()
+
+    app = FastAPI(title="shengji", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  openapi_url=None)
+    app.state.rooms = rooms
+    presets = presets_json()
+
+    def page() -> Response:
+        index = STATIC / "index.html"
+        if not index.is_file():
+            return PlainTextResponse("the browser client is not installed", status_code=404)
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> Response:
+        return page()
+
+    @app.get("/r/{code}", include_in_schema=False)
+    async def room_page(code: str) -> Response:
+        return page()
+
+    @app.get("/api/presets")
+    async def get_presets() -> dict[str, Any]:
+        return presets
+
+    @app.post("/api/rules/check")
+    async def rules_check(preset: Annotated[str, Body()], table: Annotated[int, Body()],
+                          rules: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
+        checked, errors = check_rules(preset, table, rules)
+        return {"ok": checked is not None, "errors": errors,
+                "rules": rules_to_dict(checked) if checked is not None else None}
+
+    @app.post("/api/rooms")
+    async def create_room(preset: Annotated[str, Body()], table: Annotated[int, Body()],
+                          rules: Annotated[dict[str, Any] | None, Body()] = None) -> Response:
+        try:
+            code = rooms.create(preset, table, rules or {})
+        except Refusal as refusal:
+            if refusal.code == "bad-rules":
+                return JSONResponse({"errors": json.loads(str(refusal))}, status_code=400)
+            return JSONResponse({"errors": {"room": str(refusal)}, "code": refusal.code},
+                                status_code=503)
+        return JSONResponse({"room": code}, status_code=201)
+
+    @app.get("/api/rooms/{code}/record")
+    async def record(code: str) -> Response:
+        room = rooms.rooms.get(code)
+        if room is None:
+            return JSONResponse({"error": f"there is no room {code!r}"}, status_code=404)
+        async with room.lock:
+            text = room.record()
+        if text is None:
+            return JSONResponse({"error": "the record is available once the match is over"},
+                                status_code=409)
+        return Response(text, media_type="application/toml", headers={
+            "Content-Disposition": f'attachment; filename="shengji-{code}.toml"'})
+
+    @app.websocket("/ws/{code}")
+    async def socket(websocket: WebSocket, code: str) -> None:
+        await rooms.serve(code, websocket)
+
+    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+    return app

@@ -1,0 +1,73 @@
+"""``shengji serve``: its options and its entry point (imports the server only when run)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+DEFAULT_DB = "shengji.sqlite3"
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``shengji serve``."""
+    from shengji.server.limits import Settings
+
+    d = Settings()
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on "
+                        "(default 127.0.0.1; 0.0.0.0 for every interface)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--db", default=DEFAULT_DB,
+                        help=f"SQLite file holding the rooms (default ./{DEFAULT_DB})")
+    parser.add_argument("--deal-pace", type=float, default=d.deal_pace, metavar="SECONDS",
+                        help=f"seconds between cards of the deal (default {d.deal_pace}; 0: "
+                             "instant)")
+    parser.add_argument("--bot-delay", type=float, default=d.bot_delay, metavar="SECONDS",
+                        help=f"seconds a computer player waits before acting "
+                             f"(default {d.bot_delay})")
+    parser.add_argument("--max-message", type=int, default=d.max_message, metavar="BYTES",
+                        help=f"largest client message (default {d.max_message})")
+    parser.add_argument("--rate", type=float, default=d.rate,
+                        help=f"messages per second per connection (default {d.rate:g})")
+    parser.add_argument("--burst", type=int, default=d.burst,
+                        help=f"messages at once per connection (default {d.burst})")
+    parser.add_argument("--max-rooms", type=int, default=d.max_rooms,
+                        help=f"live rooms at most (default {d.max_rooms})")
+    parser.add_argument("--max-spectators", type=int, default=d.max_spectators,
+                        help=f"spectators per room at most (default {d.max_spectators})")
+    parser.add_argument("--idle-expiry", type=float, default=d.idle_expiry, metavar="SECONDS",
+                        help="delete a room nobody is in after this long without activity "
+                             f"(default {d.idle_expiry:g})")
+
+
+def serve_main(args: argparse.Namespace) -> int:
+    """Run ``shengji serve`` until interrupted."""
+    import uvicorn
+
+    from shengji.server.app import create_app
+    from shengji.server.limits import Settings
+
+    numbers = {"--deal-pace": args.deal_pace, "--bot-delay": args.bot_delay,
+               "--max-message": args.max_message, "--rate": args.rate, "--burst": args.burst,
+               "--max-rooms": args.max_rooms, "--max-spectators": args.max_spectators,
+               "--idle-expiry": args.idle_expiry}
+    bad = [name for name, value in numbers.items() if value < 0] + (
+        ["--port"] if not 0 <= args.port < 65536 else [])
+    if bad:
+        print(f"shengji serve: {', '.join(bad)} must not be negative (port 0-65535)",
+              file=sys.stderr)
+        return 2
+    settings = Settings(deal_pace=args.deal_pace, bot_delay=args.bot_delay,
+                        max_message=args.max_message, rate=args.rate, burst=args.burst,
+                        max_rooms=args.max_rooms, max_spectators=args.max_spectators,
+                        idle_expiry=args.idle_expiry)
+    try:
+        app = create_app(args.db, settings)
+    except Exception as problem:  # e.g. a database that cannot be opened
+        print(f"shengji serve: cannot open {args.db}: {problem}", file=sys.stderr)
+        return 2
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"shengji serve: open http://{host}:{args.port}/ (rooms in {args.db}; Ctrl-C stops)",
+          flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                ws_max_size=max(4 * args.max_message, 65536), ws_ping_interval=20.0)
+    return 0

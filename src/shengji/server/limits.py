@@ -1,0 +1,52 @@
+"""The server's settings and limits, each configurable (``shengji serve --help``)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Pace and limits of a server; the defaults suit people playing in browsers."""
+
+    deal_pace: float = 0.15
+    """Seconds between cards of the deal drawn for people (0: the deal is instant)."""
+    bot_delay: float = 0.6
+    """Seconds a computer player waits before acting (0: at once)."""
+    max_message: int = 16 * 1024
+    """Largest message a client may send, in bytes."""
+    rate: float = 20.0
+    """Messages per second a connection may send on average..."""
+    burst: int = 40
+    """...and at most this many at once."""
+    max_rooms: int = 1000
+    """Live rooms at most; creating another is refused."""
+    max_spectators: int = 20
+    """Members without a seat per room at most."""
+    max_members: int = 50
+    """Members (everyone who ever joined) per room at most."""
+    idle_expiry: float = 24 * 3600.0
+    """A room nobody is connected to and nothing happened in for this long is deleted."""
+    chat_history: int = 100
+    """Chat lines sent to a member who joins."""
+
+
+class RateLimit:
+    """A token bucket: ``rate`` per second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        """Take one token if there is one."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True

@@ -1,0 +1,923 @@
+"""Rooms: the lobby, the match, computer players, chat, and every connection's messages.
+
+A :class:`Room` owns one :class:`asyncio.Lock`; every message of every connection is handled
+under it, so a room changes one message at a time. An action is checked by the engine
+(:meth:`shengji.game.Match.apply` refuses it with an :class:`ActionError`, changing nothing),
+written to the room's action log (:mod:`shengji.server.storage`) and only then answered: every
+connection gets its own redacted ``state`` (:func:`shengji.game.Match.view` of its seat;
+spectators the public part only). Computer players and the paced deal run in a task per room
+through the same checks. :class:`Rooms` holds every live room, rebuilds them from storage on
+start and deletes idle ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from shengji.engine.cards import NotationError
+from shengji.engine.rules import Rules, RulesError
+from shengji.game.actions import Action, Draw, parse_action
+from shengji.game.config import rules_from_dict, rules_to_dict
+from shengji.game.legal import ActionError
+from shengji.game.match import Match
+from shengji.game.presets import PRESETS
+from shengji.game.record import write_record
+from shengji.game.round import Phase
+from shengji.players import PLAYER_KINDS, make_player
+from shengji.players.base import Player
+from shengji.players.heuristic import HeuristicPlayer
+from shengji.players.table import decide
+from shengji.server import schemas
+from shengji.server.limits import RateLimit, Settings
+from shengji.server.schemas import MessageError, error
+from shengji.server.storage import ChatRow, MatchRow, MemberRow, RoomRow, Storage
+
+log = logging.getLogger("shengji.server")
+
+CODE_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
+"""Room codes: 10 characters of a 32-letter alphabet (50 bits, from :mod:`secrets`)."""
+CODE_LENGTH = 10
+_OUTBOX_LIMIT = 2000
+"""Messages waiting for a client that reads nothing; beyond, the connection is closed."""
+_BATCH_LIMIT = 500
+"""Automatic actions applied in one go when there is no pace to keep (then others get a turn)."""
+
+
+def new_code() -> str:
+    """A fresh unguessable room code."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def hash_token(token: str) -> str:
+    """How a seat token is stored: its SHA-256 (tokens are 192 random bits)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Refusal(Exception):
+    """A refused message: becomes an ``error`` to its sender; nothing changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def check_rules(preset_name: str, table: int, options: dict[str, Any]
+                ) -> tuple[Rules | None, dict[str, str]]:
+    """The rules of a room configuration, or one message per bad field (``preset``, ``table``
+    or an option name), checked by the engine's rules validation."""
+    if preset_name not in PRESETS:
+        return None, {"preset": f"unknown preset {preset_name!r}; presets are: "
+                                + ", ".join(PRESETS)}
+    base: dict[str, object] = {"preset": preset_name, "players": table}
+    try:
+        rules_from_dict(base)
+    except RulesError as problem:
+        return None, {"table": f"{preset_name} cannot be played by {table}: {problem}"}
+    errors: dict[str, str] = {}
+    for name, value in options.items():
+        if name == "players":
+            if value != table:
+                errors[name] = "the table size sets the players"
+            continue
+        if name == "preset":
+            errors[name] = "choose the preset in its own field"
+            continue
+        try:
+            rules_from_dict({**base, name: value})
+        except RulesError as problem:
+            errors[name] = str(problem)
+    if errors:
+        return None, errors
+    try:
+        rules = rules_from_dict({**base, **{k: v for k, v in options.items() if k != "players"}})
+    except RulesError as problem:
+        field = getattr(problem, "option", None) or "rules"
+        return None, {field: str(problem)}
+    return rules, {}
+
+
+@dataclass
+class Member:
+    """Someone who joined the room (seated or watching)."""
+
+    id: str
+    name: str
+    token_hash: str
+
+
+class Connection:
+    """One websocket: its member (after ``hello``), its rate limit and its outgoing queue."""
+
+    def __init__(self, websocket: WebSocket, settings: Settings) -> None:
+        self.websocket = websocket
+        self.member: Member | None = None
+        self.rate = RateLimit(settings.rate, settings.burst)
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Queue a message (a dict, or JSON text already encoded)."""
+        if self.closed:
+            return
+        if self.outbox.qsize() >= _OUTBOX_LIMIT:
+            self.close()
+            return
+        self.outbox.put_nowait(message if isinstance(message, str) else json.dumps(message))
+
+    def close(self) -> None:
+        """Stop sending (the writer ends after what is queued)."""
+        if not self.closed:
+            self.closed = True
+            self.outbox.put_nowait(None)
+
+    async def write(self) -> None:
+        """Send queued messages in order until closed."""
+        while True:
+            text = await self.outbox.get()
+            if text is None:
+                with contextlib.suppress(Exception):
+                    await self.websocket.close()
+                return
+            try:
+                await self.websocket.send_text(text)
+            except Exception:  # the client went away: the reader ends the connection
+                self.closed = True
+                return
+
+
+class Room:
+    """A room: lobby, match, computer players, chat and connections, under one lock."""
+
+    def __init__(self, row: RoomRow, storage: Storage, settings: Settings) -> None:
+        self.row = row
+        self.storage = storage
+        self.settings = settings
+        self.lock = asyncio.Lock()
+        self.members: dict[str, Member] = {}
+        self.conns: list[Connection] = []
+        self.match: Match | None = None
+        self.match_row: MatchRow | None = None
+        self.logged = 0
+        """Actions of the current match in the log."""
+        self.bots: dict[int, Player] = {}
+        self.results: dict[int | None, list[dict[str, Any]]] = {}
+        """Every finished round's sheet as each seat (``None``: spectators) may see it."""
+        self.waiting: set[int] = set()
+        """Person seats still reading the score sheet before the next deal."""
+        self.chat: deque[ChatRow] = deque(maxlen=settings.chat_history)
+        self.wake = asyncio.Event()
+        self.driver: asyncio.Task[None] | None = None
+
+    @property
+    def code(self) -> str:
+        """The room's code."""
+        return self.row.code
+
+    # -- building ----------------------------------------------------------------------------
+
+    @classmethod
+    def restore(cls, row: RoomRow, storage: Storage, settings: Settings) -> Room:
+        """Rebuild a stored room: members, chat and the match replayed from its log."""
+        room = cls(row, storage, settings)
+        for m in storage.members(row.code):
+            room.members[m.id] = Member(m.id, m.name, m.token_hash)
+        room.chat.extend(storage.chat(row.code, settings.chat_history))
+        if row.status != "lobby":
+            stored = storage.load_match(row.code, row.match_no)
+            if stored is None:
+                row.status = "lobby"
+            else:
+                room._begin(stored)
+                for text in stored.actions:
+                    room._apply(parse_action(text))
+                room.logged = len(stored.actions)
+                room._after_replay()
+        return room
+
+    def _begin(self, stored: MatchRow) -> None:
+        self.match_row = stored
+        self.match = Match(rules_from_dict(stored.rules), seed=stored.seed)
+        self.results = {s: [] for s in (*range(self.match.rules.players), None)}
+        self.waiting = set()
+        self.logged = 0
+        self.bots = {s: make_player(seat["bot"], seed=secrets.randbits(32))
+                     for s, seat in enumerate(self.row.seats) if seat["kind"] == "bot"}
+
+    def _after_replay(self) -> None:
+        match = self.match
+        assert match is not None
+        if match.is_over:
+            self.row.status = "over"
+        elif match.results and not match.round.history:
+            self.waiting = self._person_seats()
+
+    def start_driver(self) -> None:
+        """Start the task that plays computer players and paces the deal."""
+        if self.driver is None:
+            self.driver = asyncio.create_task(self._drive())
+            self.wake.set()
+
+    async def stop(self) -> None:
+        """Stop the driver and close every connection."""
+        if self.driver is not None:
+            self.driver.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.driver
+            self.driver = None
+        for conn in self.conns:
+            conn.close()
+
+    # -- seats ---------------------------------------------------------------------------
+
+    def _person_seats(self) -> set[int]:
+        return {s for s, seat in enumerate(self.row.seats) if seat["kind"] == "person"}
+
+    def seat_of(self, member: Member) -> int | None:
+        """The member's seat, if any."""
+        for s, seat in enumerate(self.row.seats):
+            if seat["kind"] == "person" and seat["member"] == member.id:
+                return s
+        return None
+
+    def _connected(self, member_id: str) -> bool:
+        return any(c.member is not None and c.member.id == member_id for c in self.conns)
+
+    def spectator_count(self) -> int:
+        """Members without a seat."""
+        seated = {seat["member"] for seat in self.row.seats if seat["kind"] == "person"}
+        return sum(1 for m in self.members if m not in seated)
+
+    def _seat_name(self, s: int) -> str | None:
+        seat = self.row.seats[s]
+        if seat["kind"] == "person":
+            return self.members[seat["member"]].name
+        if seat["kind"] == "bot":
+            return f"{str(seat['bot']).capitalize()} {s}"
+        return None
+
+    def _touch(self) -> None:
+        self.row.last_active = time.time()
+
+    def _save(self) -> None:
+        self._touch()
+        self.storage.save_room(self.row)
+
+    # -- messages out --------------------------------------------------------------------
+
+    def room_message(self, conn: Connection) -> dict[str, Any]:
+        """The ``room`` message for one connection."""
+        member = conn.member
+        seated = {seat["member"] for seat in self.row.seats if seat["kind"] == "person"}
+        return {
+            "type": "room", "code": self.code, "status": self.row.status, "host": self.row.host,
+            "you": {"member": member.id if member else "",
+                    "seat": self.seat_of(member) if member else None,
+                    "host": member is not None and member.id == self.row.host},
+            "seats": [{"seat": s, "name": self._seat_name(s), "kind": seat["kind"],
+                       "bot": seat["bot"],
+                       "connected": seat["kind"] == "bot" or (
+                           seat["kind"] == "person" and self._connected(seat["member"]))}
+                      for s, seat in enumerate(self.row.seats)],
+            "spectators": [m.name for m in self.members.values()
+                           if m.id not in seated and self._connected(m.id)],
+            "config": self.row.config,
+        }
+
+    def _broadcast_room(self) -> None:
+        for conn in self.conns:
+            if conn.member is not None:
+                conn.send(self.room_message(conn))
+
+    def state_message(self, seat: int | None) -> str:
+        """The ``state`` message of ``seat`` (``None``: a spectator), as JSON text."""
+        match = self.match
+        assert match is not None
+        legal = None
+        if seat is None:
+            rnd = match.round
+            public = next(s for s in range(match.rules.players) if s != rnd.kitty_owner)
+            view = schemas.view_json(schemas.spectator_view(match.view(public)), spectator=True)
+        else:
+            seat_view = match.view(seat)
+            view = schemas.view_json(seat_view)
+            if not self.waiting and not match.is_over:
+                legal = schemas.legal_json(match.legal(seat), seat_view)
+        info = {"round": len(match.results) + (0 if match.is_over else 1),
+                "levels": list(match.levels), "results": self.results[seat],
+                "over": match.is_over, "winners": list(match.winners),
+                "waiting": sorted(self.waiting)}
+        return json.dumps({"type": "state", "view": view, "legal": legal, "match": info})
+
+    def _broadcast_state(self) -> None:
+        if self.match is None:
+            return
+        cache: dict[int | None, str] = {}
+        for conn in self.conns:
+            if conn.member is None:
+                continue
+            seat = self.seat_of(conn.member)
+            if seat not in cache:
+                cache[seat] = self.state_message(seat)
+            conn.send(cache[seat])
+
+    # -- the match -----------------------------------------------------------------------
+
+    def _apply(self, action: Action) -> None:
+        """Apply one action to the match (raises ActionError, changing nothing, if refused);
+        keeps each seat's score sheets and starts the wait between rounds."""
+        match = self.match
+        assert match is not None
+        rnd = match.round
+        result = match.apply(action)
+        if result is None:
+            return
+        for seat in range(match.rules.players):
+            sheet = rnd.view(seat).result
+            assert sheet is not None
+            self.results[seat].append(schemas.result_json(sheet))
+        public = next(s for s in range(match.rules.players) if s != rnd.kitty_owner)
+        sheet = rnd.view(public).result
+        assert sheet is not None
+        self.results[None].append(schemas.result_json(sheet))
+        if match.is_over:
+            self.row.status = "over"
+            self._save()
+        else:
+            self.waiting = self._person_seats()
+
+    def _commit(self, actions: list[Action]) -> None:
+        """Write applied actions to the log (committed before anyone hears of them)."""
+        if not actions:
+            return
+        assert self.match_row is not None
+        self._touch()
+        try:
+            self.storage.append_actions(self.code, self.match_row.no, self.logged,
+                                        [str(a) for a in actions], self.row.last_active)
+        except Exception:
+            log.exception("room %s: could not log actions; rebuilding from the log", self.code)
+            self._rebuild()
+            raise Refusal("storage", "the server could not save this; nothing changed") from None
+        self.logged += len(actions)
+
+    def _rebuild(self) -> None:
+        """Rebuild the match from the stored log (after a failure left it in doubt)."""
+        stored = self.storage.load_match(self.code, self.row.match_no)
+        if stored is None:
+            return
+        self._begin(stored)
+        for text in stored.actions:
+            self._apply(parse_action(text))
+        self.logged = len(stored.actions)
+        self._after_replay()
+
+    def _act(self, action: Action) -> None:
+        """Apply, log and announce one checked action; unexpected engine failures leave the
+        room as its log says."""
+        try:
+            self._apply(action)
+        except ActionError:
+            raise
+        except Exception:
+            log.exception("room %s: the engine failed on %s", self.code, action)
+            self._rebuild()
+            raise Refusal("internal", "the server could not apply this action; "
+                                      "nothing changed") from None
+        self._commit([action])
+        self._broadcast_state()
+        self.wake.set()
+
+    def _auto_delay(self) -> float | None:
+        """The pause before the next automatic action, or ``None`` if people must act."""
+        match = self.match
+        if (match is None or match.is_over or self.waiting or not self.conns
+                or self.row.status != "playing"):
+            return None
+        seat = match.to_move
+        if seat is None:
+            return None
+        kind = self.row.seats[seat]["kind"]
+        dealing = match.round.phase == Phase.DEAL
+        if kind == "bot":
+            return self.settings.deal_pace if dealing else self.settings.bot_delay
+        return self.settings.deal_pace if dealing else None
+
+    def _auto_action(self) -> Action | None:
+        match = self.match
+        assert match is not None
+        seat = match.to_move
+        assert seat is not None
+        if self.row.seats[seat]["kind"] != "bot":
+            return Draw(seat)
+        player = self.bots[seat]
+        try:
+            action = decide(match, seat, player)
+            if action.seat == seat and match.legal(seat).reason(action) is None:
+                return action
+            log.warning("room %s: bot at seat %d chose %s, refused", self.code, seat, action)
+        except Exception:
+            log.exception("room %s: bot at seat %d failed", self.code, seat)
+        return match.legal(seat).random(secrets.SystemRandom())
+
+    def _run_auto(self, paced: bool) -> bool:
+        """Apply automatic actions (one if ``paced``), log them, announce them; False if
+        one failed (the room is then as its log says, and waits to be woken)."""
+        applied: list[Action] = []
+        try:
+            while self._auto_delay() is not None and len(applied) < _BATCH_LIMIT:
+                action = self._auto_action()
+                if action is None:
+                    break
+                self._apply(action)
+                applied.append(action)
+                if paced:
+                    break
+        except Exception:
+            log.exception("room %s: automatic action failed", self.code)
+            self._rebuild()
+            self._broadcast_state()
+            return False
+        self._commit(applied)
+        if applied:
+            self._broadcast_state()
+        return True
+
+    async def _drive(self) -> None:
+        """Play computer players and draw for people at the deal pace, until cancelled."""
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            while True:
+                delay = self._auto_delay()
+                if delay is None:
+                    break
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                async with self.lock:
+                    try:
+                        ok = self._run_auto(paced=delay > 0)
+                    except Refusal:  # the log could not be written
+                        ok = False
+                if not ok:
+                    break
+                await asyncio.sleep(0)
+
+    # -- messages in ---------------------------------------------------------------------
+
+    async def handle(self, conn: Connection, message: schemas.ClientMessage) -> None:
+        """Handle one validated message; a refusal becomes an ``error`` to ``conn`` only."""
+        async with self.lock:
+            try:
+                self._dispatch(conn, message)
+            except Refusal as refusal:
+                conn.send(error(refusal.code, str(refusal)))
+            except ActionError as refusal:
+                conn.send(error("illegal", str(refusal)))
+            except Exception:
+                log.exception("room %s: failed on %r", self.code, message)
+                conn.send(error("internal", "the server failed on this message"))
+
+    def _dispatch(self, conn: Connection, message: schemas.ClientMessage) -> None:
+        if isinstance(message, schemas.Hello):
+            self._hello(conn, message)
+            return
+        member = conn.member
+        if member is None:
+            raise Refusal("hello-first", "say hello first: {\"type\": \"hello\", \"name\": ...}")
+        handlers: dict[type, Callable[[Member, Any], None]] = {
+            schemas.Sit: self._sit, schemas.Stand: self._stand,
+            schemas.Configure: self._configure, schemas.AddBot: self._add_bot,
+            schemas.Remove: self._remove, schemas.Move: self._move, schemas.Start: self._start,
+            schemas.Replace: self._replace, schemas.NewMatch: self._new_match,
+            schemas.NextRound: self._next_round, schemas.Chat: self._chat,
+        }
+        if isinstance(message, schemas.ActionMessage):
+            self._action(member, message.action)
+        elif isinstance(message, schemas.Check):
+            conn.send({"type": "checked", "action": message.action,
+                       "reason": self._check(member, message.action)})
+        elif isinstance(message, schemas.Suggest):
+            conn.send({"type": "suggestion", "action": self._suggest(member)})
+        else:
+            handlers[type(message)](member, message)
+
+    def _hello(self, conn: Connection, hello: schemas.Hello) -> None:
+        if conn.member is not None:
+            raise Refusal("bad-message", "this connection has already said hello")
+        member = None
+        token = hello.token
+        if token:
+            digest = hash_token(token)
+            member = next((m for m in self.members.values()
+                           if secrets.compare_digest(m.token_hash, digest)), None)
+        if member is None:
+            name = hello.name
+            if any(m.name.casefold() == name.casefold() for m in self.members.values()):
+                raise Refusal("name-taken", f"someone in this room is already called {name!r}; "
+                                            "choose another name (or rejoin with your token)")
+            if len(self.members) >= self.settings.max_members:
+                raise Refusal("room-full", "this room has as many members as it may have")
+            if self.spectator_count() >= self.settings.max_spectators:
+                raise Refusal("too-many-spectators",
+                              f"this room already has {self.settings.max_spectators} spectators")
+            token = secrets.token_urlsafe(24)
+            member = Member(secrets.token_hex(4), name, hash_token(token))
+            self.storage.add_member(self.code, MemberRow(member.id, member.name,
+                                                         member.token_hash))
+            self.members[member.id] = member
+            if self.row.host is None:
+                self.row.host = member.id
+                self._save()
+        conn.member = member
+        conn.send({"type": "welcome", "token": token, "member": member.id, "room": self.code})
+        for line in self.chat:
+            conn.send(_chat_message(line))
+        self._broadcast_room()
+        if self.match is not None:
+            conn.send(self.state_message(self.seat_of(member)))
+        self.wake.set()
+
+    def _host_in_lobby(self, member: Member) -> None:
+        if member.id != self.row.host:
+            raise Refusal("not-host", "only the host may do this")
+        if self.row.status != "lobby":
+            raise Refusal("not-in-lobby", "this can only be done before the match starts")
+
+    def _seat_index(self, seat: int) -> int:
+        if not 0 <= seat < len(self.row.seats):
+            raise Refusal("no-seat", f"there is no seat {seat} at this table "
+                                     f"(seats 0..{len(self.row.seats) - 1})")
+        return seat
+
+    def _lobby_changed(self) -> None:
+        self._save()
+        self._broadcast_room()
+
+    def _sit(self, member: Member, message: schemas.Sit) -> None:
+        if self.row.status != "lobby":
+            raise Refusal("not-in-lobby", "seats are taken before the match starts")
+        seat = self._seat_index(message.seat)
+        if self.row.seats[seat]["kind"] is not None:
+            raise Refusal("seat-taken", f"seat {seat} is taken")
+        old = self.seat_of(member)
+        if old is not None:
+            self.row.seats[old] = _free()
+        self.row.seats[seat] = {"kind": "person", "member": member.id, "bot": None}
+        self._lobby_changed()
+
+    def _stand(self, member: Member, message: schemas.Stand) -> None:
+        if self.row.status != "lobby":
+            raise Refusal("not-in-lobby", "seats are left before the match starts")
+        seat = self.seat_of(member)
+        if seat is None:
+            raise Refusal("not-seated", "you have no seat")
+        if self.spectator_count() >= self.settings.max_spectators:
+            raise Refusal("too-many-spectators",
+                          f"this room already has {self.settings.max_spectators} spectators")
+        self.row.seats[seat] = _free()
+        self._lobby_changed()
+
+    def _configure(self, member: Member, message: schemas.Configure) -> None:
+        self._host_in_lobby(member)
+        rules, errors = check_rules(message.preset, message.table, message.rules)
+        if rules is None:
+            raise Refusal("bad-rules", "; ".join(f"{k}: {v}" for k, v in errors.items()))
+        self.row.config = {"preset": message.preset, "table": message.table,
+                           "rules": dict(message.rules)}
+        seats = self.row.seats[:message.table]
+        self.row.seats = seats + [_free() for _ in range(message.table - len(seats))]
+        self._lobby_changed()
+
+    def _bot_kind(self, kind: str) -> str:
+        if kind not in PLAYER_KINDS:
+            raise Refusal("bad-bot", f"unknown computer player {kind!r}; choose from "
+                                     + ", ".join(PLAYER_KINDS))
+        return kind
+
+    def _add_bot(self, member: Member, message: schemas.AddBot) -> None:
+        self._host_in_lobby(member)
+        seat = self._seat_index(message.seat)
+        kind = self._bot_kind(message.kind)
+        if self.row.seats[seat]["kind"] is not None:
+            raise Refusal("seat-taken", f"seat {seat} is taken")
+        self.row.seats[seat] = {"kind": "bot", "member": None, "bot": kind}
+        self._lobby_changed()
+
+    def _remove(self, member: Member, message: schemas.Remove) -> None:
+        self._host_in_lobby(member)
+        seat = self._seat_index(message.seat)
+        if self.row.seats[seat]["kind"] is None:
+            raise Refusal("seat-free", f"seat {seat} is already free")
+        self.row.seats[seat] = _free()
+        self._lobby_changed()
+
+    def _move(self, member: Member, message: schemas.Move) -> None:
+        self._host_in_lobby(member)
+        a, b = self._seat_index(message.seat), self._seat_index(message.to)
+        if self.row.seats[a]["kind"] is None:
+            raise Refusal("seat-free", f"seat {a} is free: nobody to move")
+        seats = self.row.seats
+        seats[a], seats[b] = seats[b], seats[a]
+        self._lobby_changed()
+
+    def _start(self, member: Member, message: schemas.Start) -> None:
+        self._host_in_lobby(member)
+        free = [s for s, seat in enumerate(self.row.seats) if seat["kind"] is None]
+        if free:
+            raise Refusal("seats-free", "every seat must be taken (by a person or a computer "
+                                        f"player) first; free: {', '.join(map(str, free))}")
+        config = self.row.config
+        rules, errors = check_rules(config["preset"], config["table"], config["rules"])
+        if rules is None:
+            raise Refusal("bad-rules", "; ".join(f"{k}: {v}" for k, v in errors.items()))
+        seats = self.row.seats
+        stored = MatchRow(self.row.match_no, rules_to_dict(rules), secrets.randbits(48),
+                          [self._seat_name(s) or "" for s in range(len(seats))],
+                          ["human" if seat["kind"] == "person" else str(seat["bot"])
+                           for seat in seats])
+        self.storage.start_match(self.code, stored)
+        self._begin(stored)
+        self.row.status = "playing"
+        self._lobby_changed()
+        self._broadcast_state()
+        self.wake.set()
+
+    def _replace(self, member: Member, message: schemas.Replace) -> None:
+        if member.id != self.row.host:
+            raise Refusal("not-host", "only the host may do this")
+        if self.row.status != "playing":
+            raise Refusal("not-playing", "a seat is replaced during a match")
+        seat = self._seat_index(message.seat)
+        kind = self._bot_kind(message.kind)
+        if self.row.seats[seat]["kind"] != "person":
+            raise Refusal("not-a-person", f"seat {seat} is not held by a person")
+        self.row.seats[seat] = {"kind": "bot", "member": None, "bot": kind}
+        self.bots[seat] = make_player(kind, seed=secrets.randbits(32))
+        self.waiting.discard(seat)
+        self._lobby_changed()
+        self._broadcast_state()
+        self.wake.set()
+
+    def _new_match(self, member: Member, message: schemas.NewMatch) -> None:
+        if member.id != self.row.host:
+            raise Refusal("not-host", "only the host may do this")
+        if self.row.status != "over":
+            raise Refusal("not-over", "a new match starts after this one is over")
+        self.row.status = "lobby"
+        self.row.match_no += 1
+        self.match = None
+        self.match_row = None
+        self.bots = {}
+        self.waiting = set()
+        self._lobby_changed()
+
+    def _next_round(self, member: Member, message: schemas.NextRound) -> None:
+        if message.all:
+            if member.id != self.row.host:
+                raise Refusal("not-host", "only the host may start the next round for everyone")
+            self.waiting.clear()
+        else:
+            seat = self.seat_of(member)
+            if seat is None or seat not in self.waiting:
+                raise Refusal("not-waiting", "nobody is waiting for you")
+            self.waiting.discard(seat)
+        self._broadcast_state()
+        self.wake.set()
+
+    def _chat(self, member: Member, message: schemas.Chat) -> None:
+        line = ChatRow(member.id, member.name, self.seat_of(member), message.text, time.time())
+        self.storage.add_chat(self.code, line)
+        self.chat.append(line)
+        self._touch()
+        text = json.dumps(_chat_message(line))
+        for conn in self.conns:
+            if conn.member is not None:
+                conn.send(text)
+
+    def _seated_match(self, member: Member) -> tuple[Match, int]:
+        seat = self.seat_of(member)
+        if seat is None:
+            raise Refusal("not-seated", "only a seated player may do this")
+        if self.match is None or self.row.status != "playing":
+            raise Refusal("not-playing", "no match is being played")
+        return self.match, seat
+
+    def _parse(self, text: str, seat: int) -> Action:
+        try:
+            action = parse_action(text)
+        except (NotationError, ActionError, ValueError) as problem:
+            raise Refusal("bad-action", str(problem)) from None
+        if action.seat != seat:
+            raise Refusal("not-your-seat", f"you sit at seat {seat}: you cannot act for "
+                                           f"seat {action.seat}")
+        return action
+
+    def _turn_refusal(self, match: Match, seat: int) -> Refusal | None:
+        if self.waiting:
+            return Refusal("not-your-turn", "the next round starts once everyone has read "
+                                            "the score sheet")
+        rnd = match.round
+        if rnd.phase != Phase.DEAL and rnd.to_move != seat:
+            return Refusal("not-your-turn", f"it is seat {rnd.to_move}'s turn "
+                                            f"({rnd.phase} phase)")
+        return None
+
+    def _action(self, member: Member, text: str) -> None:
+        match, seat = self._seated_match(member)
+        action = self._parse(text, seat)
+        refusal = self._turn_refusal(match, seat)
+        if refusal is not None:
+            raise refusal
+        self._act(action)
+
+    def _check(self, member: Member, text: str) -> str | None:
+        match, seat = self._seated_match(member)
+        try:
+            action = self._parse(text, seat)
+        except Refusal as problem:
+            return str(problem)
+        refusal = self._turn_refusal(match, seat)
+        if refusal is not None:
+            return str(refusal)
+        return match.legal(seat).reason(action)
+
+    def _suggest(self, member: Member) -> str:
+        match, seat = self._seated_match(member)
+        refusal = self._turn_refusal(match, seat)
+        if refusal is not None:
+            raise refusal
+        legal = match.legal(seat)
+        if not legal:
+            raise Refusal("not-your-turn", legal.reason(Draw(seat)) or "nothing to do now")
+        return str(decide(match, seat, HeuristicPlayer(secrets.randbits(32))))
+
+    # -- connections ---------------------------------------------------------------------
+
+    async def join(self, conn: Connection) -> None:
+        """A new connection (it says hello next)."""
+        async with self.lock:
+            self.conns.append(conn)
+
+    async def leave(self, conn: Connection) -> None:
+        """A connection closed."""
+        async with self.lock:
+            if conn in self.conns:
+                self.conns.remove(conn)
+            conn.close()
+            if conn.member is not None:
+                self._broadcast_room()
+
+    def idle(self, now: float) -> bool:
+        """True when nobody is connected and nothing happened for the idle expiry."""
+        return not self.conns and now - self.row.last_active > self.settings.idle_expiry
+
+    def record(self) -> str | None:
+        """The latest finished match's record (TOML), or ``None`` if none is finished."""
+        if self.row.status == "over" and self.match is not None and self.match_row is not None:
+            return write_record(self.match, self.match_row.names, self.match_row.kinds)
+        if self.row.match_no == 0:
+            return None
+        stored = self.storage.load_match(self.code, self.row.match_no - 1)
+        if stored is None:
+            return None
+        match = Match(rules_from_dict(stored.rules), seed=stored.seed)
+        for text in stored.actions:
+            match.apply(parse_action(text))
+        return write_record(match, stored.names, stored.kinds) if match.is_over else None
+
+
+def _free() -> dict[str, Any]:
+    return {"kind": None, "member": None, "bot": None}
+
+
+def _chat_message(line: ChatRow) -> dict[str, Any]:
+    return {"type": "chat", "member": line.member, "name": line.name, "seat": line.seat,
+            "text": line.text, "time": line.time}
+
+
+class Rooms:
+    """Every live room of a server: creation, restoring from storage, expiry, connections."""
+
+    def __init__(self, storage: Storage, settings: Settings) -> None:
+        self.storage = storage
+        self.settings = settings
+        self.rooms: dict[str, Room] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Rebuild every stored room (expired ones are deleted) and start the sweeper."""
+        now = time.time()
+        for row in self.storage.load_rooms():
+            if now - row.last_active > self.settings.idle_expiry:
+                self.storage.delete_room(row.code)
+                continue
+            try:
+                room = Room.restore(row, self.storage, self.settings)
+            except Exception:
+                log.exception("room %s could not be restored; it is kept in storage", row.code)
+                continue
+            self.rooms[row.code] = room
+            room.start_driver()
+        self._sweeper = asyncio.create_task(self._sweep())
+
+    async def stop(self) -> None:
+        """Stop every room's tasks."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        for room in self.rooms.values():
+            await room.stop()
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(min(60.0, max(1.0, self.settings.idle_expiry / 10)))
+            self.expire(time.time())
+
+    def expire(self, now: float) -> list[str]:
+        """Delete idle rooms; returns their codes."""
+        gone = [code for code, room in self.rooms.items() if room.idle(now)]
+        for code in gone:
+            room = self.rooms.pop(code)
+            if room.driver is not None:
+                room.driver.cancel()
+            self.storage.delete_room(code)
+        return gone
+
+    def create(self, preset_name: str, table: int, options: dict[str, Any]) -> str:
+        """Open a room; raises :class:`Refusal` (``bad-rules`` with the field messages as JSON,
+        or ``too-many-rooms``)."""
+        rules, errors = check_rules(preset_name, table, options)
+        if rules is None:
+            raise Refusal("bad-rules", json.dumps(errors))
+        if len(self.rooms) >= self.settings.max_rooms:
+            raise Refusal("too-many-rooms", f"this server already has {self.settings.max_rooms} "
+                                            "rooms; try again later")
+        code = new_code()
+        while code in self.rooms:
+            code = new_code()
+        now = time.time()
+        row = RoomRow(code, {"preset": preset_name, "table": table, "rules": dict(options)},
+                      None, [_free() for _ in range(table)], "lobby", 0, now, now)
+        self.storage.save_room(row)
+        room = Room(row, self.storage, self.settings)
+        self.rooms[code] = room
+        room.start_driver()
+        return code
+
+    async def serve(self, code: str, websocket: WebSocket) -> None:
+        """Run one websocket connection to room ``code`` until it closes."""
+        await websocket.accept()
+        room = self.rooms.get(code)
+        if room is None:
+            await websocket.send_text(json.dumps(error("no-room", f"there is no room {code!r} "
+                                                       "(it may have expired)")))
+            await websocket.close(code=4404)
+            return
+        conn = Connection(websocket, self.settings)
+        writer = asyncio.create_task(conn.write())
+        await room.join(conn)
+        limit = self.settings.max_message
+        try:
+            while not conn.closed:
+                event = await websocket.receive()
+                if event["type"] == "websocket.disconnect":
+                    break
+                text = event.get("text")
+                if text is None:
+                    size = len(event.get("bytes") or b"")
+                    conn.send(error("too-big", f"messages are at most {limit} bytes") if
+                              size > limit else error("bad-message", "send JSON text frames"))
+                    continue
+                if len(text) > limit // 4 and len(text.encode()) > limit:
+                    conn.send(error("too-big", f"messages are at most {limit} bytes"))
+                    continue
+                if not conn.rate.allow():
+                    conn.send(error("rate", f"too many messages: at most {self.settings.rate:g}"
+                                            f" per second (bursts of {self.settings.burst})"))
+                    continue
+                try:
+                    message = schemas.read_client_message(text)
+                except MessageError as problem:
+                    conn.send(error(problem.code, str(problem)))
+                    continue
+                await room.handle(conn, message)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await room.leave(conn)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, timeout=1.0)
+            writer.cancel()

@@ -1,0 +1,659 @@
+"""Every websocket message of ``docs/protocol.md`` as a pydantic model, and the JSON encoders
+of a seat's view and legal actions.
+
+Incoming messages are read with :func:`read_client_message`, which refuses anything that is
+not exactly one of the client messages (bad JSON, unknown type, unknown or mistyped field) with a
+:class:`MessageError` carrying the protocol's error code. Outgoing ``state`` messages are built
+as plain dicts by :func:`view_json`, :func:`legal_json` and :func:`result_json` (fast enough to
+send after every action); :data:`SERVER_MESSAGE` validates any outgoing message (the tests run
+every message they receive through it).
+"""
+
+from __future__ import annotations
+
+import json
+import types
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from itertools import islice
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+
+from shengji.engine.cards import Card
+from shengji.engine.follow import LegalPlays
+from shengji.engine.lead import LegalLeads
+from shengji.engine.rules import FriendCalls
+from shengji.engine.trump import Trump
+from shengji.game.actions import Bury
+from shengji.game.legal import Legal
+from shengji.game.round import Phase
+from shengji.game.scoresheet import RoundResult
+from shengji.game.view import SeatView
+
+MAX_SEATS = 12
+"""The largest table the engine deals for."""
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24,
+                                        pattern=r"^[^\x00-\x1f\x7f]+$")]
+SeatNo = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
+Word = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+ActionText = Annotated[str, StringConstraints(min_length=1, max_length=1000)]
+ChatText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Hello(_In):
+    """First message of a connection: a known ``token`` re-attaches its seat."""
+
+    type: Literal["hello"]
+    token: Annotated[str, StringConstraints(max_length=100)] | None = None
+    name: Name
+    lang: Literal["en", "zh"] = "en"
+
+
+class Sit(_In):
+    """Take a free seat (before the start)."""
+
+    type: Literal["sit"]
+    seat: SeatNo
+
+
+class Stand(_In):
+    """Leave one's seat and watch (before the start)."""
+
+    type: Literal["stand"]
+
+
+class Configure(_In):
+    """Host: choose the preset, the table size and option overrides (before the start)."""
+
+    type: Literal["configure"]
+    preset: Word
+    table: Annotated[int, Field(ge=1, le=MAX_SEATS)]
+    rules: dict[str, Any] = Field(default_factory=dict)
+
+
+class AddBot(_In):
+    """Host: seat a computer player of ``kind`` (before the start)."""
+
+    type: Literal["add_bot"]
+    seat: SeatNo
+    kind: Word
+
+
+class Remove(_In):
+    """Host: free a seat (before the start)."""
+
+    type: Literal["remove"]
+    seat: SeatNo
+
+
+class Move(_In):
+    """Host: move the occupant of ``seat`` to ``to`` (swapping if taken; before the start)."""
+
+    type: Literal["move"]
+    seat: SeatNo
+    to: SeatNo
+
+
+class Start(_In):
+    """Host: start the match (every seat filled)."""
+
+    type: Literal["start"]
+
+
+class Replace(_In):
+    """Host, during a match: a computer player of ``kind`` takes a person's seat."""
+
+    type: Literal["replace"]
+    seat: SeatNo
+    kind: Word
+
+
+class ActionMessage(_In):
+    """A seated member's action in the record notation (``"0 play KS KS"``)."""
+
+    type: Literal["action"]
+    action: ActionText
+
+
+class Check(_In):
+    """Ask whether an action is legal now (answered with ``checked``)."""
+
+    type: Literal["check"]
+    action: ActionText
+
+
+class Suggest(_In):
+    """Ask for the heuristic player's choice now (answered with ``suggestion``)."""
+
+    type: Literal["suggest"]
+
+
+class Chat(_In):
+    """Say something to the room."""
+
+    type: Literal["chat"]
+    text: ChatText
+
+
+class NewMatch(_In):
+    """Host, after the match: back to the lobby with the same seats for a new match."""
+
+    type: Literal["new_match"]
+
+
+class NextRound(_In):
+    """Between rounds: this person has read the score sheet (``all``: the host, for everyone)."""
+
+    type: Literal["next_round"]
+    all: bool = False
+
+
+ClientMessage = (Hello | Sit | Stand | Configure | AddBot | Remove | Move | Start | Replace
+                 | ActionMessage | Check | Suggest | Chat | NewMatch | NextRound)
+"""Any message a client may send."""
+
+_CLIENT = TypeAdapter[ClientMessage](Annotated[ClientMessage, Field(discriminator="type")])
+CLIENT_TYPES: tuple[str, ...] = ("hello", "sit", "stand", "configure", "add_bot", "remove",
+                                 "move", "start", "replace", "action", "check", "suggest",
+                                 "chat", "new_match", "next_round")
+
+
+class MessageError(ValueError):
+    """A refused message: ``code`` is the protocol's error code, the text says why."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def read_client_message(text: str) -> ClientMessage:
+    """Parse and validate one client message; raise :class:`MessageError` if it is not one."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise MessageError("bad-message", "the message is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise MessageError("bad-message", "a message is a JSON object with a \"type\"")
+    kind = data.get("type")
+    if kind not in CLIENT_TYPES:
+        raise MessageError("unknown-type", f"unknown message type {kind!r}; types are: "
+                           + ", ".join(CLIENT_TYPES))
+    try:
+        return _CLIENT.validate_python(data)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'][1:]) or 'message'}: {e['msg']}"
+            for e in error.errors(include_url=False))
+        raise MessageError("bad-message", f"bad {kind} message: {problems}") from None
+
+
+# -- server messages -------------------------------------------------------------------------
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Welcome(_Out):
+    """The connection's member: keep ``token``, it proves the seat."""
+
+    type: Literal["welcome"]
+    token: str
+    member: str
+    room: str
+
+
+class SeatInfo(_Out):
+    """One seat of the table as everyone sees it."""
+
+    seat: int
+    name: str | None
+    kind: Literal["person", "bot"] | None
+    bot: str | None
+    connected: bool
+
+
+class You(_Out):
+    """Who this connection is."""
+
+    member: str
+    seat: int | None
+    host: bool
+
+
+class RoomConfig(_Out):
+    """The room's rules: a preset, the table size and option overrides."""
+
+    preset: str
+    table: int
+    rules: dict[str, Any]
+
+
+class RoomMessage(_Out):
+    """The room: lobby, seats, spectators, configuration."""
+
+    type: Literal["room"]
+    code: str
+    status: Literal["lobby", "playing", "over"]
+    host: str | None
+    you: You
+    seats: list[SeatInfo]
+    spectators: list[str]
+    config: RoomConfig
+
+
+class TrumpJSON(_Out):
+    """The trump: ``text`` in the notation (``"2H"``, ``"7NT"``, ``"NT"``)."""
+
+    text: str
+    rank: str | None
+    suit: str | None
+
+
+class PlayJSON(_Out):
+    """One seat's cards in a trick."""
+
+    seat: int
+    cards: list[str]
+
+
+class TrickJSON(_Out):
+    """The trick on the table."""
+
+    leader: int
+    plays: list[PlayJSON]
+    winner: int | None
+
+
+class DoneTrickJSON(_Out):
+    """A finished trick."""
+
+    plays: list[PlayJSON]
+    winner: int
+    points: int
+
+
+class RoundSheet(_Out):
+    """A round's score sheet (``kitty`` is ``[]`` for seats that may not see it)."""
+
+    redeal: bool
+    dealer: int
+    declarers: list[int]
+    opponents: list[int]
+    trick_points: int
+    declarer_points: int
+    kitty: list[str]
+    kitty_points: int | None
+    kitty_multiplier: int
+    kitty_bonus: int
+    penalty_points: int
+    red_five_points: int
+    points: int
+    change: str | None
+    levels_before: list[int]
+    levels: list[int]
+    next_dealer: int
+    declarers_won: bool
+    match_won_by: list[int]
+    hooked: bool
+    lost_by: int | None
+    lines: list[str]
+
+
+class ViewJSON(_Out):
+    """The JSON form of :class:`~shengji.game.view.SeatView` (``seat`` null: a spectator)."""
+
+    seat: int | None
+    phase: str
+    to_move: int | None
+    hand: list[str]
+    hand_sizes: list[int]
+    levels: list[int]
+    dealer: int | None
+    declarers: list[int]
+    trump: TrumpJSON | None
+    bids: list[tuple[int, list[str]]]
+    exposed: list[list[str]]
+    kitty_turned: list[str]
+    kitty: list[str] | None
+    calls: list[str]
+    friends: list[int]
+    trick: TrickJSON | None
+    tricks: list[DoneTrickJSON]
+    captured: list[int]
+    attacker_points: int
+    target: int
+    history: list[str]
+    result: RoundSheet | None
+
+
+class CallsJSON(_Out):
+    """What a friend call may name."""
+
+    count: int
+    ordinals: list[int]
+    colour: bool
+    trumps: bool
+
+
+class LegalJSON(_Out):
+    """What a seat may do now (the server's ``check`` is the only judge)."""
+
+    summary: str
+    kind: str
+    """``deal``, ``bid``, ``expose``, ``declare``, ``bury``, ``call``, ``show``, ``lead`` or
+    ``follow`` (a phase the engine gains later: its name)."""
+    options: list[str] | None
+    count: int | None
+    forced: list[str]
+    calls: CallsJSON | None
+
+
+class MatchJSON(_Out):
+    """The match around the round: levels, every finished round's sheet, who still reads it."""
+
+    round: int
+    levels: list[int]
+    results: list[RoundSheet]
+    over: bool
+    winners: list[int]
+    waiting: list[int]
+
+
+class StateMessage(_Out):
+    """The whole redacted state of one connection."""
+
+    type: Literal["state"]
+    view: ViewJSON
+    legal: LegalJSON | None
+    match: MatchJSON
+
+
+class ChatMessage(_Out):
+    """A chat line (``seat`` null for a spectator); ``time`` in Unix seconds."""
+
+    type: Literal["chat"]
+    member: str
+    name: str
+    seat: int | None
+    text: str
+    time: float
+
+
+class Checked(_Out):
+    """The answer to ``check``: ``reason`` is null when the action is legal now."""
+
+    type: Literal["checked"]
+    action: str
+    reason: str | None
+
+
+class Suggestion(_Out):
+    """The answer to ``suggest``, in the record notation."""
+
+    type: Literal["suggestion"]
+    action: str
+
+
+class ErrorMessage(_Out):
+    """A refused message; nothing changed."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+
+
+ServerMessage = (Welcome | RoomMessage | StateMessage | ChatMessage | Checked | Suggestion
+                 | ErrorMessage)
+"""Any message the server sends."""
+
+SERVER_MESSAGE = TypeAdapter[ServerMessage](Annotated[ServerMessage,
+                                                      Field(discriminator="type")])
+"""Validates an outgoing message (``SERVER_MESSAGE.validate_python(data)``)."""
+
+
+def error(code: str, message: str) -> dict[str, Any]:
+    """An ``error`` message."""
+    return {"type": "error", "code": code, "message": message}
+
+
+# -- encoders --------------------------------------------------------------------------------
+
+def card_list(cards: Iterable[Card]) -> list[str]:
+    """Cards as notation strings."""
+    return [str(c) for c in cards]
+
+
+def _trump(trump: Trump | None) -> dict[str, Any] | None:
+    if trump is None:
+        return None
+    return {"text": str(trump), "rank": str(trump.rank) if trump.rank is not None else None,
+            "suit": trump.suit.letter if trump.suit is not None else None}
+
+
+def result_json(result: RoundResult) -> dict[str, Any]:
+    """A score sheet as JSON (the result as the seat's view gives it: kitty hidden or not)."""
+    return {
+        "redeal": result.redeal, "dealer": result.dealer,
+        "declarers": list(result.declarers), "opponents": list(result.opponents),
+        "trick_points": result.trick_points, "declarer_points": result.declarer_points,
+        "kitty": card_list(result.kitty), "kitty_points": result.kitty_points,
+        "kitty_multiplier": result.kitty_multiplier, "kitty_bonus": result.kitty_bonus,
+        "penalty_points": result.penalty_points, "red_five_points": result.red_five_points,
+        "points": result.points,
+        "change": result.change.row if result.change is not None else None,
+        "levels_before": list(result.levels_before), "levels": list(result.levels),
+        "next_dealer": result.next_dealer, "declarers_won": result.declarers_won,
+        "match_won_by": list(result.match_won_by), "hooked": result.hooked,
+        "lost_by": result.lost_by, "lines": list(result.lines),
+    }
+
+
+def spectator_view(view: SeatView) -> SeatView:
+    """Only what every seat sees, from the view of a seat that holds no kitty: no hand, and
+    every buried card hidden unless the rules reveal the kitty after the round."""
+    revealed = view.phase == Phase.DONE and view.rules.kitty_revealed
+    history = view.history if revealed else tuple(
+        Bury(a.seat, ()) if isinstance(a, Bury) else a for a in view.history)
+    return replace(view, hand=(), history=history,
+                   kitty=view.kitty if revealed else None)
+
+
+def view_json(view: SeatView, *, spectator: bool = False) -> dict[str, Any]:
+    """The JSON form of a seat's view (``spectator``: ``seat`` null; pass a
+    :func:`spectator_view`)."""
+    rules = view.rules
+    attackers = [s for s in range(rules.players) if s not in view.declarers] if (
+        view.dealer is not None) else []
+    trick = None
+    if view.trick_leader is not None:
+        trick = {"leader": view.trick_leader,
+                 "plays": [{"seat": p.seat, "cards": card_list(p.cards)} for p in view.trick],
+                 "winner": view.trick_winner}
+    return {
+        "seat": None if spectator else view.seat,
+        "phase": str(view.phase),
+        "to_move": view.to_move,
+        "hand": card_list(view.hand),
+        "hand_sizes": list(view.hand_sizes),
+        "levels": list(view.levels),
+        "dealer": view.dealer,
+        "declarers": list(view.declarers),
+        "trump": _trump(view.trump),
+        "bids": [[seat, card_list(cards)] for seat, cards in view.bids],
+        "exposed": [card_list(cards) for cards in view.exposed],
+        "kitty_turned": card_list(view.kitty_turned),
+        "kitty": card_list(view.kitty) if view.kitty is not None else None,
+        "calls": [str(c) for c in view.calls],
+        "friends": list(view.friends),
+        "trick": trick,
+        "tricks": [{"plays": [{"seat": p.seat, "cards": card_list(p.cards)} for p in t.plays],
+                    "winner": t.winner, "points": t.points} for t in view.tricks],
+        "captured": list(view.captured),
+        "attacker_points": sum(view.captured[s] for s in attackers),
+        "target": rules.target_points,
+        "history": [str(a) for a in view.history],
+        "result": result_json(view.result) if view.result is not None else None,
+    }
+
+
+_KINDS = {Phase.DEAL: "deal", Phase.BID: "bid", Phase.OVERBID: "bid", Phase.DECLARE: "declare",
+          Phase.KITTY: "bury", Phase.CALL: "call", Phase.SHOW: "show", Phase.EXPOSE: "expose"}
+_LISTED_LIMIT = 200
+"""Listed options are the few actions of the deal, bidding, declaring and showing."""
+
+
+def legal_json(legal: Legal, view: SeatView) -> dict[str, Any] | None:
+    """What the seat may do now, for the buttons; ``None`` when it has nothing to do."""
+    phase = view.phase
+    rules = view.rules
+    options: list[str] | None = None
+    count: int | None = None
+    forced: Sequence[Card] = ()
+    calls: dict[str, Any] | None = None
+    if phase == Phase.PLAY and view.to_move == view.seat:
+        plays = legal.plays
+        if isinstance(plays, LegalPlays):
+            kind, count, forced = "follow", plays.count, plays.forced
+        elif isinstance(plays, LegalLeads):
+            kind = "lead"
+        else:
+            return None
+    elif phase != Phase.DONE:
+        kind = _KINDS.get(phase, str(phase))
+        if kind in ("bury", "expose"):
+            if view.to_move != view.seat:
+                return None
+            count = rules.kitty_size if kind == "bury" else min(rules.expose, len(view.hand))
+        elif kind == "call":
+            if view.to_move != view.seat:
+                return None
+            colour = rules.friend_calls == FriendCalls.COLOUR_RANK
+            calls = {"count": rules.friend_count,
+                     "ordinals": list(range(1, (2 if colour else 1) * rules.decks + 1)),
+                     "colour": colour, "trumps": rules.friend_trump_calls}
+        else:
+            options = [str(a) for a in islice(legal, _LISTED_LIMIT)]
+            if not options:
+                return None
+    else:
+        return None
+    return {"summary": legal.summary, "kind": kind, "options": options, "count": count,
+            "forced": card_list(forced), "calls": calls}
+
+
+# -- the lobby's form ------------------------------------------------------------------------
+
+_DOCS: dict[str, str] = {
+    "players": "table size", "decks": "number of decks",
+    "partnership": "fixed partners (alternate seats) or Finding Friends",
+    "kitty": "kitty size (empty: derived from the deal)",
+    "big_jokers": "big jokers in the pack (empty: one per deck)",
+    "small_jokers": "small jokers in the pack (empty: one per deck)",
+    "tractor_min_width": "smallest tuple in a tractor (1: consecutive singles)",
+    "tractor_min_length": "fewest consecutive tuples in a tractor",
+    "tractor_high_trumps": "trump-rank cards and jokers may be part of tractors",
+    "red_fives": "red-five variant: 5♥ (and 5♦) above the jokers",
+    "second_rank": "a second trump rank below the first",
+    "rank_suit_order": "off-suit trump-rank cards ordered by suit (highest first)",
+    "throws": "throws (甩牌) may be led",
+    "throw_mixed": "a throw may mix unit shapes",
+    "throw_blocked_by_equal": "an equal unit elsewhere also makes a throw fail",
+    "throw_penalty_points": "points of a throw penalty",
+    "bid_reinforce": "a bidder may reinforce their own bid",
+    "bid_switch_suit": "a bidder may switch to another suit",
+    "bid_equal_override": "an equal bid (2+ cards) of a higher suit overrides",
+    "bid_withdraw": "bids may be taken back",
+    "fluid_overbid": "Finding Friends overbids allowed",
+    "redeal_dealer_partner": "after a shown-hand redeal the dealer's partner deals",
+    "kitty_overbid": "bidding after the kitty (炒地皮)",
+    "kitty_overbid_takes_dealer": "an overbid after the kitty makes the bidder dealer",
+    "kitty_points_allowed": "point cards may be buried",
+    "kitty_revealed": "the kitty is shown after the round",
+    "friends": "friends called (empty: by table size)",
+    "friend_trump_calls": "trump cards may be called as friends",
+    "friend_caller_counts": "the caller's own play of a called card uses the call up",
+    "smaller_team_bonus": "a bonus level for a smaller declaring team",
+    "target": "points the opponents need (empty: 40 × decks)",
+    "custom_levels": "custom level table: rows of [min points, change]",
+    "draw_at": "exactly this many points is a draw (empty: none)",
+    "red_five_penalty": "points for a captured red five",
+    "start_rank": "the rank levels start at", "end_rank": "passing this rank wins",
+    "mandatory_ranks": "ranks that cannot be skipped",
+    "hook_and_needle": "hook and needle: a trump-rank J in the last trick sends J back to 2",
+}
+
+
+def _doc(name: str, hint: Any) -> str:
+    if name in _DOCS:
+        return _DOCS[name]
+    text = (getattr(hint, "__doc__", None) or "").strip().splitlines()
+    return text[0] if text else name.replace("_", " ")
+
+
+def option_specs() -> list[dict[str, Any]]:
+    """An ``OptionSpec`` for every option of :class:`~shengji.engine.rules.Rules`."""
+    import typing
+    from dataclasses import fields
+    from enum import StrEnum
+
+    from shengji.engine.cards import Rank, Suit
+    from shengji.engine.rules import FLUID_OVERBIDS, Rules
+    from shengji.game.config import rules_to_dict
+
+    hints = typing.get_type_hints(Rules)
+    defaults = rules_to_dict(Rules())
+    specs: list[dict[str, Any]] = []
+    for item in fields(Rules):
+        hint = hints[item.name]
+        inner = [a for a in typing.get_args(hint) if a is not type(None)]
+        base = inner[0] if typing.get_origin(hint) in (types.UnionType,) else hint
+        spec: dict[str, Any] = {"name": item.name, "default": defaults.get(item.name),
+                                "doc": _doc(item.name, base)}
+        if base is bool:
+            spec["kind"] = "bool"
+        elif base is int:
+            spec["kind"] = "int"
+            spec["min"] = 0
+        elif base is Rank:
+            spec["kind"], spec["choices"] = "rank", [str(r) for r in Rank]
+        elif isinstance(base, type) and issubclass(base, StrEnum):
+            spec["kind"], spec["choices"] = "choice", [str(v) for v in base]
+        elif typing.get_args(base) == (Rank, Ellipsis):
+            spec["kind"], spec["choices"] = "ranks", [str(r) for r in Rank]
+        elif typing.get_args(base) == (Suit, Ellipsis):
+            spec["kind"], spec["choices"] = "list", [s.letter for s in Suit]
+        elif item.name == "fluid_overbid":
+            spec["kind"], spec["choices"] = "list", list(FLUID_OVERBIDS)
+        else:
+            spec["kind"] = "list"
+        specs.append(spec)
+    return specs
+
+
+def presets_json() -> dict[str, Any]:
+    """The ``GET /api/presets`` answer: presets with their table sizes and rules, the option
+    specs of the lobby form and the computer players."""
+    from shengji.engine.rules import RulesError
+    from shengji.game.config import rules_to_dict
+    from shengji.game.presets import PRESETS, preset
+    from shengji.players import PLAYER_KINDS
+
+    presets = []
+    for name, description in PRESETS.items():
+        tables = []
+        for n in range(4, MAX_SEATS + 1):
+            try:
+                preset(name, players=n)
+            except RulesError:
+                continue
+            tables.append(n)
+        presets.append({"name": name, "description": description, "tables": tables,
+                        "rules": rules_to_dict(preset(name))})
+    return {"presets": presets, "options": option_specs(),
+            "players": [{"kind": k, "description": d} for k, d in PLAYER_KINDS.items()]}

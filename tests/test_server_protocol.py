@@ -1,0 +1,546 @@
+"""The ``shengji serve`` protocol (docs/protocol.md) through Starlette's websocket test client.
+
+Rooms, hello/welcome, seat tokens, host-only commands, computer players, whole rounds of every
+preset, chat, every kind of refusal, and the leak check: every ``state`` message the server
+sends, to every seat and to spectators, is computed a second time with the hidden cards (other
+hands, the undealt deck, a kitty the seat may not see) shuffled, and must not change.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import random
+import sqlite3
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from starlette.testclient import TestClient, WebSocketTestSession
+
+from shengji.engine.cards import Hand
+from shengji.game.match import Match
+from shengji.game.record import read_record, replay
+from shengji.game.round import Phase
+from shengji.server.app import create_app
+from shengji.server.limits import Settings
+from shengji.server.rooms import Room
+from shengji.server.schemas import SERVER_MESSAGE
+
+FAST = Settings(deal_pace=0, bot_delay=0, rate=10_000, burst=10_000)
+TIMEOUT = 20.0
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+class Client:
+    """One websocket connection: every message received is validated against the protocol."""
+
+    def __init__(self, ws: WebSocketTestSession) -> None:
+        self.ws = ws
+        self.seen: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self.token: str | None = None
+        self.member: str | None = None
+
+    def send(self, kind: str, /, **fields: Any) -> None:
+        self.ws.send_text(json.dumps({"type": kind, **fields}))
+
+    def recv(self) -> dict[str, Any]:
+        rx = self.ws._send_rx  # the test client's queue, read with a timeout
+
+        async def receive() -> Any:
+            with anyio.fail_after(TIMEOUT):
+                return await rx.receive()
+
+        event = self.ws.portal.call(receive)
+        assert event["type"] == "websocket.send", event
+        message: dict[str, Any] = json.loads(event["text"])
+        SERVER_MESSAGE.validate_python(message)
+        self.seen.append(message)
+        if message["type"] == "state":
+            self.state = message
+        elif message["type"] == "welcome":
+            self.token, self.member = message["token"], message["member"]
+        return message
+
+    def until(self, test: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        while True:
+            message = self.recv()
+            if test(message):
+                return message
+
+    def expect(self, kind: str) -> dict[str, Any]:
+        return self.until(lambda m: m["type"] == kind)
+
+    def error(self, kind: str, /, **fields: Any) -> dict[str, Any]:
+        """Send a message that must be refused; returns the error."""
+        self.send(kind, **fields)
+        return self.until(lambda m: m["type"] == "error")
+
+    def hello(self, name: str, token: str | None = None) -> dict[str, Any]:
+        self.send("hello", name=name, token=token)
+        return self.until(lambda m: m["type"] in ("room", "error"))
+
+
+class Server:
+    """A test client with helpers to open rooms and connections."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.http = client
+        self.app = client.app
+        self._stack: list[Any] = []
+
+    def room(self, preset: str = "tractor", table: int = 4, **rules: Any) -> str:
+        answer = self.http.post("/api/rooms", json={"preset": preset, "table": table,
+                                                    "rules": rules})
+        assert answer.status_code == 201, answer.text
+        code: str = answer.json()["room"]
+        return code
+
+    def connect(self, code: str) -> Client:
+        ws = self.http.websocket_connect(f"/ws/{code}")
+        self._stack.append(ws)
+        return Client(ws.__enter__())
+
+    def live(self, code: str) -> Room:
+        room: Room = self.app.state.rooms.rooms[code]  # type: ignore[attr-defined]
+        return room
+
+    def close(self) -> None:
+        for ws in reversed(self._stack):
+            with contextlib.suppress(Exception):
+                ws.__exit__(None, None, None)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    app = create_app(tmp_path / "rooms.sqlite3", FAST)
+    with TestClient(app) as client:
+        wrapper = Server(client)
+        try:
+            yield wrapper
+        finally:
+            wrapper.close()
+
+
+def table(server: Server, code: str, people: list[int], bots: dict[int, str]
+          ) -> dict[int, Client]:
+    """Seat people (named p0, p1... after their seat) and bots; the first person hosts."""
+    clients: dict[int, Client] = {}
+    for seat in people:
+        c = server.connect(code)
+        assert c.hello(f"p{seat}")["type"] == "room"
+        c.send("sit", seat=seat)
+        c.until(lambda m, s=seat: m["type"] == "room" and m["you"]["seat"] == s)
+        clients[seat] = c
+    host = clients[people[0]]
+    for seat, kind in bots.items():
+        host.send("add_bot", seat=seat, kind=kind)
+        host.until(lambda m, s=seat: m["type"] == "room" and m["seats"][s]["kind"] == "bot")
+    return clients
+
+
+def my_turn(message: dict[str, Any]) -> bool:
+    return message["type"] == "state" and message["legal"] is not None and (
+        message["legal"]["kind"] != "deal")
+
+
+def settled(message: dict[str, Any], people: dict[int, Client]) -> bool:
+    """A state after which nothing happens until a person acts (or the round is over)."""
+    if message["type"] != "state":
+        return False
+    info, view = message["match"], message["view"]
+    return bool(info["waiting"]) or info["over"] or (
+        view["phase"] != "deal" and view["to_move"] in people)
+
+
+def act(c: Client, pick: random.Random) -> str:
+    """Choose an action as a person would: a listed option, or the suggestion."""
+    assert c.state is not None
+    legal = c.state["legal"]
+    options = legal["options"]
+    if options and pick.random() < 0.5:
+        action: str = pick.choice(options)
+    else:
+        c.send("suggest")
+        action = c.expect("suggestion")["action"]
+    c.send("check", action=action)
+    assert c.expect("checked") == {"type": "checked", "action": action, "reason": None}
+    c.send("action", action=action)
+    return action
+
+
+def play_round(people: dict[int, Client], watchers: list[Client], pick: random.Random) -> int:
+    """Play until the round is over (the server waits for the next round); people act from
+    their own state. Returns the number of people's actions."""
+    everyone = [*people.values(), *watchers]
+
+    def started(m: dict[str, Any]) -> bool:
+        return settled(m, people) and not m["match"]["waiting"]
+
+    for c in everyone:
+        if c.state is None or not started(c.state):
+            c.until(started)
+    actions = 0
+    while True:
+        state = next(iter(people.values())).state
+        assert state is not None
+        if state["match"]["waiting"] or state["match"]["over"]:
+            return actions
+        mover = people[state["view"]["to_move"]]
+        assert mover.state is not None and my_turn(mover.state)
+        act(mover, pick)
+        actions += 1
+        for c in everyone:
+            c.until(lambda m: settled(m, people))
+
+
+# -- the leak check ----------------------------------------------------------------------------
+
+def shuffle_hidden(match: Match, seat: int | None, rng: random.Random) -> Match:
+    """A copy of ``match`` where every card ``seat`` may not see is shuffled among its hidden
+    places (other hands, the undealt deck, a buried kitty that is not the seat's)."""
+    other = copy.copy(match)
+    rnd = match.round.copy()
+    other.round = rnd
+    players = rnd.rules.players
+    hidden_seats = [s for s in range(players) if s != seat]
+    pool = [card for s in hidden_seats for card in rnd.hands[s].cards()]
+    undealt = list(rnd.deck[rnd.next_card:]) if rnd.phase == Phase.DEAL else []
+    owner = rnd.kitty_owner
+    buried = owner is not None and owner != seat and rnd.buried_at and not (
+        rnd.phase == Phase.DONE and rnd.rules.kitty_revealed)
+    kitty = list(rnd.kitty) if buried else []
+    pool += undealt + kitty
+    rng.shuffle(pool)
+    at = 0
+    for s in hidden_seats:
+        size = len(rnd.hands[s])
+        rnd.hands[s] = Hand(pool[at:at + size])
+        at += size
+    if undealt:
+        rnd.deck = rnd.deck[:rnd.next_card] + tuple(pool[at:at + len(undealt)])
+        at += len(undealt)
+        rnd.kitty = rnd.deck[len(rnd.deck) - rnd.rules.kitty_size:]
+    if kitty:
+        rnd.kitty = tuple(pool[at:at + len(kitty)])
+    return other
+
+
+class LeakLog:
+    """What the leak check found: failures, and how many messages it recomputed."""
+
+    def __init__(self) -> None:
+        self.failures: list[str] = []
+        self.checks = 0
+
+
+@pytest.fixture
+def leaks(monkeypatch: pytest.MonkeyPatch) -> LeakLog:
+    """Check every state message at the moment it is sent (see :func:`shuffle_hidden`)."""
+    found = LeakLog()
+    original = Room.state_message
+    rng = random.Random(5)
+
+    def checked(self: Room, seat: int | None) -> str:
+        text = original(self, seat)
+        match = self.match
+        assert match is not None
+        for _ in range(2):
+            self.match = shuffle_hidden(match, seat, rng)
+            try:
+                again = original(self, seat)
+            finally:
+                self.match = match
+            found.checks += 1
+            if again != text:
+                found.failures.append(f"seat {seat}: {text[:300]} != {again[:300]}")
+        message = json.loads(text)
+        view = message["view"]
+        if seat is None:
+            if view["seat"] is not None or view["hand"] or message["legal"] is not None:
+                found.failures.append(f"a spectator sees a seat's cards: {text[:300]}")
+            if view["kitty"] is not None and view["phase"] != "done":
+                found.failures.append("a spectator sees the kitty")
+            if any(len(a.split()) > 2 and a.split()[1] == "bury" for a in view["history"]):
+                found.failures.append("a spectator sees buried cards")
+        elif len(view["hand"]) != view["hand_sizes"][seat]:
+            found.failures.append(f"seat {seat}: the hand does not match its size")
+        if '"seed"' in text or '"deck"' in text:
+            found.failures.append("the seed or the deck in a state message")
+        return text
+
+    monkeypatch.setattr(Room, "state_message", checked)
+    return found
+
+
+# -- tests ------------------------------------------------------------------------------------
+
+def test_presets_and_rules_check(server: Server) -> None:
+    presets = server.http.get("/api/presets").json()
+    names = [p["name"] for p in presets["presets"]]
+    assert names == ["tractor", "tractor-6", "finding-friends", "da-bai-fen", "hundred"]
+    assert 5 in presets["presets"][2]["tables"] and 5 not in presets["presets"][0]["tables"]
+    options = {o["name"]: o for o in presets["options"]}
+    assert options["tuple_follow"]["kind"] == "choice" and options["throws"]["kind"] == "bool"
+    assert {p["kind"] for p in presets["players"]} >= {"random", "heuristic"}
+    bad = server.http.post("/api/rules/check", json={
+        "preset": "tractor", "table": 4,
+        "rules": {"decks": "two", "tuple_follow": "strict", "throws": False}}).json()
+    assert bad["ok"] is False and set(bad["errors"]) == {"decks", "tuple_follow"}
+    assert "integer" in bad["errors"]["decks"] and "draw-out" in bad["errors"]["tuple_follow"]
+    good = server.http.post("/api/rules/check", json={
+        "preset": "finding-friends", "table": 8, "rules": {"fluid_bidders": "not-lost"}}).json()
+    assert good["ok"] and good["rules"]["decks"] == 3 and good["errors"] == {}
+    answer = server.http.post("/api/rooms", json={"preset": "tractor", "table": 5, "rules": {}})
+    assert answer.status_code == 400 and "table" in answer.json()["errors"]
+    answer = server.http.post("/api/rooms", json={"preset": "nope", "table": 4, "rules": {}})
+    assert answer.status_code == 400 and "preset" in answer.json()["errors"]
+
+
+def test_no_room_and_pages(server: Server) -> None:
+    c = server.connect("doesnotexist")
+    assert c.recv()["code"] == "no-room"
+    assert server.http.get("/api/rooms/doesnotexist/record").status_code == 404
+
+
+def test_hello_welcome_tokens_and_reconnect(server: Server) -> None:
+    code = server.room()
+    ann = server.connect(code)
+    ann.send("sit", seat=0)
+    assert ann.recv()["code"] == "hello-first"
+    room = ann.hello("Ann")
+    welcome = ann.seen[1]
+    assert welcome["type"] == "welcome" and welcome["room"] == code and len(welcome["token"]) >= 32
+    assert room["you"] == {"member": welcome["member"], "seat": None, "host": True}
+    ann.send("sit", seat=2)
+    assert ann.until(lambda m: m["type"] == "room")["you"]["seat"] == 2
+    bob = server.connect(code)
+    assert bob.hello("ANN")["code"] == "name-taken"  # a seated player's name takes nothing
+    assert bob.hello("Bob")["you"] == {"member": bob.member, "seat": None, "host": False}
+    assert bob.token != ann.token and ann.token not in json.dumps(bob.seen)
+    ann.ws.close()
+    room = bob.until(lambda m: m["type"] == "room" and not m["seats"][2]["connected"])
+    assert room["seats"][2]["name"] == "Ann"
+    again = server.connect(code)
+    room = again.hello("whatever", token=ann.token)
+    assert room["you"] == {"member": welcome["member"], "seat": 2, "host": True}
+    assert again.token == ann.token
+    stranger = server.connect(code)
+    assert stranger.hello("Eve", token="not-a-token")["you"]["seat"] is None
+    db = sqlite3.connect(server.app.state.rooms.storage.db.execute(  # type: ignore[attr-defined]
+        "PRAGMA database_list").fetchone()[2])
+    stored = [t for (t,) in db.execute("SELECT token_hash FROM members")]
+    assert ann.token not in stored and len(stored) == 3 and all(len(t) == 64 for t in stored)
+
+
+def test_host_only_and_lobby(server: Server) -> None:
+    code = server.room()
+    host = server.connect(code)
+    host.hello("Host")
+    guest = server.connect(code)
+    guest.hello("Guest")
+    for kind, fields in [("configure", {"preset": "tractor", "table": 4, "rules": {}}),
+                         ("add_bot", {"seat": 1, "kind": "random"}), ("remove", {"seat": 1}),
+                         ("move", {"seat": 0, "to": 1}), ("start", {}),
+                         ("replace", {"seat": 0, "kind": "random"}), ("new_match", {}),
+                         ("next_round", {"all": True})]:
+        assert guest.error(kind, **fields)["code"] == "not-host", kind
+    bad = host.error("configure", preset="tractor", table=4, rules={"decks": 0})
+    assert bad["code"] == "bad-rules" and "decks" in bad["message"]
+    host.send("configure", preset="finding-friends", table=5, rules={"friends": 1})
+    room = host.until(lambda m: m["type"] == "room" and len(m["seats"]) == 5)
+    assert room["config"] == {"preset": "finding-friends", "table": 5, "rules": {"friends": 1}}
+    assert host.error("add_bot", seat=1, kind="genius")["code"] == "bad-bot"
+    assert host.error("add_bot", seat=7, kind="random")["code"] == "no-seat"
+    guest.send("sit", seat=1)
+    guest.until(lambda m: m["type"] == "room" and m["you"]["seat"] == 1)
+    assert host.error("sit", seat=1)["code"] == "seat-taken"
+    assert host.error("add_bot", seat=1, kind="random")["code"] == "seat-taken"
+    host.send("move", seat=1, to=4)
+    room = guest.until(lambda m: m["type"] == "room" and m["you"]["seat"] == 4)
+    assert room["seats"][1]["kind"] is None and room["seats"][4]["name"] == "Guest"
+    host.send("add_bot", seat=0, kind="heuristic")
+    room = host.until(lambda m: m["type"] == "room" and m["seats"][0]["kind"] == "bot")
+    assert room["seats"][0]["name"] == "Heuristic 0" and room["seats"][0]["connected"]
+    assert host.error("start")["code"] == "seats-free"
+    host.send("remove", seat=4)
+    guest.until(lambda m: m["type"] == "room" and m["seats"][4]["kind"] is None)
+    assert guest.seen[-1]["you"]["seat"] is None
+    assert host.error("remove", seat=4)["code"] == "seat-free"
+    guest.send("sit", seat=2)
+    guest.until(lambda m: m["type"] == "room" and m["you"]["seat"] == 2)
+    guest.send("stand")
+    guest.until(lambda m: m["type"] == "room" and m["you"]["seat"] is None)
+    assert guest.error("stand")["code"] == "not-seated"
+
+
+def test_refusals_change_nothing(server: Server) -> None:
+    code = server.room()
+    people = table(server, code, [0, 1], {2: "heuristic", 3: "random"})
+    people[0].send("start")
+    play_state = {s: c.until(lambda m: settled(m, people)) for s, c in people.items()}
+    room = server.live(code)
+    assert room.match is not None
+    history = list(room.match.history)
+    to_move = play_state[0]["view"]["to_move"]
+    mover, other = people[to_move], people[1 - to_move]
+    checks = [
+        ("{not json", "bad-message"), ("[1, 2]", "bad-message"),
+        (json.dumps({"type": "dance"}), "unknown-type"),
+        (json.dumps({"type": "chat", "text": "x", "extra": 1}), "bad-message"),
+        (json.dumps({"type": "sit", "seat": "1"}), "bad-message"),
+        (json.dumps({"type": "chat", "text": "x" * 501}), "bad-message"),
+        (json.dumps({"type": "chat", "text": "x" * 20_000}), "too-big"),
+        (json.dumps({"type": "hello", "name": "again"}), "bad-message"),
+        (json.dumps({"type": "action", "action": "0 dance"}), "bad-action"),
+        (json.dumps({"type": "action", "action": f"{to_move} play 1S"}), "bad-action"),
+        (json.dumps({"type": "action", "action": f"{1 - to_move} pass"}), "not-your-seat"),
+        (json.dumps({"type": "action", "action": f"{to_move} bury 2C"}), "illegal"),
+        (json.dumps({"type": "sit", "seat": 3}), "not-in-lobby"),
+    ]
+    heard = len(other.seen)
+    for text, expected in checks:
+        mover.ws.send_text(text)
+        got = mover.until(lambda m: m["type"] == "error")
+        assert got["code"] == expected, (text, got)
+    mover.ws.send_bytes(b"{}")
+    assert mover.until(lambda m: m["type"] == "error")["code"] == "bad-message"
+    assert other.error("action", action=f"{1 - to_move} pass")["code"] == "not-your-turn"
+    other.send("check", action=f"{1 - to_move} pass")
+    assert other.expect("checked")["reason"].startswith("it is seat")
+    assert room.match.history == history
+    # nobody else heard of any of it: the other person got only its own answers
+    assert [m["type"] for m in other.seen[heard:]] == ["error", "checked"]
+
+
+def test_rate_limit() -> None:
+    app = create_app(":memory:", Settings(deal_pace=0, bot_delay=0, rate=1, burst=3))
+    with TestClient(app) as http:
+        server = Server(http)
+        try:
+            c = server.connect(server.room())
+            c.hello("Ann")  # takes the first of 3 tokens
+            for _ in range(3):
+                c.send("chat", text="hi")
+            got = [c.until(lambda m: m["type"] in ("chat", "error")) for _ in range(3)]
+            assert [m["type"] for m in got] == ["chat", "chat", "error"]
+            assert got[2]["code"] == "rate" and "per second" in got[2]["message"]
+        finally:
+            server.close()
+
+
+def test_chat(server: Server) -> None:
+    code = server.room()
+    ann = server.connect(code)
+    ann.hello("Ann")
+    ann.send("sit", seat=1)
+    ann.until(lambda m: m["type"] == "room" and m["you"]["seat"] == 1)
+    bob = server.connect(code)
+    bob.hello("Bob")
+    ann.send("chat", text="  hello 你好  ")
+    line = bob.expect("chat")
+    assert (line["name"], line["seat"], line["text"]) == ("Ann", 1, "hello 你好")
+    assert ann.expect("chat")["text"] == "hello 你好"
+    late = server.connect(code)
+    late.send("hello", name="Cy")
+    assert late.recv()["type"] == "welcome"
+    assert late.recv()["text"] == "hello 你好"  # the history comes right after welcome
+    assert ann.error("chat", text="   ")["code"] == "bad-message"
+
+
+@pytest.mark.parametrize(("preset", "size", "people", "rules"), [
+    ("tractor", 4, [0, 1], {}),
+    ("tractor", 4, [1, 2], {"kitty_revealed": False}),
+    ("tractor-6", 6, [0, 3], {}),
+    ("finding-friends", 5, [0, 2], {}),
+    ("da-bai-fen", 4, [0, 1], {}),
+    ("hundred", 4, [0, 3], {}),
+])
+def test_whole_rounds_with_leak_check(server: Server, leaks: LeakLog, preset: str, size: int,
+                                      people: list[int], rules: dict[str, Any]) -> None:
+    code = server.room(preset, size, **rules)
+    bots = {s: ("heuristic" if s % 2 else "random") for s in range(size) if s not in people}
+    clients = table(server, code, people, bots)
+    spectator = server.connect(code)
+    spectator.hello("Watcher")
+    host = clients[people[0]]
+    host.send("start")
+    pick = random.Random(size)
+    done = 0
+    while done < 2:  # two rounds (a redeal counts as one)
+        assert play_round(clients, [spectator], pick) > 0
+        done += 1
+        sheet = host.state["match"]["results"][-1]  # type: ignore[index]
+        assert sheet["lines"] and len(spectator.state["match"]["results"]) == done  # type: ignore[index]
+        for c in clients.values():
+            assert c.state["legal"] is None  # type: ignore[index]
+            assert c.error("action", action="0 draw")["code"] in ("not-your-turn",
+                                                                  "not-your-seat")
+        for seat, c in clients.items():
+            c.send("next_round")
+            c.until(lambda m, s=seat: m["type"] == "state" and s not in m["match"]["waiting"])
+    assert leaks.failures == []
+    assert leaks.checks > 100
+
+
+def test_replace_record_and_new_match(server: Server) -> None:
+    code = server.room("tractor", 4, end_rank="2")
+    people = table(server, code, [0, 1], {2: "random", 3: "random"})
+    host, guest = people[0], people[1]
+    assert server.http.get(f"/api/rooms/{code}/record").status_code == 409
+    host.send("start")
+    host.until(lambda m: settled(m, people))
+    assert server.http.get(f"/api/rooms/{code}/record").status_code == 409
+    host.send("replace", seat=1, kind="heuristic")
+    room = guest.until(lambda m: m["type"] == "room" and m["seats"][1]["kind"] == "bot")
+    assert room["you"]["seat"] is None and room["seats"][1]["name"] == "Heuristic 1"
+    assert guest.error("action", action="1 pass")["code"] == "not-seated"
+    assert host.error("new_match")["code"] == "not-over"
+    alone = {0: host}
+    pick = random.Random(1)
+    while True:
+        play_round(alone, [], pick)
+        if host.state["match"]["over"]:  # type: ignore[index]
+            break
+        host.send("next_round")
+    assert host.state["match"]["winners"]  # type: ignore[index]
+    answer = server.http.get(f"/api/rooms/{code}/record")
+    assert answer.status_code == 200
+    record = read_record(answer.text)
+    assert replay(record).winners == tuple(host.state["match"]["winners"])  # type: ignore[index]
+    assert record.names == ("p0", "p1", "Random 2", "Random 3")
+    host.send("new_match")
+    room = host.until(lambda m: m["type"] == "room" and m["status"] == "lobby")
+    assert room["seats"][1]["kind"] == "bot"
+    assert server.http.get(f"/api/rooms/{code}/record").status_code == 200
+    host.send("start")
+    host.until(lambda m: m["type"] == "state" and not m["match"]["results"])
+
+
+def test_actions_are_logged_before_the_reply(server: Server, tmp_path: Path) -> None:
+    code = server.room()
+    people = table(server, code, [0, 1, 2, 3], {})
+    people[0].send("start")
+    db = sqlite3.connect(tmp_path / "rooms.sqlite3")
+    pick = random.Random(3)
+    for c in people.values():
+        c.until(lambda m: settled(m, people))
+    for _ in range(30):
+        seat = people[0].state["view"]["to_move"]  # type: ignore[index]
+        action = act(people[seat], pick)
+        reply = people[seat].expect("state")  # the acknowledgement: the action is logged
+        assert reply["view"]["history"][-1] == action
+        logged = [a for (a,) in db.execute(
+            "SELECT action FROM actions WHERE room = ? ORDER BY n", (code,))]
+        assert logged[-1] == action
+        for c in people.values():
+            if c is not people[seat]:
+                c.until(lambda m: settled(m, people))
+    room = server.live(code)
+    assert room.match is not None
+    assert logged == [str(a) for a in room.match.history]
