@@ -2,6 +2,7 @@
 
 - ``shengji play`` (the default): play a match in the terminal against computer players.
 - ``shengji replay FILE``: step through a recorded game.
+- ``shengji serve``: a web server to play with friends in the browser.
 - ``shengji demo``: deal a random round and play one trick (the engine at work).
 - ``shengji simulate``: pit computer players against each other over many deals.
 """
@@ -270,7 +271,7 @@ def simulate_main(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = ("play", "replay", "demo", "simulate")
+COMMANDS = ("play", "replay", "demo", "simulate", "serve")
 """The subcommands; ``play`` is the default."""
 
 
@@ -284,6 +285,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_play_arguments(sub.add_parser("play", help="play in the terminal (the default)"))
     add_replay_arguments(sub.add_parser("replay", help="step through a recorded game"))
+    from shengji.server.cli import add_serve_arguments
+
+    add_serve_arguments(sub.add_parser("serve", help="play with friends in the browser"))
     demo_cmd = sub.add_parser("demo", help="deal a round and play one trick")
     demo_cmd.add_argument("--seed", type=whole_number(0, SEED_LIMIT - 1), default=None,
                           help="random seed for the deal")
@@ -322,6 +326,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(words)
     if args.command == "simulate":
         return simulate_main(args)
+    if args.command == "serve":
+        from shengji.server.cli import serve_main
+
+        return serve_main(args)
     if args.command in ("play", "replay"):
         from shengji.terminal.app import play_main, replay_main
 
