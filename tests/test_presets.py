@@ -168,6 +168,7 @@ def test_unknown_preset_lists_the_names() -> None:
 def test_describe_rules_phrases_every_option() -> None:
     changed = Rules(
         players=6, decks=3, partnership="fluid", kitty=15, big_jokers=1, small_jokers=2,
+        remove_low=True,
         tractor_min_width=3, tractor_min_length=3, tractor_high_trumps=False, red_fives=2,
         second_rank="2", rank_suit_order=("S", "H"), tuple_follow="protect",
         tractor_follow="longest", throws=False, throw_mixed=False, throw_blocked_by_equal=True,

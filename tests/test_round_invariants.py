@@ -74,6 +74,17 @@ RULE_SETS: dict[str, Rules] = {
     "second-rank-no-trump-end": Rules(decks=1, second_rank="2", start_rank="3",
                                       after_end="no-trump", throw_beat="every-unit",
                                       rank_suit_order=("S", "H", "C", "D")),
+    "house-rules-fluid": Rules(players=5, kitty=6, remove_low=True, partnership="fluid",
+                               bid_after_outbid=True, bid_reinforce_equal=True,
+                               kitty_overbid=True, kitty_overbid_limit=1, below_zero=True,
+                               kitty_to_declarers=True, throw_penalty="per-card",
+                               mandatory_ranks=("5",), mandatory_win=True,
+                               pass_end_freely=True, after_end="no-trump-wrap"),
+    "house-rules-fixed": Rules(players=6, decks=3, kitty=8, remove_low=True,
+                               kitty_overbid=True, kitty_overbid_by="opponents",
+                               kitty_to_declarers=True, below_zero=True),
+    "hundred-expose": Rules(decks=1, trump_choice="dealer", expose=6, tuple_follow="none",
+                            throw_beat="card-by-card", joker_bids="off"),
 }
 
 SEEDS_PER_RULES = 3
@@ -84,7 +95,7 @@ SEEDS_PER_RULES = 3
 
 def card_places(rnd: Round) -> Counter[Card]:
     """Every card the round knows about, counted once per place it sits in."""
-    places: Counter[Card] = Counter()
+    places: Counter[Card] = Counter(rnd.removed)      # taken out to make the deal even
     for hand in rnd.hands:
         places.update(hand.cards())
     if rnd.kitty_owner is None:
@@ -283,13 +294,15 @@ def check_result(rnd: Round) -> RoundResult:
         assert result.trick_points + result.declarer_points + result.kitty_points == (
             100 * rules.decks)
         last = rnd.tricks[-1]
-        if last.winner in result.opponents:
+        sign = 1 if last.winner in result.opponents else -1  # kitty_to_declarers: off
+        if sign > 0 or rules.kitty_to_declarers:
             assert result.kitty_multiplier == kitty_multiplier(last.lead, rules)
         else:
             assert result.kitty_multiplier == 0
-        assert result.kitty_bonus == result.kitty_points * result.kitty_multiplier
-        assert result.points == max(0, result.trick_points + result.kitty_bonus
-                                    + result.penalty_points + result.red_five_points)
+        assert result.kitty_bonus == sign * result.kitty_points * result.kitty_multiplier
+        total = (result.trick_points + result.kitty_bonus + result.penalty_points
+                 + result.red_five_points)
+        assert result.points == (total if rules.below_zero else max(0, total))
     else:
         assert result.points == (100 * rules.decks if result.lost_by in result.declarers
                                  else 0)
@@ -435,7 +448,8 @@ def test_hypothesis_rounds(name: str, seed: int, first_round: bool) -> None:
 def check_match(match: Match) -> None:
     rules = match.rules
     n = rules.players
-    top = NO_TRUMP_LEVEL if rules.after_end == "no-trump" else int(rules.end_rank)
+    top = (NO_TRUMP_LEVEL if rules.after_end in ("no-trump", "no-trump-wrap")
+           else int(rules.end_rank))
     levels = (int(rules.start_rank),) * n
     previous: RoundResult | None = None
     for result in match.results:

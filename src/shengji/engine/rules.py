@@ -319,6 +319,10 @@ class Rules:
     """Big jokers in the pack: 0 to ``decks`` (``None``: one per deck)."""
     small_jokers: int | None = None
     """Small jokers in the pack: 0 to ``decks`` (``None``: one per deck)."""
+    remove_low: bool = False
+    """When the pack less the kitty does not deal evenly, take out as many of the lowest
+    cards as needed instead (see :attr:`removed_count`); False: the kitty must make the
+    deal even."""
     # combinations and play
     tractor_min_width: int = 2
     """The smallest tuple in a tractor: 1 (consecutive singles) to max(2, ``decks``)."""
@@ -474,7 +478,7 @@ class Rules:
                 "players",
             ),
             (
-                (cards - self.kitty_size) % self.players == 0,
+                self.remove_low or (cards - self.kitty_size) % self.players == 0,
                 f"a kitty of {self.kitty_size} leaves {cards - self.kitty_size} cards, which "
                 f"do not deal evenly to {self.players} players",
                 "kitty",
@@ -565,9 +569,16 @@ class Rules:
         return size
 
     @cached_property
+    def removed_count(self) -> int:
+        """With ``remove_low``: the cards taken out of the pack so that the rest less the
+        kitty deals evenly, the lowest first: every copy of 2♣, then 2♦, 2♥, 2♠, 3♣ ...,
+        skipping point cards and the round's possible trump ranks."""
+        return (self.deck_size - self.kitty_size) % self.players if self.remove_low else 0
+
+    @cached_property
     def hand_size(self) -> int:
         """Cards dealt to each player."""
-        return (self.deck_size - self.kitty_size) // self.players
+        return (self.deck_size - self.removed_count - self.kitty_size) // self.players
 
     @cached_property
     def friend_count(self) -> int:

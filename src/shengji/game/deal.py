@@ -20,33 +20,59 @@ shengji.game.deal.DealError: seat 0 holds 3 cards; these rules deal 25 to each s
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from shengji.engine.cards import ALL_CARDS, Card, NotationError, format_cards, parse_cards
+from shengji.engine.cards import (
+    ALL_CARDS,
+    Card,
+    NotationError,
+    Rank,
+    Suit,
+    format_cards,
+    parse_cards,
+)
 from shengji.engine.rules import Rules
 
 
-def pack(rules: Rules) -> list[Card]:
-    """The cards of the pack: ``decks`` decks, with jokers as the rules say."""
-    return list(_pack(rules))
+def pack(rules: Rules, removed: tuple[Card, ...] = ()) -> list[Card]:
+    """The cards of the pack: ``decks`` decks, with jokers as the rules say, less the
+    ``removed`` cards (``remove_low``, see :func:`removed_cards`)."""
+    return list(_pack(rules, removed))
 
 
 @lru_cache(maxsize=64)
-def _pack(rules: Rules) -> tuple[Card, ...]:
+def _pack(rules: Rules, removed: tuple[Card, ...] = ()) -> tuple[Card, ...]:
     big, small = rules.joker_counts
     cards = [c for c in ALL_CARDS[:52] for _ in range(rules.decks)]
+    for card in removed:
+        cards.remove(card)
     return tuple(cards + [ALL_CARDS[52]] * small + [ALL_CARDS[53]] * big)
 
 
 @lru_cache(maxsize=64)
-def pack_counts(rules: Rules) -> tuple[int, ...]:
-    """Per-face counts of the pack."""
+def pack_counts(rules: Rules, removed: tuple[Card, ...] = ()) -> tuple[int, ...]:
+    """Per-face counts of the pack (less the ``removed`` cards)."""
     counts = [0] * len(ALL_CARDS)
-    for card in _pack(rules):
+    for card in _pack(rules, removed):
         counts[card] += 1
     return tuple(counts)
+
+
+def removed_cards(rules: Rules, trump_ranks: Iterable[Rank] = ()) -> tuple[Card, ...]:
+    """The ``rules.removed_count`` lowest cards taken out of the pack (``remove_low``):
+    every copy of 2♣, then 2♦, 2♥, 2♠, 3♣ and so on, skipping the point cards (5, 10, K)
+    and ``trump_ranks`` (the ranks the round's trump can have).
+
+    >>> rules = Rules(players=5, kitty=6, remove_low=True, partnership="fluid")
+    >>> rules.removed_count, removed_cards(rules, [Rank.TWO])
+    (2, (Card('3C'), Card('3C')))
+    """
+    skip = set(trump_ranks)
+    faces = [Card.of(rank, suit) for rank in Rank if rank not in skip for suit in Suit]
+    order = [c for c in faces if not c.points for _ in range(rules.decks)]
+    return tuple(order[:rules.removed_count])
 
 
 class DealError(ValueError):
@@ -78,9 +104,10 @@ class Deal:
         order = [self.hands[(self.first_drawer + i) % n][i // n] for i in range(n * size)]
         return (*order, *self.kitty)
 
-    def check(self, rules: Rules) -> None:
+    def check(self, rules: Rules, removed: tuple[Card, ...] = ()) -> None:
         """Raise :class:`DealError` unless this deal fits ``rules``: a hand per seat of the
-        rules' hand size, a kitty of the kitty size, and exactly the pack's cards."""
+        rules' hand size, a kitty of the kitty size, and exactly the pack's cards (less
+        the ``removed`` ones)."""
         n = rules.players
         if len(self.hands) != n:
             raise DealError(f"the deal has {len(self.hands)} hands; these rules seat {n} players")
@@ -94,7 +121,7 @@ class Deal:
             raise DealError(f"the kitty holds {len(self.kitty)} cards; these rules make a kitty "
                             f"of {rules.kitty_size}")
         dealt = Counter(c for hand in self.hands for c in hand) + Counter(self.kitty)
-        full = Counter(pack(rules))
+        full = Counter(pack(rules, removed))
         extra, missing = dealt - full, full - dealt
         if extra or missing:
             parts = []

@@ -417,6 +417,8 @@ _PHRASES: dict[str, Callable[[Any], str]] = {
     "second_rank": lambda v: f"a second trump rank: {v} (below the level's rank)",
     "kitty_overbid_limit": lambda v: f"the kitty may be taken by bidding at most "
                                      f"{_plural(v, 'time')}",
+    "remove_low": _flag("the lowest cards are taken out to make the deal even",
+                        "the kitty makes the deal even"),
     "expose": lambda v: f"before the dealer names trump, each player may expose up to {v} "
                         "cards face up",
     "rank_suit_order": lambda v: "off-suit trump-rank cards rank by suit: "

@@ -70,7 +70,7 @@ from shengji.game.actions import (
     as_action,
 )
 from shengji.game.bury import bury_limits, bury_options, bury_reason, random_bury
-from shengji.game.deal import Deal, pack
+from shengji.game.deal import Deal, pack, removed_cards
 from shengji.game.legal import Legal, nothing
 from shengji.game.scoresheet import RoundResult, TrickRecord, score_round
 
@@ -181,16 +181,19 @@ class Round:
         self.eligible = tuple(eligible) if eligible is not None else None
         self.track_undo = track_undo
         rng = Random(seed)
+        self.dealer: int | None = dealer
+        trump_ranks = [*self._bid_ranks(), *([rules.second_rank] if rules.second_rank else [])]
+        self.removed = removed_cards(rules, trump_ranks)
+        """The low cards taken out of the pack to make the deal even (``remove_low``)."""
         if deal is None:
-            deck = pack(rules)
+            deck = pack(rules, self.removed)
             rng.shuffle(deck)
             self.deck: tuple[Card, ...] = tuple(deck)
         else:
-            deal.check(rules)
+            deal.check(rules, self.removed)
             self.deck = deal.deck()
         self.deal = deal
         """The given deal, if the round did not shuffle its own."""
-        self.dealer: int | None = dealer
         if dealer is None and rules.first_dealer == FirstDealer.RANDOM:
             self.dealer = rng.randrange(n)
         self.first_drawer = self._first_drawer(rng) if deal is None else deal.first_drawer

@@ -39,6 +39,8 @@ class SeatView:
     trump: Trump | None
     bids: tuple[tuple[int, tuple[Card, ...]], ...]
     exposed: tuple[tuple[Card, ...], ...]
+    removed: tuple[Card, ...]
+    """The low cards taken out of the pack to make the deal even (``remove_low``)."""
     """The cards each seat exposed before the dealer named the trump (seed hundred)."""
     kitty_turned: tuple[Card, ...]
     kitty: tuple[Card, ...] | None
@@ -84,6 +86,7 @@ class SeatView:
             trump=trump,
             bids=tuple((b.seat, b.cards) for b in rnd.bidding.bids),
             exposed=rnd.exposed,
+            removed=rnd.removed,
             kitty_turned=rnd.kitty_turned,
             kitty=tuple(rnd.kitty) if sees_kitty and rnd.kitty_owner is not None else None,
             calls=rnd.tracker.calls if rnd.tracker is not None else (),

@@ -45,7 +45,7 @@ class TrickLog:
             self._reset(tricks[0] if tricks else None, view.rules.players)
         if view.rules is not self.rules:
             self.rules = view.rules
-            self.pack = pack_counts(view.rules)
+            self.pack = pack_counts(view.rules, view.removed)
         trump = view.trump
         for record in tricks[self.read:]:
             _read_trick(record.plays, trump, self.played, self.voids, self.plays)
