@@ -7,7 +7,7 @@ import io
 import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pexpect
@@ -15,9 +15,12 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 
-from shengji.engine.cards import Card, parse_cards
+from flow_helpers import deal, pass_round, stacked
+from shengji.engine.cards import ALL_CARDS, Card, Suit, parse_cards
+from shengji.engine.friends import FriendCall
+from shengji.engine.rules import Rules
 from shengji.engine.trump import Trump
-from shengji.game.actions import Bid, Draw, Pass
+from shengji.game.actions import Bid, Bury, Call, Declare, Draw, Pass, Play
 from shengji.game.match import Match
 from shengji.game.presets import preset
 from shengji.game.record import load_record, replay, save_record
@@ -43,8 +46,10 @@ from shengji.terminal.screen import (
     render_last_trick,
     render_result,
     render_view,
+    symbols,
     wrap_cards,
 )
+from shengji.terminal.session import Session, number_ranges, strip_verb
 
 # -- the input parsers ---------------------------------------------------------------------
 
@@ -132,8 +137,9 @@ def _text(lines: Iterable[Text]) -> str:
     return console.export_text()
 
 
-def _seating(players: int, me: int = 0) -> Seating:
-    return Seating(tuple("You" if s == me else f"Seat {s}" for s in range(players)), me)
+def _seating(players: int, me: int = 0, unicode: bool = True) -> Seating:
+    return Seating(tuple("You" if s == me else f"Seat {s}" for s in range(players)), me,
+                   unicode)
 
 
 def test_screen_of_a_trick_in_progress_fits_80_columns() -> None:
@@ -467,3 +473,183 @@ def test_an_unfinished_game_is_offered_for_resuming(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     again = replay(load_record(tmp_path / "shengji-game.toml"))
     assert again.history[:len(match.history)] == match.history
+
+
+# -- the session with scripted answers: what to type, hints, friends, text ---------------------
+
+def _bots(match: Match) -> list[Player]:
+    return [make_player("heuristic", seed=match.seed + s) for s in range(match.rules.players)]
+
+
+def _until(match: Match, stop: Callable[[Match], bool], quiet: int | None = None) -> None:
+    """Heuristic players play until ``stop``; seat ``quiet`` only draws during the deal."""
+    bots = _bots(match)
+    while not stop(match):
+        rnd = match.round
+        seat = rnd.drawer if rnd.phase == Phase.DEAL else match.to_move
+        assert seat is not None
+        match.apply(Draw(seat) if seat == quiet and rnd.phase == Phase.DEAL else
+                    bots[seat].act(match.view(seat), match.legal(seat)))
+
+
+def _scripted(match: Match, me: int, answers: list[str], tmp_path: Path, *,
+              unicode: bool = True) -> tuple[Session, io.StringIO]:
+    """A session whose person types ``answers`` one by one (then Ctrl-D)."""
+    out = io.StringIO()
+    console = Console(file=out, width=80, color_system=None, highlight=False)
+    feed = iter(answers)
+
+    def read(prompt: str) -> str:
+        out.write(prompt)
+        answer = next(feed, None)
+        if answer is None:
+            raise EOFError
+        out.write(answer + "\n")
+        return answer
+
+    n = match.rules.players
+    session = Session(match, me=me, players=[None if s == me else bot for s, bot in
+                                             enumerate(_bots(match))],
+                      names=["You" if s == me else f"Seat {s}" for s in range(n)],
+                      kinds=["human" if s == me else "heuristic" for s in range(n)],
+                      record=tmp_path / "game.toml", console=console,
+                      prompter=Prompter(read, completion=False), unicode=unicode)
+    return session, out
+
+
+def test_the_words_of_the_hints_are_accepted_at_the_bid_prompt(tmp_path: Path) -> None:
+    """The hint writes ``pass`` and ``bid 2D``; both are accepted as typed."""
+    match = Match(preset("tractor"), seed=2)
+    _until(match, lambda m: m.round.phase == Phase.BID and m.to_move == 0 and any(
+        isinstance(a, Bid) for a in m.legal(0)), quiet=0)
+    session, out = _scripted(match.copy() if hasattr(match, "copy") else match, 0,
+                             ["?", "pass"], tmp_path)
+    assert session._decide() == Pass(0)
+    text = out.getvalue()
+    assert "Rules: a bid shows cards of the trump rank (2 for you)" in text
+    assert "You can bid: 1) " in text and "Standing bid: " in text
+    bid = next(a for a in match.legal(0) if isinstance(a, Bid))
+    typed = "bid " + " ".join(str(c) for c in bid.cards).lower()
+    session, out = _scripted(match, 0, [typed], tmp_path)
+    assert session._decide() == bid
+
+
+def test_a_bid_typed_as_the_hint_writes_it_during_the_deal(tmp_path: Path) -> None:
+    match = Match(preset("tractor"), seed=2)
+    _until(match, lambda m: any(isinstance(a, Bid) for a in m.legal(0)), quiet=0)
+    bid = next(a for a in match.legal(0) if isinstance(a, Bid))
+    session, out = _scripted(match, 0, ["?", "bid " + " ".join(map(str, bid.cards))],
+                             tmp_path)
+    session._deal_step(match.round)
+    assert match.history[-1] == bid
+    text = out.getvalue()
+    assert "Rules: a bid shows cards of the trump rank" in text and "Nobody has bid yet." in text
+    assert "Suggestion: " in text
+
+
+def test_declare_as_the_hint_writes_it(tmp_path: Path) -> None:
+    match = Match(preset("hundred"), seed=1)
+    _until(match, lambda m: m.round.phase == Phase.DECLARE)
+    dealer = match.to_move
+    assert dealer is not None
+    session, out = _scripted(match, dealer, ["?", "declare c"], tmp_path)
+    action = session._decide()
+    assert isinstance(action, Declare) and action.suit == Suit.CLUBS
+    text = out.getvalue()
+    assert "Rules: you deal and name the trump suit now (type C, D, H, S or NT)." in text
+    assert "Your hand: " in text and "Suggestion: declare " in text
+
+
+def _calling(seed: int = 1, **options: object) -> tuple[Match, int, Card]:
+    """A Finding Friends match (5 players) at the friend call, the caller's seat and a
+    plain card of which the caller holds both copies."""
+    match = Match(preset("finding-friends", players=5, **options), seed=seed)
+    _until(match, lambda m: m.round.phase == Phase.CALL)
+    caller = match.to_move
+    rnd = match.round
+    assert caller is not None and rnd.trump is not None
+    card = next(c for c in ALL_CARDS[:52] if rnd.hands[caller].counts[c] == 2
+                and not rnd.trump.is_trump(c))
+    return match, caller, card
+
+
+def _flat(text: str) -> str:
+    """``text`` with the console's line wrapping undone (words joined by single spaces)."""
+    return " ".join(text.split())
+
+
+def test_calling_a_card_the_caller_holds_every_copy_of_warns(tmp_path: Path) -> None:
+    match, caller, card = _calling()
+    session, out = _scripted(match, caller, ["?", f"call 1st {card}", "n",
+                                             f"1st {card}", "y"], tmp_path, unicode=False)
+    action = session._decide()
+    assert action == Call(caller, (FriendCall(1, card=card),))
+    text = _flat(out.getvalue())
+    assert "Rules: call 1 friend card (type e.g. 1st AH): whoever plays the called card " \
+           "joins your side" in text
+    assert f"Careful: you hold every {card}. Nobody else can be the friend of 1st {card}: " \
+           "you would play alone." in text
+    assert text.count(PROMPTS["confirm"].strip()) == 2    # n: asked again; y: made
+    session._apply(action)
+    mine = _text(render_view(match.view(caller), _seating(5, caller, False), round_number=1))
+    assert f"Friends called: 1st {card} (no friend) · you play alone (you hold every " \
+           f"{card})" in _flat(mine)
+    for other in (s for s in range(5) if s != caller):    # the others do not know
+        theirs = _text(render_view(match.view(other), _seating(5, other, False),
+                                   round_number=1))
+        assert f"Friends called: 1st {card} · revealed: none yet" in theirs
+        assert "no friend" not in theirs and "alone" not in theirs
+
+
+def test_calling_a_card_the_caller_holds_every_copy_of_is_refused(tmp_path: Path) -> None:
+    match, caller, card = _calling(friend_call_all_held="refused")
+    other = next(c for c in ALL_CARDS[:52] if not match.round.hands[caller].counts[c]
+                 and match.round.trump is not None and not match.round.trump.is_trump(c))
+    session, out = _scripted(match, caller, ["?", f"1st {card}", f"1st {other}"], tmp_path,
+                             unicode=False)
+    assert session._decide() == Call(caller, (FriendCall(1, card=other),))
+    text = _flat(out.getvalue())
+    assert (f"Not allowed: you hold every {card}, so nobody else can be the friend of the "
+            f"1st {card}: call a card another player can play") in text
+    assert "refused under these rules" in text
+
+
+def test_a_failed_throw_is_said_once_with_suit_symbols(tmp_path: Path) -> None:
+    rules = Rules(kitty=100)
+    match = Match(rules, seed=0)
+    rnd = stacked(rules, ["KS QS", "AS 3C", "4D 5D", "6D 7D"], kitty="9S", dealer=0,
+                  levels=(9, 5, 9, 5))
+    deal(rnd)
+    pass_round(rnd)
+    rest = rnd.hands[0].copy()
+    rest.remove(parse_cards("KS QS"))
+    rnd.apply(Bury(0, tuple(rest.cards())))
+    match.round = rnd
+    session, out = _scripted(match, 0, [], tmp_path)
+    session._apply(Play(0, parse_cards("KS QS")))
+    line = out.getvalue()
+    assert line.count("throw failed") == 1, line
+    assert "Q♠" in line and "QS" not in line
+
+
+def test_round_start_says_who_deals_when_the_bidding_decides(tmp_path: Path) -> None:
+    ff = Match(preset("finding-friends", players=5), seed=1)
+    session, out = _scripted(ff, 0, [], tmp_path)
+    session._round_start(ff.round)
+    assert "Round 1: dealing (dealer: the winning bidder)." in out.getvalue()
+    header = _text(render_view(ff.view(0), _seating(5), round_number=1))
+    assert "Trump not settled (rank 2) · dealer: the winning bidder" in header
+    tractor = Match(preset("tractor"), seed=1)
+    session, out = _scripted(tractor, 0, [], tmp_path)
+    session._round_start(tractor.round)
+    assert "(dealer: the first bidder)." in out.getvalue()
+
+
+def test_small_texts() -> None:
+    assert number_ranges([13]) == "13"
+    assert number_ranges([17, 12, 13, 15, 16]) == "12 13 15-17"
+    assert symbols("you hold 1 pair in diamonds (JD JD) and 10S, BJ") == (
+        "you hold 1 pair in diamonds (J♦ J♦) and 10♠, BJ")
+    assert symbols("JD", unicode=False) == "JD"
+    assert strip_verb("bid 2d 2d", "bid") == "2d 2d" and strip_verb("bid", "bid") == "bid"
+    assert strip_verb("Declare C", "declare") == "C"

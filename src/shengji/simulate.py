@@ -40,8 +40,8 @@ COLUMNS = """\
   opponents' points: the average points the opponents (attackers) take per round"""
 """What each figure of the summary means."""
 
-LEVELING_RATE = ("leveling rate: a player's share of all the levels gained (levels gained by "
-                 "its seats / by every seat)")
+LEVELING_RATE = ("leveling rate = a player's share of all levels gained (its seats' gains / "
+                 "every seat's)")
 """The definition printed under the summary table."""
 
 

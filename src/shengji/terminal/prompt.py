@@ -36,6 +36,7 @@ PROMPTS = {
     "end": "end> ",
     "resume": "resume> ",
     "confirm": "sure> ",
+    "other": "action> ",
 }
 """The prompt of each decision: stable strings that scripts (and tests) can wait for."""
 

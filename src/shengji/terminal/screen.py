@@ -288,6 +288,7 @@ def render_header(view: SeatView, seating: Seating, *, round_number: int,
         f" · you are seat {seating.me}" if seating.names[seating.me] == "You" else "")
     lines = [rule(title, seating.unicode)]
     dealer = dealer_words(view, seating)
+    dealer = f"dealer {dealer}" if dealer in seating.names else f"dealer: {dealer}"
     if view.trump is not None:
         trump = f"Trump {trump_words(view.trump, seating.unicode)}"
     else:
@@ -300,7 +301,7 @@ def render_header(view: SeatView, seating: Seating, *, round_number: int,
             cards, None, seating.unicode)
     else:
         bid = Text("")
-    lines.append(Text(f"{trump} · dealer {dealer}") + bid)
+    lines.append(Text(f"{trump} · {dealer}") + bid)
     lines.append(_levels_line(view, seating))
     friends = _friends_line(view, seating)
     if friends is not None:

@@ -300,10 +300,14 @@ class Session:
         if isinstance(plays, LegalLeads):
             self.say("Your lead: type cards (KS KS, 10h) or numbers (3 4).", style="bold")
             kind = "lead"
-        else:
-            assert isinstance(plays, LegalPlays)
-            self.say(f"Your turn: {plays.describe()}.", style="bold")
+        elif isinstance(plays, LegalPlays):
+            self.say(symbols(f"Your turn: {plays.describe()}.", self.seating.unicode),
+                     style="bold")
             kind = "follow"
+        else:  # a decision without a screen of its own: typed as the action is written
+            self.say(f"Your turn: {legal.summary}. Type the action as ? suggests it.",
+                     style="bold")
+            return self._ask("other", legal, lambda text: _action(me, text))
         return self._ask(kind, legal, lambda text: Play(me, self._cards(text)))
 
     def _call(self, view: SeatView, legal: Legal) -> Action:
@@ -426,9 +430,11 @@ class Session:
         elif phase == Phase.SHOW:
             for line in show_help(view):
                 self.say(line)
-        else:
+        elif phase == Phase.KITTY:
             self.say(f"Rules: {legal.summary}; the kitty's points go to the opponents, "
                      "multiplied, if they win the last trick.")
+        else:
+            self.say(f"Rules: {legal.summary}.")
         suggestion = self.hinter.act(view, legal)
         self.say(f"Suggestion: {self._describe(suggestion, view)}", style="bold")
 
@@ -531,8 +537,10 @@ class Session:
         elif isinstance(action, Declare):
             named = action.suit.name.lower() if action.suit is not None else "no-trump"
             line = Text(self._who(seat, "name", "names") + f" the trump suit: {named}.")
-        else:
+        elif isinstance(action, Play):
             line = self._play_line(action, rnd)
+        else:
+            line = Text(f"{self.seating.name(seat)}: {str(action).split(' ', 1)[1]}")
         self.say(line)
         if seat != self.me:
             self.pause()
@@ -584,6 +592,14 @@ class Session:
                      style="bold")
         self.say(f"The record is in {self.record}.")
         self.say(f"Step through it with: shengji replay {self.record}")
+
+
+def _action(seat: int, text: str) -> Action:
+    """Any action typed in its notation, without the seat (``expose 2S``)."""
+    try:
+        return parse_action(f"{seat} {text.strip()}")
+    except ValueError as error:
+        raise InputError(str(error)) from None
 
 
 def _declare(seat: int, text: str) -> Action:
