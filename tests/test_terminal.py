@@ -475,6 +475,56 @@ def test_an_unfinished_game_is_offered_for_resuming(tmp_path: Path) -> None:
     assert again.history[:len(match.history)] == match.history
 
 
+def _unfinished_record(tmp_path: Path) -> Match:
+    match = _to_play("tractor", seed=3, tricks=1)
+    save_record(match, tmp_path / "shengji-game.toml", kinds=["human", *["heuristic"] * 3])
+    return match
+
+
+def test_options_start_the_game_they_ask_for_over_an_unfinished_one(tmp_path: Path) -> None:
+    saved = _unfinished_record(tmp_path)
+    child = _spawn(["play", "--preset", "da-bai-fen", "--seed", "4", "--fast"], tmp_path)
+    child.expect_exact(f"A game in progress is saved in shengji-game.toml (round 1, "
+                       f"{len(saved.history)} actions).")
+    child.expect_exact("Start the new game you asked for (da-bai-fen, seed 4), overwriting it?")
+    child.expect_exact("Enter or y: new game · r: resume the saved game instead · q: quit")
+    child.expect_exact(PROMPTS["resume"])
+    child.sendline("")
+    child.expect_exact("New game: da-bai-fen, seed 4. Recording to shengji-game.toml.")
+    child.expect_exact(PLAY_PROMPTS)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    record = load_record(tmp_path / "shengji-game.toml")
+    assert record.seed == 4 and record.rules == preset("da-bai-fen")
+
+
+def test_resuming_stays_one_keystroke_away(tmp_path: Path) -> None:
+    saved = _unfinished_record(tmp_path)
+    child = _spawn(["play", "--preset", "da-bai-fen", "--seed", "4", "--fast"], tmp_path)
+    child.expect_exact(PROMPTS["resume"])
+    child.sendline("r")
+    child.expect_exact(f"Resuming shengji-game.toml: round 1, {len(saved.history)} actions")
+    child.expect_exact([PROMPTS["lead"], PROMPTS["follow"]])
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    again = replay(load_record(tmp_path / "shengji-game.toml"))
+    assert again.history[:len(saved.history)] == saved.history and again.rules == saved.rules
+
+
+def test_bad_options_are_reported_before_any_question(tmp_path: Path) -> None:
+    _unfinished_record(tmp_path)
+    before = (tmp_path / "shengji-game.toml").read_bytes()
+    child = _spawn(["play", "--seed", "4", "--seat", "9", "--players", "smart"], tmp_path)
+    child.expect(pexpect.EOF)
+    child.close()
+    transcript = child.logfile_read.getvalue()
+    assert child.exitstatus == 2
+    assert transcript.splitlines() == [
+        "shengji play: unknown player 'smart'; choose from random, heuristic, heuristic-nomem",
+        "shengji play: --seat must be a seat from 0 to 3, got 9"]
+    assert (tmp_path / "shengji-game.toml").read_bytes() == before
+
+
 # -- the session with scripted answers: what to type, hints, friends, text ---------------------
 
 def _bots(match: Match) -> list[Player]:
