@@ -32,6 +32,10 @@ ARTIFACTS = ROOT / "test-artifacts" / "browser"
 SIZES = {"desktop": (1280, 800), "phone": (375, 812)}
 ROUND_TIMEOUT = 90.0
 """Seconds one round may take before the test gives up."""
+MATCH_ROUNDS = 12
+"""Hundred rounds from level A played at most until a side wins the match."""
+PERSON_CALL_ROUNDS = 8
+"""Finding Friends rounds played at most until one of the two people deals and calls."""
 
 
 def _chromium() -> str | None:
@@ -194,6 +198,16 @@ def act(player: Player, info: dict[str, Any], shots: set[str], prefix: str) -> b
     elif kind == "declare":
         snap(player, shots, f"{prefix}-declare")
         page.locator(".declare-option").first.click()
+    elif kind == "expose":
+        # Show one card (checked by the server) the first time, nothing afterwards.
+        if "exposed" not in player.kinds:
+            player.kinds.add("exposed")
+            page.click("#hand .card-btn >> nth=0")
+            page.wait_for_selector("#expose-btn:not([disabled])", timeout=15000)
+            snap(player, shots, f"{prefix}-expose")
+            page.click("#expose-btn")
+        else:
+            page.click("#expose-none-btn")
     elif kind == "show":
         page.locator(".pass-option").first.click()
     else:
@@ -346,7 +360,7 @@ def test_finding_friends_with_computer_players(server: Server, browser: Any) -> 
                 "#calls").count():
             seen_calls.append(player.page.inner_text("#calls"))
 
-    for _ in range(4):
+    for _ in range(PERSON_CALL_ROUNDS):
         seen_calls.clear()
         play_round([host, guest], shots, "friends", during)
         assert "over" in host.page.inner_text("#sheet")
@@ -356,8 +370,83 @@ def test_finding_friends_with_computer_players(server: Server, browser: Any) -> 
             break
         for player in (host, guest):
             player.page.click("#next-round-btn")
-    assert called_by_person, "a person called friends with the picker within four rounds"
+    assert called_by_person, f"a person called friends within {PERSON_CALL_ROUNDS} rounds"
     assert "friends-call" in shots
     for player in (host, guest):
+        assert not player.errors, player.errors
+        player.context.close()
+
+
+def test_rules_form_seats_spectator_hundred_match_over_and_new_match(server: Server,
+                                                              browser: Any) -> None:
+    host = Player(browser, server.url, "Ana", "desktop")
+    watcher = Player(browser, server.url, "Wen", "phone")
+    page = host.page
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create-room")
+    assert page.evaluate("() => import('/static/i18n.js').then((m) => m.missingKeys())") == {
+        "zh": [], "en": []}
+    page.click("#lang-switch")
+    page.wait_for_selector("#create-room:has-text('创建房间')")
+    shoot(host, "home-zh")
+    page.click("#lang-switch")
+    page.wait_for_selector("#create-room:has-text('Create room')")
+    page.fill("#name", host.name)
+    page.select_option("#preset", "hundred")
+    page.click(".rules-form summary")
+    # A bad value gets the rules validation's message next to its field; Create is disabled.
+    page.fill("#opt-decks", "99")
+    page.press("#opt-decks", "Tab")
+    page.wait_for_selector("#opt-decks-error")
+    assert "decks" in page.inner_text("#opt-decks-error")
+    assert page.is_disabled("#create-room")
+    shoot(host, "rules-error")
+    page.fill("#opt-decks", "")
+    page.press("#opt-decks", "Tab")
+    # Levels start at A: the first side to go up wins the match.
+    page.select_option("#opt-start_rank", "A")
+    page.wait_for_selector("#rules-status:has-text('valid')")
+    assert not page.locator("#opt-decks-error").count()
+    page.click("#create-room")
+    page.wait_for_url("**/r/*")
+    code = page.url.rsplit("/", 1)[1]
+    page.click(".sit[data-seat='0']")
+    # The host seats a computer player, moves it, removes it, then fills the table.
+    page.click(".add-bot[data-seat='1']")
+    page.wait_for_selector(".seat-row[data-seat='1'] .remove")
+    page.select_option("#move-1", "2")
+    page.click(".seat-row[data-seat='1'] button:has-text('Move')")
+    page.wait_for_selector(".seat-row[data-seat='2'] .remove")
+    assert page.locator(".sit[data-seat='1']").count() == 1
+    page.click(".seat-row[data-seat='2'] .remove")
+    page.wait_for_selector(".sit[data-seat='2']")
+    watcher.page.goto(f"{server.url}/r/{code}")
+    watcher.page.fill("#name", watcher.name)
+    watcher.page.click("#join-room")
+    watcher.page.wait_for_selector("text=You are watching")
+    page.wait_for_selector("text=Spectators: 1")
+    for seat in (1, 2, 3):
+        page.click(f".add-bot[data-seat='{seat}']")
+        page.wait_for_selector(f".seat-row[data-seat='{seat}'] .remove")
+    page.click("#start")
+    watcher.page.wait_for_selector(".table-page")
+    assert watcher.page.locator("#hand").count() == 0
+    shots: set[str] = set()
+    for _ in range(MATCH_ROUNDS):
+        play_round([host], shots, "hundred")
+        if host.info()["over"]:
+            break
+        page.click("#next-round-btn")
+    page.wait_for_selector("#match-over")
+    shoot(host, "match-over")
+    assert "exposed" in host.kinds, "the Hundred's exposing was played through the UI"
+    watcher.page.wait_for_selector("#match-over")
+    record = page.request.get(f"{server.url}/api/rooms/{code}/record")
+    assert record.ok and "shengji-record" in record.text()
+    assert page.get_attribute("#download-record", "href") == f"/api/rooms/{code}/record"
+    page.click("#new-match-btn")
+    page.wait_for_selector("#start")
+    watcher.page.wait_for_selector(".seats-list")
+    for player in (host, watcher):
         assert not player.errors, player.errors
         player.context.close()

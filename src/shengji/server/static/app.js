@@ -5,7 +5,9 @@ import { Connection, savedToken } from "./conn.js";
 import { h } from "./dom.js";
 import { lang, setLang, t } from "./i18n.js";
 import { checkForm, newForm, renderHome, renderJoin, renderLobby } from "./lobby.js";
-import { callAction, chatPanel, renderTable, selectCards, selectionAction } from "./table.js";
+import {
+  callAction, chatPanel, fitHand, renderTable, selectCards, selectionAction,
+} from "./table.js";
 
 const S = {
   page: "home",
@@ -163,7 +165,7 @@ function onState(message) {
 function onSuggestion(action) {
   if (!action || !S.state?.view) return;
   const [, verb, ...rest] = action.split(" ");
-  if (verb === "play" || verb === "bury") {
+  if (verb === "play" || verb === "bury" || (verb === "expose" && rest.length)) {
     selectCards(S, rest);
     S.checked = null;
     requestCheck();
@@ -253,6 +255,7 @@ function render() {
   document.body.dataset.version = String(S.version);
   document.body.dataset.tricks = String(S.state?.view?.tricks?.length ?? 0);
   root.replaceChildren(header(), h("main", { id: "main" }, body()));
+  fitHand();
   document.querySelectorAll(".log, .chat-list").forEach((el, i) => {
     if (scroll[i] ?? true) el.scrollTop = el.scrollHeight;
   });
@@ -276,6 +279,7 @@ async function loadPresets() {
 }
 
 function main() {
+  window.addEventListener("resize", fitHand);
   const match = location.pathname.match(/^\/r\/([^/]+)\/?$/);
   if (match) {
     S.page = "room";

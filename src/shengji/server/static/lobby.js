@@ -62,7 +62,10 @@ function valueText(spec, value) {
 function readField(spec, el) {
   if (spec.kind === "bool") return el.checked;
   const raw = el.value.trim();
-  if (spec.kind === "int") return raw === "" ? null : Number(raw);
+  if (raw === "" && (spec.kind === "int" || spec.kind === "rank" || spec.kind === "choice")) {
+    return null;
+  }
+  if (spec.kind === "int") return Number(raw);
   if (spec.kind === "ranks") return raw === "" ? [] : raw.split(/[\s,]+/).filter(Boolean);
   if (spec.kind === "list") {
     try {
@@ -87,21 +90,35 @@ function optionField(spec, value, form, onChange) {
     onChange();
   };
   let input;
-  if (spec.kind === "bool") {
+  if ((spec.kind === "ranks" || spec.kind === "list") && spec.choices) {
+    const chosen = new Set((Array.isArray(value) ? value : []).map(String));
+    const toggle = () => {
+      const boxes = document.querySelectorAll(`input[name="${spec.name}"]`);
+      form.overrides[spec.name] = [...boxes].filter((b) => b.checked).map((b) => b.value);
+      onChange();
+    };
+    input = h("div", { ...common, class: "choices", role: "group", "aria-labelledby": `${id}-label` },
+      spec.choices.map((c) => h("label", { class: "choice" },
+        h("input", { type: "checkbox", name: spec.name, value: String(c),
+                     checked: chosen.has(String(c)), onchange: toggle }), String(c))));
+  } else if (spec.kind === "bool") {
     input = h("input", { ...common, type: "checkbox", checked: Boolean(value), onchange: update });
   } else if (spec.kind === "choice" || spec.kind === "rank") {
     const choices = spec.choices ?? RANKS;
+    const nullable = spec.default === null || value === null || value === undefined;
     input = h("select", { ...common, onchange: update, value: valueText(spec, value) },
+      nullable ? h("option", { value: "" }, t("noneOption")) : null,
       choices.map((c) => h("option", { value: String(c) }, String(c))));
   } else if (spec.kind === "int") {
     input = h("input", { ...common, type: "number", min: spec.min ?? null, max: spec.max ?? null,
                          placeholder: t("auto"), value: valueText(spec, value), onchange: update });
   } else {
     input = h("input", { ...common, type: "text", value: valueText(spec, value), onchange: update,
-                         placeholder: spec.kind === "ranks" ? t("ranksHint") : t("listHint") });
+                         placeholder: spec.kind === "ranks" ? t("ranksHint") : "JSON" });
   }
   return h("div", { class: `field option${error ? " invalid" : ""}${changed ? " changed" : ""}` },
-    h("label", { for: id, title: spec.doc ?? "" }, h("code", {}, spec.name),
+    h("label", { for: input.tagName === "DIV" ? null : id, id: `${id}-label`, title: spec.doc ?? "" },
+      h("code", {}, spec.name),
       changed ? h("span", { class: "badge" }, t("changed")) : null),
     input,
     spec.doc ? h("small", { class: "doc" }, spec.doc) : null,

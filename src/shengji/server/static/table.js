@@ -2,7 +2,7 @@
 // the event log and chat, the score sheet between rounds and the end of the match.
 import { cardEl, cardRow, cardsInline, levelName, parseCard, RANKS, SUIT_SYMBOLS } from "./cards.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { kindTitle } from "./lobby.js";
 
 /** A seat's display name. */
@@ -10,6 +10,10 @@ export function seatName(S, seat) {
   if (seat === null || seat === undefined) return "—";
   const name = S.room?.seats?.[seat]?.name;
   return name ? name : t("seat", { n: seat });
+}
+
+function phaseName(phase) {
+  return has(`phase_${phase}`) ? t(`phase_${phase}`) : phase;
 }
 
 function names(S, seats) {
@@ -28,7 +32,9 @@ export function selectionAction(S) {
   if (!view || view.seat === null || view.seat === undefined) return null;
   const cards = selectedCards(S);
   if (!cards.length) return null;
-  const verb = S.state.legal?.kind === "bury" || view.phase === "kitty" ? "bury" : "play";
+  const kind = S.state.legal?.kind;
+  const verb = kind === "bury" || view.phase === "kitty" ? "bury"
+    : kind === "expose" || view.phase === "expose" ? "expose" : "play";
   return `${view.seat} ${verb} ${cards.join(" ")}`;
 }
 
@@ -77,7 +83,7 @@ function infoBar(S) {
     ? [cardsInline(standing[1]), " ", t("bidding", { name: seatName(S, standing[0]) })]
     : t("noTrumpYet"));
   const items = [
-    [t("round", { n: match.round }), h("strong", { id: "phase" }, t(`phase_${view.phase}`))],
+    [t("round", { n: match.round }), h("strong", { id: "phase" }, phaseName(view.phase))],
     [t("trump"), h("strong", { id: "trump" }, trump)],
     [t("dealer"), h("strong", { id: "dealer" }, seatName(S, view.dealer))],
     [t("attackers"), h("strong", { id: "attacker-points" },
@@ -144,6 +150,8 @@ function seatPanel(S, act, seat, table) {
       t("level", { level: levelName(view.levels[seat]) }), " · ",
       t("cards", { n: view.hand_sizes[seat] }), " · ",
       t("captured", { n: view.captured?.[seat] ?? 0 })),
+    view.exposed?.[seat]?.length ? h("div", { class: "exposed" }, `${t("exposedBadge")}: `,
+      cardRow(view.exposed[seat], "tiny")) : null,
     h("div", { class: `seat-play${table.done ? " done" : ""}` },
       play ? cardRow(play.cards, "small") : null,
       play && table.leader === seat ? h("span", { class: "badge" }, t("leader")) : null,
@@ -159,7 +167,7 @@ function seatsArea(S, act) {
   const caption = table.done
     ? t("lastTrickShown", { name: seatName(S, table.winner) })
     : view.phase === "play" ? t("tableTrick", { n }) : "";
-  return h("section", { class: "seats", "aria-label": caption || t(`phase_${view.phase}`) },
+  return h("section", { class: "seats", "aria-label": caption || phaseName(view.phase) },
     caption ? h("p", { class: "trick-caption" }, caption) : null,
     h("div", { class: "seat-grid" }, seatOrder(view).map((s) => seatPanel(S, act, s, table))));
 }
@@ -254,7 +262,8 @@ function promptArea(S, act) {
   const kind = legal?.kind ?? null;
   let prompt;
   const waiting = S.state.match.waiting ?? [];
-  if (waiting.length) prompt = t("waitingReady", { names: names(S, waiting) });
+  if (S.state.match.over) prompt = t("matchOver");
+  else if (waiting.length) prompt = t("waitingReady", { names: names(S, waiting) });
   else if (view.phase === "deal") prompt = t("dealing");
   else if (legal) prompt = t("yourTurn", { summary: legal.summary });
   else prompt = t("waitingFor", { name: seatName(S, view.to_move) });
@@ -296,6 +305,17 @@ function promptArea(S, act) {
     buttons.push(h("button", { type: "button", id: "suggest-btn", onclick: () => act.suggest() },
       t("suggest")));
     extra.push(reason.node);
+  } else if (kind === "expose") {
+    extra.push(h("p", {}, t("exposeHelp", { n: legal.count ?? 0, k: S.selection.size })));
+    const reason = S.selection.size ? reasonLine(S, "reason") : null;
+    buttons.push(h("button", { type: "button", class: "primary", id: "expose-btn",
+                               disabled: !reason?.ok || null,
+                               onclick: () => act.action(selectionAction(S)) }, t("expose")));
+    buttons.push(actionButton(S, act, `${view.seat} expose`, t("exposeNone"),
+      { id: "expose-none-btn" }));
+    buttons.push(h("button", { type: "button", id: "suggest-btn", onclick: () => act.suggest() },
+      t("suggest")));
+    if (reason) extra.push(reason.node);
   } else if (view.phase === "play") {
     const mine = kind === "lead" || kind === "follow";
     const reason = mine || S.selection.size ? reasonLine(S, "reason") : null;
@@ -313,6 +333,9 @@ function promptArea(S, act) {
     if (reason) extra.push(reason.node);
     else extra.push(h("p", { class: "reason", id: "reason", role: "status" }, ""));
     extra.push(helpPanel(S));
+  } else if (legal?.options) {
+    // A phase this client does not know yet: the server's options as buttons.
+    for (const option of legal.options) buttons.push(actionButton(S, act, option, option));
   }
   nodes.push(h("div", { class: "buttons" }, buttons), extra);
   return h("section", { class: "prompt-area", "aria-label": prompt }, nodes);
@@ -322,7 +345,7 @@ function handArea(S, act) {
   const { view } = S.state;
   if (view.seat === null || view.seat === undefined) return null;
   const hand = view.hand ?? [];
-  const selectable = view.phase === "play" || view.phase === "kitty";
+  const selectable = ["play", "kitty", "expose"].includes(view.phase);
   const buttons = hand.map((card, i) => {
     const selected = S.selection.has(i);
     return h("button", {
@@ -364,6 +387,10 @@ export function logEntries(S) {
         : t("log_bury", { name }));
     } else if (verb === "call") entries.push(t("log_call", { name, calls: rest.join(" ") }));
     else if (verb === "show") entries.push(t("log_show", { name }));
+    else if (verb === "expose") {
+      entries.push(cards.length ? [t("log_expose", { name, cards: "" }), cardsInline(cards)]
+        : t("log_exposeNone", { name }));
+    }
     else if (verb === "play") {
       entries.push([t("log_play", { name, cards: "" }), cardsInline(cards)]);
       plays += 1;
@@ -527,4 +554,20 @@ export function selectCards(S, cards) {
     if (index >= 0) chosen.add(index);
   }
   S.selection = chosen;
+}
+
+/** Spread the hand over the width it has: overlapping (in up to 4 rows) only when needed. */
+export function fitHand() {
+  const hand = document.getElementById("hand");
+  const first = hand?.firstElementChild?.firstElementChild;
+  if (!first) return;
+  const count = hand.children.length;
+  const cardWidth = first.offsetWidth;
+  const width = hand.clientWidth - 2;
+  const minStep = Math.max(16, cardWidth * 0.42);
+  let rows = 1;
+  while (rows < 4 && cardWidth + (Math.ceil(count / rows) - 1) * minStep > width) rows += 1;
+  const perRow = Math.ceil(count / rows);
+  const step = perRow > 1 ? Math.min(cardWidth + 4, (width - cardWidth) / (perRow - 1)) : cardWidth;
+  hand.style.setProperty("--card-overlap", `${Math.floor(step - cardWidth)}px`);
 }
