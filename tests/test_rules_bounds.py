@@ -39,6 +39,8 @@ OUT_OF_RANGE: list[tuple[str, int | None, int, dict[str, object], str]] = [
     ("target", 4, MAX_POINTS + 1, {}, "at least 5 and at most 10000"),
     ("draw_at", -5, MAX_POINTS + 1, {}, "at least 0 and at most 10000"),
     ("red_five_penalty", -1, 201, {}, "at least 0 and at most 200"),
+    ("expose", -1, 26, {}, "at least 0 and at most 25 (the hand size)"),
+    ("kitty_overbid_limit", 0, 101, {}, "at least 1 and at most 100"),
 ]
 
 
@@ -56,6 +58,17 @@ def test_integer_options_out_of_range_are_refused(name: str, low: int | None, hi
         assert name in message and str(value) in message and "\n" not in message
     with pytest.raises(RulesError, match=re.escape(words)):
         Rules(**{**others, name: high})  # type: ignore[arg-type]
+
+
+def test_every_integer_option_has_a_range() -> None:
+    """No integer option takes any integer: a million either way is refused by each."""
+    integers = [f.name for f in fields(Rules) if str(f.type) in ("int", "int | None")]
+    assert {name for name, *_ in OUT_OF_RANGE} == set(integers)
+    for name in integers:
+        for value in (10 ** 6, -(10 ** 6)):
+            with pytest.raises(RulesError) as error:
+                Rules(**{name: value})  # type: ignore[arg-type]
+            assert error.value.option == name
 
 
 def test_the_reported_hangs_and_crashes_are_refused_at_once() -> None:
