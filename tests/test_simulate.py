@@ -7,6 +7,7 @@ of a second).
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import subprocess
@@ -240,3 +241,104 @@ def test_finding_friends_table_from_the_command(tmp_path: Path) -> None:
     assert data["players"] == [H, R, "heuristic-nomem", H, R] and data["games"] == 1
     assert [(s["label"], s["seats"]) for s in data["labels"]] == [
         (H, 2), (R, 2), ("heuristic-nomem", 1)]
+
+
+# -- what the figures mean, the progress bar, the plot ----------------------------------------
+
+def test_the_leveling_rate_is_defined_in_the_output_and_the_help(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["simulate", "--rounds", "1", "--workers", "1", "--players", "random"]) == 0
+    out = capsys.readouterr().out
+    assert "leveling rate" in out
+    assert ("leveling rate = a player's share of all levels gained (its seats' gains / every "
+            "seat's)") in " ".join(out.split())
+    with pytest.raises(SystemExit):
+        cli.main(["simulate", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert ("leveling rate its share of all the levels gained: levels gained by its seats / "
+            "levels gained by every seat (losses not subtracted)") in help_text
+    assert "levels/round levels its seats gain per round played" in help_text
+
+
+def _simulate_in_a_terminal(args: list[str]) -> str:
+    import os
+    import re
+
+    import pexpect
+
+    env = dict(os.environ, TERM="xterm", COLUMNS="80", LINES="24")
+    child = pexpect.spawn(sys.executable, ["-m", "shengji", "simulate", "--workers", "1",
+                                           *args], env=env, encoding="utf-8",
+                          dimensions=(24, 80), timeout=120)
+    child.logfile_read = io.StringIO()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.logfile_read.getvalue())
+
+
+def test_a_progress_bar_on_runs_longer_than_a_second() -> None:
+    import re
+
+    long = _simulate_in_a_terminal(["--rounds", "40", "--players", "heuristic"])
+    counts = re.findall(r"(\d+)/40 deals", long)
+    assert counts and counts == sorted(counts, key=int)   # it moves forward
+    short = _simulate_in_a_terminal(["--rounds", "1", "--players", "random"])
+    assert not re.search(r"\d+/1 deals", short)
+
+
+def test_games_know_the_declarers_of_each_round() -> None:
+    rules = Rules()
+    games = simulate.run(rules, SEATS, deals=3, seed=4, workers=1, keep_records=True,
+                         matches=True)
+    for game in games:
+        results = replay(read_record(game.record)).results
+        assert game.declarers == tuple(() if r.redeal else r.declarers for r in results)
+        assert len(game.levels) == len(game.declarers) + 1
+
+
+def test_level_gains_by_side() -> None:
+    rules = Rules()
+    games = simulate.run(rules, SEATS, deals=4, seed=2, workers=1)
+    gains = simulate.level_gains(games)
+    assert set(gains) == {(H, "declarers"), (H, "attackers"), (R, "declarers"),
+                          (R, "attackers")}
+    rounds = sum(1 for g in games for d in g.declarers if d)
+    assert sum(sum(c.values()) for c in gains.values()) == 4 * rounds   # every seat, once
+    assert all(isinstance(v, int) for c in gains.values() for v in c)
+    assert all(v >= 0 for (label, side), c in gains.items() for v in c)
+    made = Game(0, False, (H, R, H, R), 1, 10, (1, 0, 1, 0), (1, 0, 1, 0), (20,), (),
+                ((2, 2, 2, 2), (3, 2, 3, 2)), declarers=((0, 2),))
+    assert simulate.level_gains([made]) == {(H, "declarers"): {1: 2}, (R, "attackers"): {0: 2}}
+
+
+def test_the_plot_of_rounds_keeps_sides_apart_on_integer_axes() -> None:
+    pytest.importorskip("matplotlib")
+    rules = Rules()
+    games = simulate.run(rules, SEATS, deals=3, seed=1, workers=1)
+    summary = simulate.summarize(games, rules, SEATS, seed=1, duplicate=True, matches=False,
+                                 rules_name="tractor")
+    fig = simulate.figure(summary, games, rules)
+    left, right = fig.axes
+    assert "attackers" in left.get_title() and left.get_legend_handles_labels()[1] == [
+        "target 80"]
+    labels = right.get_legend_handles_labels()[1]
+    assert sorted(labels) == sorted(f"{p} as {side}" for p in (H, R)
+                                    for side in ("declarers", "attackers"))
+    assert all(float(t).is_integer() for t in right.get_xticks())
+    assert all(float(t).is_integer() for t in left.get_xticks())
+
+
+def test_the_plot_of_matches_shows_levels_as_ranks() -> None:
+    pytest.importorskip("matplotlib")
+    rules = preset("da-bai-fen")
+    games = simulate.run(rules, SEATS, deals=1, seed=1, workers=1, matches=True)
+    summary = simulate.summarize(games, rules, SEATS, seed=1, duplicate=True, matches=True,
+                                 rules_name="da-bai-fen")
+    fig = simulate.figure(summary, games, rules)
+    right = fig.axes[1]
+    fig.canvas.draw()
+    ranks = [t.get_text() for t in right.get_yticklabels()]
+    assert ranks == ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    assert all(float(t).is_integer() for t in right.get_xticks())
+    assert set(right.get_legend_handles_labels()[1]) == {H, R}

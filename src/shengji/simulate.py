@@ -293,13 +293,15 @@ def figure(summary: Summary, games: Sequence[Game], rules: Rules) -> Any:
         values = sorted({v for counts in gains.values() for v in counts}) or [0]
         keys = sorted(gains)
         width = 0.8 / max(1, len(keys))
+        colours = {label: f"C{i}" for i, label in enumerate(dict.fromkeys(summary.players))}
         for k, key in enumerate(keys):
             counts = gains[key]
             total = sum(counts.values())
             label, side = key
             right.bar([v - 0.4 + width * (k + 0.5) for v in values],
                       [100 * counts[v] / total for v in values], width,
-                      label=f"{label} as {side}", hatch="//" if side == "attackers" else "")
+                      label=f"{label} as {side}", color=colours[label],
+                      hatch="//" if side == "attackers" else "", edgecolor="white")
         right.set_title("Levels gained per round, by side")
         right.set_xlabel("levels gained in the round")
         right.set_ylabel("% of its rounds on that side")
