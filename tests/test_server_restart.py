@@ -1,0 +1,136 @@
+"""A real ``shengji serve`` process killed with SIGKILL in the middle of a round and started
+again on the same database: the people reconnect with their seat tokens, see exactly the state
+they saw before the kill, and finish the round."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+from shengji.server.schemas import SERVER_MESSAGE
+from test_server_protocol import act, my_turn, play_round, settled
+
+TIMEOUT = 20.0
+
+
+class WSClient:
+    """A websocket client with the interface of the protocol tests' ``Client``."""
+
+    def __init__(self, url: str) -> None:
+        self.stack = contextlib.ExitStack()
+        self.ws: ClientConnection = self.stack.enter_context(connect(url, open_timeout=TIMEOUT))
+        self.seen: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self.token: str | None = None
+
+    def send(self, kind: str, /, **fields: Any) -> None:
+        self.ws.send(json.dumps({"type": kind, **fields}))
+
+    def recv(self) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(self.ws.recv(timeout=TIMEOUT))
+        SERVER_MESSAGE.validate_python(message)
+        self.seen.append(message)
+        if message["type"] == "state":
+            self.state = message
+        elif message["type"] == "welcome":
+            self.token = message["token"]
+        return message
+
+    def until(self, test: Any) -> dict[str, Any]:
+        while True:
+            message = self.recv()
+            if test(message):
+                return message
+
+    def expect(self, kind: str) -> dict[str, Any]:
+        return self.until(lambda m: m["type"] == kind)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def serve(port: int, db: Path) -> subprocess.Popen[str]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "shengji", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", str(db), "--deal-pace", "0", "--bot-delay", "0", "--rate", "1000",
+         "--burst", "1000"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1).status_code == 200:
+                return process
+        except httpx.TransportError:
+            time.sleep(0.05)
+    process.kill()
+    raise AssertionError(f"the server did not start: {process.communicate()[0]}")
+
+
+def test_sigkill_mid_round_loses_nothing(tmp_path: Path) -> None:
+    db, port = tmp_path / "rooms.sqlite3", free_port()
+    server = serve(port, db)
+    try:
+        code = httpx.post(f"http://127.0.0.1:{port}/api/rooms", json={
+            "preset": "tractor", "table": 4, "rules": {}}).json()["room"]
+        url = f"ws://127.0.0.1:{port}/ws/{code}"
+        people: dict[int, WSClient] = {}
+        for seat in (0, 1, 2):
+            c = WSClient(url)
+            c.send("hello", name=f"p{seat}")
+            c.send("sit", seat=seat)
+            c.until(lambda m, s=seat: m["type"] == "room" and m["you"]["seat"] == s)
+            people[seat] = c
+        people[0].send("add_bot", seat=3, kind="heuristic")
+        people[0].send("start")
+        pick = random.Random(4)
+        for c in people.values():
+            c.until(lambda m: settled(m, people))
+        for _ in range(45):  # past the bidding and the kitty, into the tricks
+            state = people[0].state
+            assert state is not None
+            mover = people[state["view"]["to_move"]]
+            assert mover.state is not None and my_turn(mover.state)
+            act(mover, pick)
+            for c in people.values():
+                c.until(lambda m: settled(m, people))
+        before = {s: c.state for s, c in people.items()}
+        assert before[0]["view"]["phase"] == "play"  # type: ignore[index]
+        server.send_signal(signal.SIGKILL)
+        server.wait(TIMEOUT)
+        for c in people.values():
+            c.stack.close()
+
+        server = serve(port, db)
+        again: dict[int, WSClient] = {}
+        for seat, old in people.items():
+            c = WSClient(url)
+            c.send("hello", name="someone else", token=old.token)
+            room = c.expect("room")
+            assert room["you"]["seat"] == seat and room["status"] == "playing"
+            assert c.expect("state") == before[seat]
+            again[seat] = c
+        assert play_round(again, [], pick) > 0
+        sheet = again[0].state["match"]["results"][-1]  # type: ignore[index]
+        assert sheet["lines"] and again[0].state["match"]["waiting"]  # type: ignore[index]
+        for c in again.values():
+            c.stack.close()
+    finally:
+        server.kill()
+        server.wait(TIMEOUT)
