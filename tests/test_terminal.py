@@ -360,7 +360,8 @@ def test_quit_with_ctrl_c_then_resume_and_finish_the_round(tmp_path: Path) -> No
     _play_until(child, PROMPTS["next"])
     text = child.before
     assert "Round 1 over" in text and "Next dealer:" in text and "Kitty:" in text
-    assert "Opponents' total:" in text  # the score sheet
+    assert text.count("Opponents' total:") == 1          # one score sheet, in one style
+    assert "(opponents) takes" not in text and "Trump 2" not in text.split("over")[-1]
     child.sendeof()  # Ctrl-D also saves and stops
     child.expect_exact("Resume with: shengji play --resume shengji-game.toml")
     child.expect(pexpect.EOF)
