@@ -189,7 +189,10 @@ class Structure:
         if self.exact:
             return None
         if self._ceiling is None:
-            tuples = max(self._demand(self.slots)) if self.widths else ()
+            widths = self.widths
+            tuples: Value = () if not widths else (
+                sum(cap // widths[0] for cap, room in self.slots if room >= widths[0]),
+            ) if len(widths) == 1 else max(self._demand(self.slots))
             self._ceiling = tuple(u.length for u in self.tractors) + tuples
         return self._ceiling
 
