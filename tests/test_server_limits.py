@@ -1,0 +1,81 @@
+"""The server's limits: rooms, spectators, members, idle expiry (message size and rate are in
+the protocol tests), and ``shengji serve``'s option checks."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+from starlette.testclient import TestClient
+
+from shengji.cli import main
+from shengji.server.app import create_app
+from shengji.server.limits import RateLimit, Settings
+from test_server_protocol import Server
+
+
+def test_room_limit() -> None:
+    with TestClient(create_app(":memory:", Settings(max_rooms=2))) as http:
+        body = {"preset": "tractor", "table": 4}
+        for _ in range(2):
+            assert http.post("/api/rooms", json=body).status_code == 201
+        answer = http.post("/api/rooms", json=body)
+        assert answer.status_code == 503 and answer.json()["code"] == "too-many-rooms"
+        assert "2 rooms" in answer.json()["errors"]["room"]
+
+
+def test_spectator_and_member_limits() -> None:
+    with TestClient(create_app(":memory:", Settings(max_spectators=1, max_members=3))) as http:
+        server = Server(http)
+        try:
+            code = server.room()
+            ann = server.connect(code)
+            ann.hello("Ann")
+            bob = server.connect(code)
+            refusal = bob.hello("Bob")
+            assert refusal["code"] == "too-many-spectators" and "1 spectators" in refusal["message"]
+            ann.send("sit", seat=0)
+            ann.until(lambda m: m["type"] == "room" and m["you"]["seat"] == 0)
+            assert bob.hello("Bob")["type"] == "room"  # Ann has a seat now
+            assert ann.error("stand")["code"] == "too-many-spectators"
+            bob.send("sit", seat=1)
+            bob.until(lambda m: m["type"] == "room" and m["you"]["seat"] == 1)
+            assert server.connect(code).hello("Cy")["type"] == "room"
+            assert server.connect(code).hello("Di")["code"] == "room-full"
+        finally:
+            server.close()
+
+
+def test_idle_rooms_expire(tmp_path: Path) -> None:
+    db = tmp_path / "rooms.sqlite3"
+    with TestClient(create_app(db, Settings(idle_expiry=60))) as http:
+        server = Server(http)
+        try:
+            idle, busy = server.room(), server.room()
+            watcher = server.connect(busy)
+            watcher.hello("Ann")
+            rooms = http.app.state.rooms  # type: ignore[attr-defined]
+            assert rooms.expire(time.time()) == []
+            assert rooms.expire(time.time() + 61) == [idle]  # the busy one has a connection
+            assert server.connect(idle).recv()["code"] == "no-room"
+            stored = [c for (c,) in sqlite3.connect(db).execute("SELECT code FROM rooms")]
+            assert stored == [busy]
+        finally:
+            server.close()
+    # a room that expired while the server was down is deleted on start
+    with TestClient(create_app(db, Settings(idle_expiry=0))) as http:
+        assert http.app.state.rooms.rooms == {}  # type: ignore[attr-defined]
+    assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM rooms").fetchone() == (0,)
+
+
+def test_rate_limit_refills() -> None:
+    bucket = RateLimit(rate=1000, burst=2)
+    assert bucket.allow() and bucket.allow() and not bucket.allow()
+    time.sleep(0.01)
+    assert bucket.allow()
+
+
+def test_serve_refuses_bad_options(capsys: object) -> None:
+    assert main(["serve", "--port", "70000"]) == 2
+    assert main(["serve", "--rate", "-1"]) == 2
