@@ -1,4 +1,4 @@
-"""Computer players: the :class:`Player` protocol, random and heuristic players.
+"""Computer players: the :class:`Player` protocol, random, heuristic and search players.
 
 Players are chosen by name in the command line (``--players heuristic,random``):
 
@@ -11,12 +11,14 @@ from __future__ import annotations
 from shengji.players.base import Player
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.random_player import RandomPlayer
+from shengji.players.search import SearchPlayer
 from shengji.players.table import play_match, play_round
 
 PLAYER_KINDS = {
     "random": "a uniformly random legal action",
     "heuristic": "rule-based play with card memory",
     "heuristic-nomem": "the heuristic player without card memory (a baseline)",
+    "search": "determinized Monte-Carlo search over sampled hands, 1 s per decision",
 }
 
 
@@ -28,6 +30,8 @@ def make_player(kind: str, seed: int | None = None) -> Player:
         return HeuristicPlayer(seed)
     if kind == "heuristic-nomem":
         return HeuristicPlayer(seed, remember=False)
+    if kind == "search":
+        return SearchPlayer(seed)
     raise ValueError(f"unknown player {kind!r}; choose from {', '.join(PLAYER_KINDS)}")
 
 
@@ -36,6 +40,7 @@ __all__ = [
     "HeuristicPlayer",
     "Player",
     "RandomPlayer",
+    "SearchPlayer",
     "make_player",
     "play_match",
     "play_round",

@@ -1,0 +1,366 @@
+"""A search player: determinized Monte-Carlo search over the hidden cards.
+
+At each decision worth searching, the player
+
+1. lists a few **candidate** actions: the heuristic player's choice (the *default*)
+   and a handful of sensible alternatives (see :func:`candidates`): for a lead, the
+   highest and the lowest unit of each suit held; for a follow, the cheapest play,
+   the play richest in points, the cheapest and the strongest winning plays; for the
+   kitty, burying to make a void in each short suit; for the Hundred's trump, each
+   suit; for friend calls, other aces;
+2. samples **worlds**: the hidden cards dealt at random consistently with everything
+   the seat knows (:mod:`shengji.players.worlds`: played cards, proven voids and
+   unpaired suits, bid and exposed cards, the kitty it buried, hand sizes; every
+   world is checked by replaying the public history from its deal);
+3. plays each candidate in each world and **rolls the round out** to the end with the
+   heuristic player in every seat, scoring the result for the seat's side: levels
+   gained by its side minus those of the other side, plus a small share of the points
+   (the same worlds for every candidate, so the comparison is paired);
+4. keeps the default unless the best candidate's paired gain over it has a
+   **lower confidence bound above zero** (mean − ``z`` standard errors): search
+   overrides the heuristic only where the evidence says it should.
+
+Budgets: ``iterations`` (worlds per decision) makes the player reproducible: the same
+seed, view and budget give the same action, whatever the number of ``workers`` (each
+world has its own seed, derived from the player's seed, the seat and the position).
+Without it, ``time_budget`` seconds per decision (default 1 s) bound the search.
+``workers`` > 1 runs worlds root-parallel in processes.
+
+Where search is not worth it the player acts as the heuristic does, and says so here:
+bidding during the deal and after it, the Hundred's exposing, showing a hand for a
+redeal (rollouts from the middle of the deal cost whole rounds and decide little),
+decisions with one candidate, and any position where no consistent world could be
+sampled.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from itertools import islice
+from random import Random
+
+from shengji.engine.cards import Card, Rank, Suit
+from shengji.engine.follow import LegalPlays
+from shengji.engine.friends import FriendCall
+from shengji.engine.lead import Lead, LegalLeads
+from shengji.engine.trick import beats
+from shengji.engine.trump import TRUMP, Trump
+from shengji.game.actions import Action, Bury, Call, Declare, Play
+from shengji.game.legal import Legal
+from shengji.game.round import Phase, Round
+from shengji.game.view import SeatView
+from shengji.players.heuristic import HeuristicPlayer
+from shengji.players.memory import current_winner
+from shengji.players.worlds import Knowledge, sample_world
+
+_SEARCHED = (Phase.KITTY, Phase.CALL, Phase.DECLARE, Phase.PLAY)
+_ENUMERATE = 300
+
+
+class SearchPlayer:
+    """Determinized Monte-Carlo search with heuristic rollouts (see the module docstring).
+
+    ``iterations``: worlds per decision (reproducible); ``time_budget``: seconds per
+    decision when ``iterations`` is not given; ``candidates``: the most actions compared;
+    ``z``: how sure the gain over the heuristic's choice must be; ``workers``: processes.
+    """
+
+    def __init__(self, seed: int | None = None, *, time_budget: float = 1.0,
+                 iterations: int | None = None, candidates: int = 5, z: float = 1.0,
+                 workers: int = 1) -> None:
+        if iterations is not None and iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        if time_budget <= 0:
+            raise ValueError("time_budget must be positive")
+        if candidates < 1 or workers < 1:
+            raise ValueError("candidates and workers must be at least 1")
+        self.seed = seed if seed is not None else Random().getrandbits(32)
+        self.time_budget = time_budget
+        self.iterations = iterations
+        self.max_candidates = candidates
+        self.z = z
+        self.workers = workers
+        self.base = HeuristicPlayer(self.seed)
+        self.last: SearchStats | None = None
+        """Figures of the last searched decision (for benchmarks and tests)."""
+        self._pool: ProcessPoolExecutor | None = None
+
+    def __repr__(self) -> str:
+        budget = (f"iterations={self.iterations}" if self.iterations is not None
+                  else f"time_budget={self.time_budget}")
+        return f"SearchPlayer({budget})"
+
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state["_pool"] = None
+        return state
+
+    def close(self) -> None:
+        """Stop the worker processes, if any."""
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def act(self, view: SeatView, legal: Legal) -> Action:
+        """Choose an action: the heuristic's, unless search shows a better one."""
+        default = self.base.act(view, legal)
+        self.last = None
+        if view.phase not in _SEARCHED:
+            return default
+        options = candidates(view, legal, default, self.max_candidates)
+        if len(options) < 2:
+            return default
+        stats = self._search(view, options)
+        self.last = stats
+        return options[stats.choice]
+
+    def _search(self, view: SeatView, options: list[Action]) -> SearchStats:
+        start = time.perf_counter()
+        knowledge = Knowledge.of(view)
+        key = _position_seed(self.seed, view)
+        rows: list[list[float]] = []
+        batch = self.workers
+        done = 0
+        while True:
+            if self.iterations is not None:
+                if done >= self.iterations:
+                    break
+                count = min(batch * 4, self.iterations - done)
+            else:
+                if done and time.perf_counter() - start >= self.time_budget:
+                    break
+                count = batch
+            seeds = [key * 1_000_003 + done + i for i in range(count)]
+            rows.extend(r for r in self._worlds(knowledge, options, seeds) if r is not None)
+            done += count
+            if self.iterations is None and done >= 10_000:
+                break
+        choice = _choose(rows, self.z)
+        return SearchStats(choice, len(rows), done, time.perf_counter() - start,
+                           [sum(r[i] for r in rows) / len(rows) if rows else 0.0
+                            for i in range(len(options))])
+
+    def _worlds(self, knowledge: Knowledge, options: list[Action],
+                seeds: list[int]) -> list[list[float] | None]:
+        if self.workers == 1 or len(seeds) == 1:
+            return [evaluate(knowledge, options, s) for s in seeds]
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.workers)
+        return list(self._pool.map(evaluate, [knowledge] * len(seeds), [options] * len(seeds),
+                                   seeds))
+
+
+class SearchStats:
+    """What one search found: the chosen candidate, worlds used, time, mean values."""
+
+    def __init__(self, choice: int, worlds: int, tried: int, seconds: float,
+                 means: list[float]) -> None:
+        self.choice = choice
+        self.worlds = worlds
+        self.tried = tried
+        self.seconds = seconds
+        self.means = means
+
+    def __repr__(self) -> str:
+        return (f"SearchStats(choice={self.choice}, worlds={self.worlds}/{self.tried}, "
+                f"seconds={self.seconds:.3f})")
+
+
+def _position_seed(seed: int, view: SeatView) -> int:
+    """A seed for this decision: the player's seed, the seat and the position."""
+    return (seed * 7_919 + view.seat * 104_729 + len(view.history) * 15_485_863) % (2**40)
+
+
+def _choose(rows: Sequence[Sequence[float]], z: float) -> int:
+    """The candidate to play: the best by mean value if its paired gain over the default
+    (candidate 0) has a lower confidence bound above zero, else the default."""
+    if len(rows) < 2:
+        return 0
+    n = len(rows)
+    best, best_mean = 0, 0.0
+    for i in range(1, len(rows[0])):
+        gains = [r[i] - r[0] for r in rows]
+        mean = sum(gains) / n
+        var = sum((g - mean) ** 2 for g in gains) / (n - 1)
+        if mean - z * math.sqrt(var / n) > 0 and mean > best_mean:
+            best, best_mean = i, mean
+    return best
+
+
+def evaluate(knowledge: Knowledge, options: Sequence[Action], seed: int) -> list[float] | None:
+    """One sampled world: the value of each candidate for the seat, or ``None`` if no
+    consistent world was found."""
+    rng = Random(seed)
+    world = sample_world(knowledge, rng)
+    if world is None:
+        return None
+    seat = knowledge.view.seat
+    values = []
+    for action in options:
+        rollout = world.copy()
+        rollout.apply(action)
+        values.append(_value(_play_out(rollout, seed), seat))
+    return values
+
+
+def _play_out(rnd: Round, seed: int) -> Round:
+    """Play ``rnd`` to the end with heuristic players."""
+    players = [HeuristicPlayer(seed + s) for s in range(rnd.rules.players)]
+    while rnd.phase != Phase.DONE:
+        seat = rnd.to_move
+        assert seat is not None
+        legal = rnd.legal(seat)
+        rnd.apply(players[seat].act(rnd.view(seat), legal))
+    return rnd
+
+
+def _value(rnd: Round, seat: int) -> float:
+    """The finished round's worth to ``seat``'s side: levels gained by it minus those of
+    the other side, plus a tenth of a level per 10 points of the margin."""
+    result = rnd.result
+    assert result is not None
+    if result.redeal:
+        return 0.0
+    mine = result.declarers if seat in result.declarers else result.opponents
+    other = result.opponents if seat in result.declarers else result.declarers
+    gain = [b - a for a, b in zip(result.levels_before, result.levels, strict=True)]
+    levels = (sum(gain[s] for s in mine) / max(1, len(mine))
+              - sum(gain[s] for s in other) / max(1, len(other)))
+    points = result.points if seat in result.opponents else -result.points
+    return levels + points / 100.0
+
+
+# -- candidates --------------------------------------------------------------------------
+
+
+def candidates(view: SeatView, legal: Legal, default: Action, limit: int) -> list[Action]:
+    """The actions worth comparing, the default first, at most ``limit``."""
+    found: list[Action] = [default]
+    phase = view.phase
+    if phase == Phase.PLAY:
+        plays = legal.plays
+        if isinstance(plays, LegalLeads):
+            extra: list[Action] = [Play(view.seat, c) for c in _lead_options(plays)]
+        else:
+            assert isinstance(plays, LegalPlays)
+            extra = [Play(view.seat, c) for c in _follow_options(view, plays)]
+    elif phase == Phase.KITTY:
+        extra = list(_bury_options(view, legal))
+    elif phase == Phase.DECLARE:
+        extra = [a for a in legal if isinstance(a, Declare)]
+    elif phase == Phase.CALL:
+        extra = list(_call_options(view, legal))
+    else:
+        extra = []
+    for action in extra:
+        if len(found) >= limit:
+            break
+        if not any(_same(action, f) for f in found) and action in legal:
+            found.append(action)
+    return found
+
+
+def _same(a: Action, b: Action) -> bool:
+    """Equal actions (cards compared as multisets)."""
+    cards_a, cards_b = getattr(a, "cards", None), getattr(b, "cards", None)
+    if cards_a is not None and cards_b is not None:
+        return type(a) is type(b) and Counter(cards_a) == Counter(cards_b)
+    return a == b
+
+
+def _cost(card: Card, trump: Trump) -> float:
+    """How much a card is worth keeping (trumps most, then high plain cards)."""
+    level = trump.level(card)
+    return 30.0 + level * 1.5 if trump.is_trump(card) else float(level)
+
+
+def _lead_options(legal: LegalLeads) -> list[tuple[Card, ...]]:
+    """Per suit held: its strongest largest unit and its lowest single, plain suits first."""
+    by_suit: dict[int, list[tuple[Card, ...]]] = {}
+    units = list(legal.units())
+    for suit in sorted({u.suit for u in units}, key=lambda s: s == TRUMP):
+        mine = [u for u in units if u.suit == suit]
+        top = max(mine, key=lambda u: (u.size, u.top))
+        low = min(mine, key=lambda u: (u.size, u.top, sum(c.points for c in u.cards)))
+        by_suit[suit] = [top.cards, low.cards]
+    return [by_suit[s][0] for s in by_suit] + [by_suit[s][1] for s in by_suit]
+
+
+def _follow_options(view: SeatView, legal: LegalPlays) -> list[tuple[Card, ...]]:
+    """The cheapest play, the richest in points, the cheapest and the strongest winners."""
+    trump = legal.trump
+    plays = list(islice(iter(legal), _ENUMERATE))
+    rng = Random(len(view.history))
+    if len(plays) == _ENUMERATE:
+        plays.extend(legal.random(rng) for _ in range(40))
+    state = current_winner(view, trump)
+    if not plays or state is None:
+        return plays
+    _, reading, lead = state
+
+    def cost(p: tuple[Card, ...]) -> float:
+        return sum(_cost(c, trump) for c in p)
+
+    def points(p: tuple[Card, ...]) -> int:
+        return sum(c.points for c in p)
+
+    cheapest = min(plays, key=lambda p: (cost(p) + 3 * points(p), p))
+    richest = max(plays, key=lambda p: (points(p), -cost(p), p))
+    winners = [p for p in plays if _wins(p, reading, lead, trump, view)]
+    found = [cheapest, richest]
+    if winners:
+        found.append(min(winners, key=lambda p: (cost(p), p)))
+        found.append(max(winners, key=lambda p: (cost(p), p)))
+        found.append(max(winners, key=lambda p: (points(p), -cost(p), p)))
+    return found
+
+
+def _wins(play: tuple[Card, ...], reading: object, lead: Lead, trump: Trump,
+          view: SeatView) -> bool:
+    return beats(play, reading, lead, trump, view.rules) is not None  # type: ignore[arg-type]
+
+
+def _bury_options(view: SeatView, legal: Legal) -> list[Action]:
+    """Buries that empty one short plain suit each (its cards first, then the cheapest
+    other cards, points last), and the plain cheapest bury."""
+    trump = view.trump
+    if trump is None:
+        return []
+    size = view.rules.kitty_size
+    hand = list(view.hand)
+    suits = Counter(trump.suit_of(c) for c in hand if not trump.is_trump(c))
+
+    def keep(card: Card) -> tuple[int, float]:
+        return (1 if card.points else 0, _cost(card, trump) + 20 * (hand.count(card) > 1))
+
+    found: list[Action] = []
+    for suit, _ in sorted(suits.items(), key=lambda item: (item[1], item[0])):
+        first = sorted((c for c in hand if trump.suit_of(c) == suit), key=keep)
+        others = sorted((c for c in hand if trump.suit_of(c) != suit), key=keep)
+        found.append(Bury(view.seat, tuple((first + others)[:size])))
+    found.append(Bury(view.seat, tuple(sorted(hand, key=keep)[:size])))
+    return [a for a in found if a in legal]
+
+
+def _call_options(view: SeatView, legal: Legal) -> list[Action]:
+    """Calls of the first copy the dealer lacks of each plain ace or king, one call per
+    option, the rest as in the default."""
+    trump = view.trump
+    if trump is None or view.rules.friend_calls != "ordinal":
+        return []
+    held = Counter(view.hand)
+    found: list[Action] = []
+    want = view.rules.friend_count
+    cards = [Card.of(rank, suit) for rank in (Rank.ACE, Rank.KING) for suit in Suit]
+    calls = [FriendCall(held[c] + 1, card=c) for c in cards
+             if not trump.is_trump(c) and held[c] < view.rules.decks]
+    for i in range(len(calls) - want + 1):
+        found.append(Call(view.seat, tuple(calls[i:i + want])))
+    return [a for a in found if a in legal]
+
+
+__all__ = ["SearchPlayer", "SearchStats", "candidates", "evaluate"]

@@ -1,0 +1,386 @@
+"""Sampled worlds: concrete rounds consistent with everything one seat knows.
+
+A search player cannot look at the hidden cards, so it imagines them: it deals the
+cards it has not seen to the other hands (and to the kitty or the undealt pack) at
+random, under what the seat has seen:
+
+- its own hand, every card played, the kitty if it buried it, the removed cards;
+- proven voids: a seat that did not follow the led suit with as many cards as the
+  lead holds none of that suit;
+- cards a seat must still hold: cards it bid with or exposed (less those it has
+  played since), the cards of a failed throw, the kitty cards turned face up;
+- the hand sizes.
+
+The sampled cards are then put back in time: each hand becomes the hand it was dealt
+(the cards it holds now, those it has played, the kitty it picked up less the cards it
+buried) and the whole public history is replayed from that deal through
+:class:`~shengji.game.deal.Deal` and :class:`~shengji.game.round.Round`. The replay is
+the exact check: a world in which any recorded action would be illegal (a pair not
+followed by a seat that held one under the active follow rules, a throw that would
+have failed or succeeded otherwise, a bid with cards not yet drawn, a redeal show
+skipped) is rejected and sampled again. Only :class:`~shengji.game.view.SeatView`
+is read, never the real round.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from random import Random
+
+from shengji.engine.cards import ALL_CARDS, Card
+from shengji.engine.rules import TractorFollow, TupleFollow
+from shengji.game.actions import ActionError, Bid, Bury, Draw, Expose, Play
+from shengji.game.deal import Deal, DealError, pack_counts
+from shengji.game.round import Phase, Round
+from shengji.game.view import SeatView
+
+_PRE_KITTY = (Phase.BID, Phase.EXPOSE, Phase.DECLARE)
+_KITTY = "kitty"
+_UNDEALT = "undealt"
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What one seat knows about the hidden cards, derived from its view alone."""
+
+    view: SeatView
+    pool: tuple[Card, ...]
+    """The cards the seat has not seen (other hands, the hidden kitty, the undealt pack)."""
+    sizes: dict[int | str, int]
+    """How many hidden cards each place holds: seats, ``"kitty"``, ``"undealt"``."""
+    voids: dict[int, frozenset[int]]
+    """Effective suits (0-3 plain, 4 trump) each other seat is proven void in."""
+    unpaired: dict[int, frozenset[int]]
+    """Effective suits in which a seat holds no two equal cards: it followed a lead of
+    pairs in full without playing as many pairs (``tuple_follow = "draw-out"``)."""
+    must: dict[int, Counter[Card]]
+    """Cards each other seat is known to hold now (or, for a kitty holder, may have
+    buried)."""
+    played: dict[int, Counter[Card]]
+    """The cards each seat has played (what left its hand)."""
+
+    @classmethod
+    def of(cls, view: SeatView) -> Knowledge:
+        """Everything ``view`` reveals about the hidden cards."""
+        rules, me, n = view.rules, view.seat, view.rules.players
+        unseen = Counter({ALL_CARDS[i]: k for i, k in
+                          enumerate(pack_counts(rules, view.removed)) if k})
+        unseen.subtract(view.hand)
+        played: dict[int, Counter[Card]] = {s: Counter() for s in range(n)}
+        plays = [p for record in view.tricks for p in record.plays] + list(view.trick)
+        for play in plays:
+            played[play.seat].update(play.cards)
+            unseen.subtract(play.cards)
+        buried = any(isinstance(a, Bury) for a in view.history)
+        sizes: dict[int | str, int] = {s: view.hand_sizes[s] for s in range(n) if s != me}
+        if view.phase == Phase.DEAL:
+            sizes[_UNDEALT] = sum(unseen.values()) - sum(view.hand_sizes) + view.hand_sizes[me]
+        elif view.phase in _PRE_KITTY or (buried and view.phase != Phase.KITTY):
+            if view.kitty is None:
+                sizes[_KITTY] = rules.kitty_size
+            else:
+                unseen.subtract(view.kitty)
+        pool = tuple(sorted(unseen.elements()))
+        if len(pool) != sum(sizes.values()):
+            raise ValueError("the view's card counts do not add up")  # an engine bug
+        voids, unpaired = _voids(view)
+        return cls(view, pool, sizes, voids, unpaired, _must(view, played), played)
+
+
+def _voids(view: SeatView) -> tuple[dict[int, frozenset[int]], dict[int, frozenset[int]]]:
+    """Seats proven void in an effective suit (they followed it short), and seats proven
+    to hold no pair in it (they followed a lead of pairs without pairs, when the rules
+    force pairs out)."""
+    trump, rules = view.trump, view.rules
+    seats = range(rules.players)
+    found: dict[int, set[int]] = {s: set() for s in seats}
+    unpaired: dict[int, set[int]] = {s: set() for s in seats}
+    if trump is None:
+        return {s: frozenset() for s in seats}, {s: frozenset() for s in seats}
+    pairs_forced = rules.tuple_follow == TupleFollow.DRAW_OUT
+    tricks = [r.plays for r in view.tricks] + ([view.trick] if view.trick else [])
+    index = trump.suit_index
+    for trick in tricks:
+        lead = trick[0].cards
+        suit = index[lead[0]]
+        shape = Counter(Counter(lead).values())
+        pairs_led = shape[2] if pairs_forced and set(shape) <= {1, 2} else 0
+        if pairs_led and rules.tractor_follow == TractorFollow.TRACTOR_ONLY:
+            pairs_led = 0
+        for play in trick[1:]:
+            followed = [c for c in play.cards if index[c] == suit]
+            if len(followed) < len(lead):
+                found[play.seat].add(suit)
+            elif pairs_led and sum(1 for k in Counter(followed).values() if k >= 2) < pairs_led:
+                unpaired[play.seat].add(suit)
+    return ({s: frozenset(v) for s, v in found.items()},
+            {s: frozenset(v) for s, v in unpaired.items()})
+
+
+def _must(view: SeatView, played: dict[int, Counter[Card]]) -> dict[int, Counter[Card]]:
+    """Cards each seat has shown (bids, exposes, failed throws, the turned kitty) and not
+    played since."""
+    n = view.rules.players
+    shown: dict[int, Counter[Card]] = {s: Counter() for s in range(n)}
+
+    def need(seat: int, cards: Sequence[Card], spent: Counter[Card]) -> None:
+        held = Counter(cards)
+        held.subtract(spent)
+        for card, k in held.items():
+            if k > shown[seat][card]:
+                shown[seat][card] = k
+
+    later: dict[int, Counter[Card]] = {s: Counter(c) for s, c in played.items()}
+    records = [p for r in view.tricks for p in r.plays] + list(view.trick)
+    attempts = [a for a in view.history if isinstance(a, Play)]
+    for action, record in zip(attempts, records, strict=False):
+        if tuple(action.cards) != tuple(record.cards):  # a failed throw: all were held
+            need(action.seat, action.cards, later[action.seat])
+        later[action.seat].subtract(record.cards)
+    for event in view.history:
+        if isinstance(event, Bid | Expose):
+            need(event.seat, event.cards, played[event.seat])
+    owners = [a.seat for a in view.history if isinstance(a, Bury)]
+    if view.phase == Phase.KITTY and view.to_move is not None:
+        owners.append(view.to_move)
+    if view.kitty_turned and owners:
+        need(owners[0], view.kitty_turned, played[owners[0]])
+    return {s: +c for s, c in shown.items() if s != view.seat}
+
+
+def sample_world(knowledge: Knowledge, rng: Random, *, tries: int = 60) -> Round | None:
+    """A round in the seat's current position with the hidden cards dealt at random
+    under everything it knows; ``None`` if ``tries`` attempts all failed the check."""
+    for _ in range(tries):
+        places = _deal_hidden(knowledge, rng)
+        if places is None:
+            continue
+        world = _replay(knowledge, places, rng)
+        if world is not None:
+            return world
+    return None
+
+
+def _deal_hidden(knowledge: Knowledge, rng: Random) -> dict[int | str, list[Card]] | None:
+    """The hidden cards dealt to their places: shown cards first, then the rest one card at
+    a time, most constrained first, to a place not void in its suit (weighted by room)."""
+    view = knowledge.view
+    room = dict(knowledge.sizes)
+    places: dict[int | str, list[Card]] = {p: [] for p in room}
+    rest = Counter(knowledge.pool)
+    for seat, shown in knowledge.must.items():
+        for card, k in shown.items():
+            for _ in range(k):
+                place: int | str = seat
+                if room.get(seat, 0) <= 0 or rest[card] <= 0:
+                    if room.get(_KITTY, 0) > 0 and rest[card] > 0:
+                        place = _KITTY
+                    else:
+                        return None
+                places[place].append(card)
+                room[place] -= 1
+                rest[card] -= 1
+    cards = list(rest.elements())
+    rng.shuffle(cards)
+    trump = view.trump
+    allowed: dict[int, list[int | str]] = {}
+    for suit in range(5):
+        allowed[suit] = [p for p in room if not (isinstance(p, int)
+                                                  and suit in knowledge.voids[p])]
+    suit_of = (lambda c: trump.suit_index[c]) if trump is not None else (lambda c: 0)
+    cards.sort(key=lambda c: len(allowed[suit_of(c)]))
+    unpaired = knowledge.unpaired
+    held = {p: Counter(got) for p, got in places.items()}
+    for card in cards:
+        suit = suit_of(card)
+        options = [p for p in allowed[suit] if room[p] > 0 and not (
+            isinstance(p, int) and suit in unpaired[p] and held[p][card])]
+        if not options:
+            return None
+        pick = rng.randrange(sum(room[p] for p in options))
+        for place in options:
+            pick -= room[place]
+            if pick < 0:
+                break
+        places[place].append(card)
+        held[place][card] += 1
+        room[place] -= 1
+    for hidden in places.values():
+        rng.shuffle(hidden)
+    return places
+
+
+def _replay(knowledge: Knowledge, places: dict[int | str, list[Card]],
+            rng: Random) -> Round | None:
+    """Put the sampled cards back in time (the deal, the kitties picked up and buried),
+    replay the public history from that deal and check that it comes out as seen."""
+    view = knowledge.view
+    rules, me, n = view.rules, view.seat, view.rules.players
+    k = rules.kitty_size
+    now: dict[int, Counter[Card]] = {s: Counter(places.get(s, ())) for s in range(n)}
+    now[me] = Counter(view.hand)
+    history = list(view.history)
+    draws = [a.seat for a in history if isinstance(a, Draw)]
+    first = draws[0] if draws else (view.to_move if view.to_move is not None else 0)
+    buries = [(i, a) for i, a in enumerate(history) if isinstance(a, Bury)]
+    if view.phase == Phase.DEAL:
+        deal = _deal_phase_deal(view, now, places[_UNDEALT], first)
+        hidden_buries: dict[int, tuple[Card, ...]] = {}
+    else:
+        built = _unbury(knowledge, now, places, buries, rng)
+        if built is None:
+            return None
+        hands, kitty, hidden_buries = built
+        orders = [_draw_order(view, s, hands[s], rng) for s in range(n)]
+        if any(o is None for o in orders) or len(kitty) != k:
+            return None
+        deal = Deal(tuple(tuple(o) for o in orders if o is not None), tuple(kitty), first)
+    try:
+        world = Round(rules, deal=deal, levels=view.levels, dealer=_first_dealer(view),
+                      track_undo=False)
+        for i, action in enumerate(history):
+            if i in hidden_buries:
+                action = Bury(action.seat, hidden_buries[i])
+            world.apply(action)
+    except (ActionError, DealError):
+        return None
+    return world if _agrees(world, view) else None
+
+
+def _first_dealer(view: SeatView) -> int | None:
+    """The dealer to start the replay with (a dealer set later by the bidding gives the
+    same replay)."""
+    return view.dealer
+
+
+def _deal_phase_deal(view: SeatView, now: dict[int, Counter[Card]], undealt: list[Card],
+                     first: int) -> Deal:
+    """During the deal: the hands drawn so far, then the undealt cards in pack order."""
+    n, k = view.rules.players, view.rules.kitty_size
+    rng = Random(0)  # order within a hand only matters for bids; _draw_order sets it
+    hands = [_draw_order(view, s, list(now[s].elements()), rng) or [] for s in range(n)]
+    drawn = sum(view.hand_sizes)
+    for j, card in enumerate(undealt[:len(undealt) - k]):
+        hands[(first + drawn + j) % n].append(card)
+    return Deal(tuple(tuple(h) for h in hands), tuple(undealt[len(undealt) - k:]), first)
+
+
+def _unbury(knowledge: Knowledge, now: dict[int, Counter[Card]],
+            places: dict[int | str, list[Card]], buries: list[tuple[int, Bury]],
+            rng: Random) -> tuple[list[list[Card]], list[Card], dict[int, tuple[Card, ...]]] | None:
+    """The dealt hands and the original kitty, found by walking back through the
+    buries and kitty pick-ups; also the cards of the buries the seat did not see."""
+    view = knowledge.view
+    n, k = view.rules.players, view.rules.kitty_size
+    history = view.history
+    pool = {s: now[s] + knowledge.played[s] for s in range(n)}
+    owners = [a.seat for _, a in buries]
+    pending = view.phase == Phase.KITTY
+    if pending and view.to_move is not None:
+        owners.append(view.to_move)
+    hidden: dict[int, tuple[Card, ...]] = {}
+    if not owners:  # before the kitty is picked up
+        return [list(pool[s].elements()) for s in range(n)], list(places[_KITTY]), hidden
+    # the kitty lying buried now (the last bury), if no pick-up is pending
+    last: tuple[Card, ...] | None = None
+    if not pending:
+        index, bury = buries[-1]
+        if bury.cards:
+            last = tuple(bury.cards)
+        elif view.kitty is not None:
+            last = tuple(view.kitty)
+        else:
+            last = tuple(places[_KITTY])
+            hidden[index] = last
+    picked = len(owners)  # pick-ups, one per owner
+    for j in range(picked - 1, -1, -1):
+        owner = owners[j]
+        if j < len(buries):  # undo the bury j: its cards were in the owner's hand
+            index, bury = buries[j]
+            cards = last if last is not None else ()
+            pool[owner].update(cards)
+        # undo pick-up j: the kitty picked up (bury j-1, or the original kitty)
+        end = buries[j][0] if j < len(buries) else len(history)
+        keep = Counter[Card]()
+        for action in history[:end]:
+            if isinstance(action, Bid | Expose) and action.seat == owner:
+                for card, c in Counter(action.cards).items():
+                    keep[card] = max(keep[card], c)
+        if j > 0 and buries[j - 1][1].cards:
+            taken = tuple(buries[j - 1][1].cards)
+            if Counter(taken) - pool[owner]:
+                return None
+        else:
+            first_cards = Counter(view.kitty_turned) if j == 0 else Counter[Card]()
+            if first_cards - pool[owner]:
+                return None
+            free = pool[owner] - first_cards - keep
+            spare = list(free.elements())
+            rng.shuffle(spare)
+            need = k - sum(first_cards.values())
+            if need > len(spare):
+                return None
+            taken = tuple(first_cards.elements()) + tuple(spare[:need])
+            if j > 0:
+                hidden[buries[j - 1][0]] = taken
+        pool[owner].subtract(taken)
+        last = taken
+    assert last is not None
+    return [list(pool[s].elements()) for s in range(n)], list(last), hidden
+
+
+def _draw_order(view: SeatView, seat: int, cards: list[Card],
+                rng: Random) -> list[Card] | None:
+    """The seat's cards in an order that lets it make each bid of the deal when it made
+    it (cards needed earliest first), the others shuffled; ``None`` if impossible."""
+    if len(cards) == 0:
+        return []
+    deadline: dict[tuple[Card, int], int] = {}
+    drawn = 0
+    for action in view.history:
+        if isinstance(action, Draw) and action.seat == seat:
+            drawn += 1
+        elif isinstance(action, Bid) and action.seat == seat and drawn < view.rules.hand_size:
+            for card, c in Counter(action.cards).items():
+                for copy in range(c):
+                    deadline.setdefault((card, copy), drawn)
+    rest = Counter(cards)
+    early: list[tuple[int, Card]] = []
+    for (card, _), due in sorted(deadline.items(), key=lambda item: (item[1], item[0])):
+        if rest[card] <= 0:
+            return None
+        rest[card] -= 1
+        early.append((due, card))
+    for position, (due, _) in enumerate(early):
+        if position >= due:
+            return None
+    others = list(rest.elements())
+    rng.shuffle(others)
+    return [c for _, c in early] + others
+
+
+def _agrees(world: Round, view: SeatView) -> bool:
+    """True if the replayed world shows the seat exactly what its view shows."""
+    if world.phase != view.phase or world.to_move != view.to_move:
+        return False
+    if tuple(len(h) for h in world.hands) != view.hand_sizes:
+        return False
+    if Counter(world.hands[view.seat].cards()) != Counter(view.hand):
+        return False
+    if [(r.plays, r.winner) for r in world.tricks] != [(r.plays, r.winner) for r in view.tricks]:
+        return False
+    trick = tuple(world.trick.plays) if world.trick is not None else ()
+    return trick == view.trick and tuple(world.captured) == view.captured
+
+
+def hidden_places(world: Round, seat: int) -> dict[int | str, Counter[Card]]:
+    """What ``seat`` cannot see in ``world``: the other hands and the kitty (for tests)."""
+    places: dict[int | str, Counter[Card]] = {s: Counter(h.cards()) for s, h in
+                                               enumerate(world.hands) if s != seat}
+    places[_KITTY] = Counter(world.kitty)
+    return places
+
+
+__all__ = ["Knowledge", "hidden_places", "sample_world"]
