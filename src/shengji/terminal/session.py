@@ -436,9 +436,9 @@ class Session:
         else:
             self.say(f"Rules: {legal.summary}.")
         suggestion = self.hinter.act(view, legal)
-        self.say(f"Suggestion: {self._describe(suggestion, view)}", style="bold")
+        self.say(f"Suggestion: {self._describe(suggestion, view, legal)}", style="bold")
 
-    def _describe(self, action: Action, view: SeatView) -> str:
+    def _describe(self, action: Action, view: SeatView, legal: Legal) -> str:
         """The suggestion as the screen shows it, then what to type to make it."""
         unicode = self.seating.unicode
         typed: list[str] = []
@@ -453,7 +453,9 @@ class Session:
             typed = [number_ranges(numbers), " ".join(str(c) for c in action.cards)]
         elif isinstance(action, Bid):
             shown = symbols(f"bid {' '.join(str(c) for c in action.cards)}", unicode)
-            typed = [f"bid {' '.join(str(c) for c in action.cards)}"]
+            menu = [a for a in legal if isinstance(a, Bid)]  # numbered as the bid menu
+            typed = [str(menu.index(action) + 1)] if action in menu else []
+            typed.append(f"bid {' '.join(str(c) for c in action.cards)}")
         elif isinstance(action, Call):
             shown = ", ".join(call_text(c, unicode) for c in action.calls)
             typed = [", ".join(str(c) for c in action.calls)]
