@@ -542,7 +542,8 @@ class Session:
         elif isinstance(action, Play):
             line = self._play_line(action, rnd)
         else:
-            line = Text(f"{self.seating.name(seat)}: {str(action).split(' ', 1)[1]}")
+            line = Text(f"{self.seating.name(seat)}: "
+                        + symbols(str(action).split(" ", 1)[1], unicode))
         self.say(line)
         if seat != self.me:
             self.pause()
