@@ -157,14 +157,6 @@ def report(command: str, problems: Sequence[str]) -> int:
     return 2
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file: a reader (or a crash) sees the
-    old file or the new one, never half of one."""
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
-
-
 def rules_from_args(preset_name: str, rules_file: str | None, players: int | None) -> Rules:
     """The rules chosen on the command line (a preset, or a rules file)."""
     from shengji.game.config import load_rules
@@ -222,6 +214,7 @@ def simulate_problems(args: argparse.Namespace) -> list[str]:
 def simulate_main(args: argparse.Namespace) -> int:
     """Run ``shengji simulate``."""
     from shengji import simulate
+    from shengji.game.files import write_text_atomic
     from shengji.players import PLAYER_KINDS, make_player
 
     problems = simulate_problems(args)

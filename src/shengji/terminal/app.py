@@ -88,11 +88,17 @@ def preset_name(rules: Rules) -> str:
     return ""
 
 
-def _kinds(names_text: str | None, players: int, me: int) -> list[str]:
-    names = [p.strip() for p in (names_text or "").split(",") if p.strip()] or ["heuristic"]
+def _player_names(text: str | None) -> list[str]:
+    """The computer players named by ``--players`` (default heuristic), checked."""
+    names = [p.strip() for p in (text or "").split(",") if p.strip()] or ["heuristic"]
     for name in names:
         if name not in PLAYER_KINDS:
             raise ValueError(f"unknown player {name!r}; choose from {', '.join(PLAYER_KINDS)}")
+    return names
+
+
+def _kinds(names_text: str | None, players: int, me: int) -> list[str]:
+    names = _player_names(names_text)
     others = [s for s in range(players) if s != me]
     kinds = ["human"] * players
     for i, seat in enumerate(others):
@@ -124,7 +130,7 @@ def _new_game(args: argparse.Namespace, problems: list[str]) -> Game | None:
     from shengji.cli import rules_from_args
 
     try:
-        _kinds(args.players, 2, 0)
+        _player_names(args.players)
     except ValueError as error:
         problems.append(str(error))
     try:

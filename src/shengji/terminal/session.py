@@ -10,7 +10,6 @@ so ``quit``, Ctrl-C or Ctrl-D leave a game that ``--resume`` continues.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -37,7 +36,7 @@ from shengji.game.actions import (
 )
 from shengji.game.legal import Legal
 from shengji.game.match import Match
-from shengji.game.record import write_record
+from shengji.game.record import save_record
 from shengji.game.round import Phase, Round
 from shengji.game.scoresheet import RoundResult
 from shengji.game.view import SeatView
@@ -156,16 +155,13 @@ class Session:
         return len(self.match.results) + 1
 
     def save(self) -> None:
-        """Write the record if it changed (to a temporary file first, so that an interrupted
-        write never leaves half a record)."""
+        """Write the record if it changed (atomically: an interrupted write never leaves
+        half a record)."""
         done = len(self.match.history)
         if done == self._saved:
             return
         self._saved = done
-        text = write_record(self.match, names=self.names, kinds=self.kinds)
-        temporary = self.record.with_name(self.record.name + ".tmp")
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, self.record)
+        save_record(self.match, self.record, names=self.names, kinds=self.kinds)
 
     # -- output ----------------------------------------------------------------------
 
