@@ -1,0 +1,155 @@
+"""The PettingZoo AEC environment: one agent per seat, one ``Discrete`` action space with
+an exact action mask (see :mod:`shengji.env.core` for the ids and the rewards,
+:mod:`shengji.env.encoding` for the observation)."""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+from pettingzoo import AECEnv
+
+from shengji.engine.rules import Rules
+from shengji.game.presets import preset as make_preset
+from shengji.players.base import Player
+
+from .core import Game
+from .encoding import Encoder
+
+Observation = dict[str, NDArray[Any]]
+
+RENDER_MODES = ("ansi", "human")
+
+
+def resolve_rules(preset: str = "tractor", table: int | None = None,
+                  rules: Rules | None = None) -> Rules:
+    """The rules of an environment: ``rules`` itself, else the ``preset`` (with ``table``
+    players if given)."""
+    if rules is not None:
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a shengji Rules value, got {rules!r}")
+        if table is not None and table != rules.players:
+            raise ValueError(f"table={table} contradicts rules.players={rules.players}")
+        return rules
+    return make_preset(preset, **({"players": table} if table is not None else {}))
+
+
+class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZoo's naming
+    """Sheng Ji for any preset, table size and rules, as a PettingZoo AEC environment.
+
+    Agents are ``seat_0 .. seat_{n-1}``. An episode is ``rounds`` rounds of a match
+    (``None``: the whole match). ``shaping`` adds points-based rewards
+    (:mod:`shengji.env.core`). ``reset(seed=s)`` makes the episodes that follow
+    reproducible."""
+
+    metadata: ClassVar[dict[str, Any]] = {"name": "shengji_v0", "is_parallelizable": False,
+                                          "render_modes": list(RENDER_MODES)}
+
+    def __init__(self, preset: str = "tractor", table: int | None = None,
+                 rules: Rules | None = None, render_mode: str | None = None, *,
+                 rounds: int | None = 1, shaping: float = 0.0,
+                 bots: dict[int, Player] | None = None) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode {render_mode!r} is not supported; use "
+                             f"{' or '.join(RENDER_MODES)}")
+        self.rules = resolve_rules(preset, table, rules)
+        self.render_mode = render_mode
+        self.game = Game(self.rules, rounds=rounds, shaping=shaping, bots=bots)
+        self.encoder = Encoder(self.rules)
+        n = self.rules.players
+        self.possible_agents = [f"seat_{s}" for s in range(n)]
+        self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
+        size = self.game.layout.size
+        self._action_space = spaces.Discrete(size)
+        self._observation_space = spaces.Dict({
+            "observation": spaces.Box(0.0, np.inf, (self.encoder.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (size,), np.int8),
+        })
+        self._seeds = Random()
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The same ``Dict`` space for every seat."""
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The same ``Discrete`` space for every seat."""
+        return self._action_space
+
+    def observe(self, agent: str) -> Observation:
+        """The seat's observation and action mask (all zeros when it is not its turn)."""
+        seat = self.agent_name_mapping[agent]
+        mask = np.zeros(self.game.layout.size, dtype=np.int8)
+        if self.game.seat == seat:
+            mask[self.game.allowed()] = 1
+        return {"observation": self.encoder.encode(self.game, seat), "action_mask": mask}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start an episode; ``seed`` fixes it and the episodes after it."""
+        if seed is not None:
+            self._seeds = Random(seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.game.reset(self._seeds.getrandbits(48))
+        self._sync()
+
+    def step(self, action: int | None) -> None:
+        """Act for the selected agent with one action id (``None`` once it is done)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} must act: give an allowed action id, not None")
+        self._cumulative_rewards[agent] = 0.0
+        self.game.step(int(action))
+        self._sync()
+        if self.render_mode == "human":
+            self.render()
+
+    def _sync(self) -> None:
+        rewards = self.game.take_rewards()
+        self.rewards = {a: rewards[self.agent_name_mapping[a]] for a in self.agents}
+        if self.game.over:
+            self.terminations = dict.fromkeys(self.agents, True)
+            if getattr(self, "agent_selection", None) not in self.agents:
+                self.agent_selection = self.agents[0]
+        else:
+            seat = self.game.seat
+            assert seat is not None
+            self.agent_selection = self.possible_agents[seat]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The round in words (``ansi`` returns it, ``human`` prints it)."""
+        if self.render_mode is None:
+            return None
+        rnd = self.game.round
+        d = self.game.decision
+        lines = [repr(rnd)]
+        if d is not None:
+            chosen = " ".join(str(c) for c in d.selector.cards) if d.selector else ""
+            lines.append(f"seat {d.seat} decides ({d.kind}){': ' + chosen if chosen else ''}")
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def env(preset: str = "tractor", table: int | None = None, rules: Rules | None = None,
+        render_mode: str | None = None, **options: Any) -> raw_env:
+    """The AEC environment (no wrappers: the mask already refuses illegal ids with a clear
+    ``ValueError``). ``options``: ``rounds``, ``shaping``, ``bots``."""
+    return raw_env(preset, table, rules, render_mode, **options)

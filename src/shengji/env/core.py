@@ -1,0 +1,465 @@
+"""The environment's game driver: action ids, decisions built id by id, rewards.
+
+:class:`Game` runs a :class:`~shengji.game.match.Match` for the environments
+(:mod:`shengji.env.aec`, :mod:`shengji.env.single`). It needs no numpy: the
+observation encoding lives in :mod:`shengji.env.encoding`.
+
+**Action ids** (one ``Discrete`` space, :class:`Layout`): ``0..53`` a card (the engine's
+card index: ``2C 3C .. AC 2D .. AS SJ BJ``), ``54`` done, ``55`` pass (also "no bid now"
+during the deal), ``56`` withdraw, ``57`` show, ``58..62`` declare C, D, H, S, NT, then
+the ordinals ``1st..`` of friend calls (``2 × decks`` of them), the colours black and
+red, and the ranks 2..A. Multi-card actions (bids, exposures, buries, leads, follows) are
+built card by card; ``done`` ends one where it may stop, and a selection that can only
+stop (a bury or follow of the full size) is submitted without it. A friend call is an
+ordinal then a card (``ordinal`` calls) or an ordinal, a colour and a rank.
+
+**The deal.** Cards are drawn automatically. A seat's knowledge changes during the deal
+only when it draws or when somebody bids or withdraws, so it is asked then: after its own
+draw, and after another seat's bid or withdrawal, a seat that could bid (or withdraw) gets
+a *bid window*: build a bid, withdraw, or ``pass`` (no bid now). After the deal the
+bidding goes round as in the round itself.
+
+**Rewards**, given when a round ends to every seat at once (in Finding Friends too, when
+the sides are final; never at a friend's reveal): a seat's levels gained in the round
+minus the average levels gained by the seats of the other side (so ``±change`` for a
+fixed team, shared by both partners; ``0`` for a redeal). With ``shaping = w`` the
+attackers also get ``+w × points / target`` and the declarers ``-w × points / target``
+for the attackers' points: after each trick they win with fixed partnerships (the rest,
+kitty and penalties, at the round's end); at the round's end in Finding Friends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from random import Random
+
+from shengji.engine.cards import ALL_CARDS, Card, Rank, Suit
+from shengji.engine.friends import FriendCall
+from shengji.engine.lead import LegalLeads
+from shengji.engine.rules import FriendCalls, Partnership, Rules
+from shengji.game.actions import (
+    Action,
+    Bid,
+    Bury,
+    Call,
+    Declare,
+    Draw,
+    Expose,
+    Pass,
+    Play,
+    Show,
+    Withdraw,
+)
+from shengji.game.bury import bury_limits
+from shengji.game.legal import Legal
+from shengji.game.match import Match
+from shengji.game.round import Phase, Round
+from shengji.game.scoresheet import RoundResult
+from shengji.players.base import Player
+from shengji.players.table import decide
+
+from .selection import (
+    BurySelector,
+    ExposeSelector,
+    FollowSelector,
+    LeadSelector,
+    OptionsSelector,
+    Selector,
+)
+
+DONE, PASS, WITHDRAW, SHOW = 54, 55, 56, 57
+DECLARE = 58
+"""``58..62``: declare clubs, diamonds, hearts, spades, no-trump."""
+ORDINAL = 63
+"""The first ordinal id (1st); ``2 × decks`` of them."""
+
+KINDS = ("none", "bid-window", "bid", "overbid", "expose", "declare", "bury", "call",
+         "show", "lead", "follow")
+"""The kinds of decision, in the order of the observation's one-hot."""
+
+
+class Layout:
+    """The action ids for one set of rules (their number depends on the decks only)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.ordinals = 2 * rules.decks
+        self.colour = ORDINAL + self.ordinals
+        """Ids of the colours black, red."""
+        self.rank = self.colour + 2
+        """Ids of the ranks 2..A (13)."""
+        self.size = self.rank + 13
+
+    def describe(self, action_id: int) -> str:
+        """The id in words, e.g. ``card AS``, ``done``, ``ordinal 2``."""
+        if 0 <= action_id < 54:
+            return f"card {ALL_CARDS[action_id]}"
+        names = {DONE: "done", PASS: "pass", WITHDRAW: "withdraw", SHOW: "show"}
+        if action_id in names:
+            return names[action_id]
+        if DECLARE <= action_id < ORDINAL:
+            return "declare " + ("C", "D", "H", "S", "NT")[action_id - DECLARE]
+        if ORDINAL <= action_id < self.colour:
+            return f"ordinal {action_id - ORDINAL + 1}"
+        if self.colour <= action_id < self.rank:
+            return ("colour black", "colour red")[action_id - self.colour]
+        if self.rank <= action_id < self.size:
+            return f"rank {Rank(action_id - self.rank + 2)}"
+        raise ValueError(f"there is no action id {action_id} (ids are 0..{self.size - 1})")
+
+
+@dataclass
+class Decision:
+    """One seat's decision in progress: its kind, the simple ids allowed (while nothing is
+    chosen) and the selection built so far."""
+
+    seat: int
+    kind: str
+    legal: Legal
+    simple: dict[int, Action] = field(default_factory=dict)
+    selector: Selector | None = None
+    finish: Callable[[tuple[Card, ...]], Action] | None = None
+    calls: list[FriendCall] = field(default_factory=list)
+    ordinal: int | None = None
+    colour: str | None = None
+    valid_calls: frozenset[FriendCall] = frozenset()
+
+    @property
+    def started(self) -> bool:
+        """True once a card (or part of a call) was chosen: simple ids are closed."""
+        return bool(self.selector is not None and self.selector.cards) or bool(
+            self.calls) or self.ordinal is not None
+
+
+class Game:
+    """A match driven by action ids, one decision at a time.
+
+    ``bots`` maps seats to players (:mod:`shengji.players`) that act on their own; the
+    other seats decide through :meth:`step`. ``rounds`` limits an episode (``None``: the
+    whole match)."""
+
+    def __init__(self, rules: Rules, *, rounds: int | None = 1, shaping: float = 0.0,
+                 bots: dict[int, Player] | None = None) -> None:
+        self.rules = rules
+        self.layout = Layout(rules)
+        self.rounds = rounds
+        self.shaping = shaping
+        self.bots = dict(bots or {})
+        self.n = rules.players
+        self.match: Match | None = None
+        self.decision: Decision | None = None
+        self.windows: list[int] = []
+        self.rewards = [0.0] * self.n
+        """Rewards since :meth:`take_rewards` was last called, per seat."""
+        self._shaped = 0.0  # attackers' shaping given so far this round
+        self.version = 0
+        """Counts the actions applied (and resets): observations are cached per version."""
+
+    # -- the episode -------------------------------------------------------------------
+
+    def reset(self, seed: int) -> None:
+        """Start a new episode (a match cut after ``rounds`` rounds) from ``seed``."""
+        self.match = Match(self.rules, seed=seed, max_rounds=self.rounds)
+        self.version += 1
+        self.decision = None
+        self.windows = []
+        self.rewards = [0.0] * self.n
+        self._shaped = 0.0
+        self._advance()
+
+    @property
+    def round(self) -> Round:
+        """The round in play."""
+        assert self.match is not None, "call reset() first"
+        return self.match.round
+
+    @property
+    def over(self) -> bool:
+        """True when the episode has ended."""
+        return self.match is None or self.match.is_over
+
+    @property
+    def seat(self) -> int | None:
+        """The seat to decide now (``None`` when the episode is over)."""
+        return None if self.decision is None else self.decision.seat
+
+    def take_rewards(self) -> list[float]:
+        """The rewards since the last call, per seat, and reset them."""
+        out, self.rewards = self.rewards, [0.0] * self.n
+        return out
+
+    # -- ids ---------------------------------------------------------------------------
+
+    def allowed(self) -> list[int]:
+        """The ids allowed now for the deciding seat (empty when the episode is over)."""
+        d = self.decision
+        if d is None:
+            return []
+        if d.kind == "call":
+            return self._call_ids(d)
+        ids: list[int] = []
+        if not d.started:
+            ids.extend(d.simple)
+        if d.selector is not None:
+            ids.extend(d.selector.addable())
+            if d.selector.cards and d.selector.complete():
+                ids.append(DONE)
+        return sorted(ids)
+
+    def step(self, action_id: int) -> None:
+        """Act with one id; raise ``ValueError`` (changing nothing) if it is not allowed."""
+        d = self.decision
+        if d is None:
+            raise ValueError("the episode is over: call reset()")
+        allowed = self.allowed()
+        if action_id not in allowed:
+            raise ValueError(
+                f"action id {action_id} is not allowed now (seat {d.seat}, {d.kind}); "
+                f"allowed: {', '.join(self.layout.describe(i) for i in allowed)}")
+        if d.kind == "call":
+            self._call_step(d, action_id)
+            return
+        if d.kind == "bid-window" and action_id == PASS:
+            self.windows.pop(0)  # no bid now: nothing happens in the round
+            self.decision = None
+            self._advance()
+            return
+        if not d.started and action_id in d.simple:
+            self._act(d.simple[action_id])
+            return
+        assert d.selector is not None and d.finish is not None
+        if action_id != DONE:
+            d.selector.add(ALL_CARDS[action_id])
+            if d.selector.addable():
+                return
+        self._act(d.finish(tuple(d.selector.cards)))
+
+    def action_ids(self, action: Action) -> list[int]:
+        """The ids that make ``action`` at the current decision, cards in the order given
+        (``done`` where the selection is not submitted by itself)."""
+        d = self.decision
+        if d is None:
+            return []
+        for action_id, simple in d.simple.items():
+            if simple == action:
+                return [action_id]
+        if isinstance(action, Call):
+            ids: list[int] = []
+            for call in action.calls:
+                ids.append(ORDINAL + call.ordinal - 1)
+                if call.card is not None:
+                    ids.append(int(call.card))
+                else:
+                    assert call.colour is not None and call.rank is not None
+                    ids.append(self.layout.colour + (call.colour == "red"))
+                    ids.append(self.layout.rank + int(call.rank) - 2)
+            return ids
+        cards: tuple[Card, ...] = getattr(action, "cards", ())
+        ids = [int(c) for c in cards]
+        if d.selector is not None:
+            trial = d.selector.clone()
+            for card in cards:
+                trial.add(card)
+            if trial.addable():  # a selection that can grow is ended by done
+                ids.append(DONE)
+        return ids
+
+    # -- driving the match -------------------------------------------------------------
+
+    def _act(self, action: Action) -> None:
+        """Apply a seat's built action, then go on to the next decision."""
+        self._apply(action)
+        self._advance()
+
+    def _apply(self, action: Action) -> None:
+        match = self.match
+        assert match is not None
+        rnd = match.round
+        tricks = len(rnd.tricks)
+        phase = rnd.phase
+        self.decision = None
+        result = match.apply(action)
+        self.version += 1
+        if phase == Phase.DEAL:
+            self._after_deal_action(rnd, action)
+        if self.shaping and rnd.rules.partnership == Partnership.FIXED and len(
+                rnd.tricks) > tricks:
+            record = rnd.tricks[-1]
+            if record.winner not in rnd.declarers and record.points:
+                self._shape(rnd.declarers, record.points)
+        if result is not None:
+            self._score(result)
+
+    def _after_deal_action(self, rnd: Round, action: Action) -> None:
+        """Open bid windows: for the drawer after its draw, for the others after a bid."""
+        if rnd.phase != Phase.DEAL:
+            self.windows = []
+            return
+        seat = action.seat
+        if isinstance(action, Draw):
+            if seat not in self.bots and self._can_bid(rnd, seat):
+                self.windows.append(seat)
+        elif isinstance(action, Bid | Withdraw):
+            order = [(seat + k) % self.n for k in range(1, self.n)]
+            self.windows = [s for s in order if s not in self.bots and self._can_bid(rnd, s)]
+
+    @staticmethod
+    def _can_bid(rnd: Round, seat: int) -> bool:
+        return any(isinstance(a, Bid | Withdraw) for a in rnd.legal(seat))
+
+    def _advance(self) -> None:
+        """Play automatic actions (draws, bots) until a seat must decide."""
+        match = self.match
+        assert match is not None
+        while not match.is_over:
+            rnd = match.round
+            if rnd.phase == Phase.DEAL:
+                if self.windows:
+                    seat = self.windows[0]
+                    if self._start(rnd, seat, window=True):
+                        return
+                    continue
+                drawer = rnd.drawer
+                bot = self.bots.get(drawer)
+                self._apply(decide(match, drawer, bot) if bot is not None else Draw(drawer))
+                continue
+            mover = rnd.to_move
+            assert mover is not None
+            bot = self.bots.get(mover)
+            if bot is not None:
+                self._apply(decide(match, mover, bot))
+                continue
+            if self._start(rnd, mover, window=False):
+                return
+        self.decision = None
+
+    def _start(self, rnd: Round, seat: int, *, window: bool) -> bool:
+        """Set up ``seat``'s decision; False if it was made at once (nothing to choose)."""
+        legal = rnd.legal(seat)
+        phase = rnd.phase
+        d: Decision
+        if phase in (Phase.DEAL, Phase.BID, Phase.OVERBID):
+            kind = "bid-window" if window else str(phase)
+            d = Decision(seat, kind, legal)
+            bids = []
+            for action in legal:
+                if isinstance(action, Bid):
+                    bids.append(action.cards)
+                elif isinstance(action, Withdraw):
+                    d.simple[WITHDRAW] = action
+                elif isinstance(action, Pass):
+                    d.simple[PASS] = action
+            if window:
+                d.simple[PASS] = Pass(seat)  # no bid now: handled by the driver
+            d.selector = OptionsSelector(rnd.hands[seat].counts, bids)
+            d.finish = lambda cards: Bid(seat, cards)
+        elif phase == Phase.EXPOSE:
+            most = min(rnd.rules.expose, len(rnd.hands[seat]))
+            d = Decision(seat, "expose", legal, selector=ExposeSelector(
+                rnd.hands[seat].counts, most), finish=lambda cards: Expose(seat, cards))
+            d.simple[DONE] = Expose(seat, ())
+        elif phase == Phase.DECLARE:
+            d = Decision(seat, "declare", legal, simple={
+                DECLARE + i: Declare(seat, suit) for i, suit in enumerate((*Suit, None))})
+        elif phase == Phase.KITTY:
+            counts = rnd.hands[seat].counts
+            size, most = bury_limits(rnd.rules, counts)
+            d = Decision(seat, "bury", legal, selector=BurySelector(counts, size, most),
+                         finish=lambda cards: Bury(seat, cards))
+            if size == 0:
+                d.simple[DONE] = Bury(seat, ())
+        elif phase == Phase.CALL:
+            d = Decision(seat, "call", legal)
+            d.valid_calls = self._valid_calls(rnd, seat, legal)
+        elif phase == Phase.SHOW:
+            d = Decision(seat, "show", legal, simple={SHOW: Show(seat), PASS: Pass(seat)})
+        else:
+            plays = legal.plays
+            if isinstance(plays, LegalLeads):
+                d = Decision(seat, "lead", legal, selector=LeadSelector(plays))
+            else:
+                assert plays is not None
+                d = Decision(seat, "follow", legal, selector=FollowSelector(plays))
+            d.finish = lambda cards: Play(seat, cards)
+        self.decision = d
+        if DONE in d.simple and self.allowed() == [DONE]:  # nothing to choose: made at once
+            self._apply(d.simple[DONE])
+            return False
+        return True
+
+    # -- friend calls ------------------------------------------------------------------
+
+    def _valid_calls(self, rnd: Round, seat: int, legal: Legal) -> frozenset[FriendCall]:
+        """Every single call allowed (a call's legality does not depend on the others)."""
+        rules = rnd.rules
+        trump = rnd.trump
+        assert trump is not None
+        want = rules.friend_count
+        if rules.friend_calls == FriendCalls.ORDINAL:
+            candidates = [FriendCall(k, card=c) for c in ALL_CARDS
+                          for k in range(1, rules.decks + 1)]
+        else:
+            candidates = [FriendCall(k, colour=colour, rank=rank) for colour in ("black", "red")
+                          for rank in Rank for k in range(1, 2 * rules.decks + 1)]
+        return frozenset(c for c in candidates
+                         if legal.reason(Call(seat, (c,) * want)) is None)
+
+    def _call_ids(self, d: Decision) -> list[int]:
+        layout = self.layout
+        valid = d.valid_calls
+        if d.ordinal is None:
+            return sorted({ORDINAL + c.ordinal - 1 for c in valid})
+        if self.rules.friend_calls == FriendCalls.ORDINAL:
+            return sorted(int(c.card) for c in valid if c.ordinal == d.ordinal
+                          and c.card is not None)
+        if d.colour is None:
+            return sorted({layout.colour + (c.colour == "red") for c in valid
+                           if c.ordinal == d.ordinal})
+        return sorted({layout.rank + int(c.rank) - 2 for c in valid
+                       if c.ordinal == d.ordinal and c.colour == d.colour
+                       and c.rank is not None})
+
+    def _call_step(self, d: Decision, action_id: int) -> None:
+        layout = self.layout
+        if d.ordinal is None:
+            d.ordinal = action_id - ORDINAL + 1
+            return
+        if self.rules.friend_calls == FriendCalls.ORDINAL:
+            call = FriendCall(d.ordinal, card=ALL_CARDS[action_id])
+        elif d.colour is None:
+            d.colour = ("black", "red")[action_id - layout.colour]
+            return
+        else:
+            call = FriendCall(d.ordinal, colour=d.colour, rank=Rank(action_id - layout.rank + 2))
+        d.calls.append(call)
+        d.ordinal = d.colour = None
+        if len(d.calls) == self.rules.friend_count:
+            self._act(Call(d.seat, tuple(d.calls)))
+
+    # -- rewards -----------------------------------------------------------------------
+
+    def _shape(self, declarers: Sequence[int], points: int) -> None:
+        value = self.shaping * points / self.rules.target_points
+        self._shaped += value
+        for s in range(self.n):
+            self.rewards[s] += -value if s in declarers else value
+
+    def _score(self, result: RoundResult) -> None:
+        shaped, self._shaped = self._shaped, 0.0
+        if result.redeal:
+            return
+        sides = (tuple(result.declarers), tuple(result.opponents))
+        gain = [result.levels[s] - result.levels_before[s] for s in range(self.n)]
+        for own, other in (sides, sides[::-1]):
+            against = sum(gain[s] for s in other) / len(other) if other else 0.0
+            for s in own:
+                self.rewards[s] += gain[s] - against
+        if self.shaping:
+            rest = self.shaping * result.points / self.rules.target_points - shaped
+            for s in range(self.n):
+                self.rewards[s] += -rest if s in result.declarers else rest
+
+
+def random_seed(rng: Random) -> int:
+    """A match seed drawn from ``rng``."""
+    return rng.getrandbits(48)

@@ -1,0 +1,82 @@
+"""A Gymnasium environment for one seat; the other seats are the project's players
+(``random``, ``heuristic``, ``heuristic-nomem``: :func:`shengji.players.make_player`).
+
+Observations, action ids and rewards are those of the AEC environment for that seat; an
+episode ends with the last of its ``rounds``. The other seats act inside :meth:`step`
+(during the deal they bid when it is their turn to draw, as in ``shengji simulate``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from random import Random
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from shengji.engine.rules import Rules
+from shengji.players import make_player
+
+from .aec import Observation, resolve_rules
+from .core import Game
+from .encoding import Encoder
+
+
+class SingleSeatEnv(gymnasium.Env[Observation, int]):
+    """Sheng Ji for one seat (``seat``) against players named by ``opponents`` (one name
+    for all other seats, or one per other seat in seat order)."""
+
+    metadata = {"render_modes": []}  # noqa: RUF012 (gymnasium.Env declares it so)
+
+    def __init__(self, preset: str = "tractor", table: int | None = None,
+                 rules: Rules | None = None, *, seat: int = 0,
+                 opponents: str | Sequence[str] = "random", rounds: int | None = 1,
+                 shaping: float = 0.0) -> None:
+        self.rules = resolve_rules(preset, table, rules)
+        n = self.rules.players
+        if not 0 <= seat < n:
+            raise ValueError(f"seat must be 0..{n - 1}, got {seat}")
+        names = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        if len(names) != n - 1:
+            raise ValueError(f"opponents needs one player name or {n - 1} names, "
+                             f"got {len(names)}")
+        for name in set(names):
+            make_player(name)  # an unknown name fails here, with the choices
+        self.seat = seat
+        self.names = names
+        self.others = [s for s in range(n) if s != seat]
+        self.game = Game(self.rules, rounds=rounds, shaping=shaping)
+        self.encoder = Encoder(self.rules)
+        size = self.game.layout.size
+        self.action_space: spaces.Discrete = spaces.Discrete(size)  # type: ignore[assignment]
+        self.observation_space: spaces.Dict = spaces.Dict({  # type: ignore[assignment]
+            "observation": spaces.Box(0.0, np.inf, (self.encoder.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (size,), np.int8),
+        })
+        self._seeds = Random()
+
+    def _observe(self) -> Observation:
+        mask = np.zeros(self.game.layout.size, dtype=np.int8)
+        if self.game.seat == self.seat:
+            mask[self.game.allowed()] = 1
+        return {"observation": self.encoder.encode(self.game, self.seat), "action_mask": mask}
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[Observation, dict[str, Any]]:
+        """Start an episode; ``seed`` fixes it (and the players' choices) and those after."""
+        super().reset(seed=seed)
+        if seed is not None:
+            self._seeds = Random(seed)
+        match_seed = self._seeds.getrandbits(48)
+        self.game.bots = {s: make_player(name, seed=match_seed + s)
+                          for s, name in zip(self.others, self.names, strict=True)}
+        self.game.reset(match_seed)
+        return self._observe(), {}
+
+    def step(self, action: int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        """Act with one id; the reward is this seat's (:mod:`shengji.env.core`)."""
+        self.game.step(int(action))
+        reward = self.game.take_rewards()[self.seat]
+        return self._observe(), reward, self.game.over, False, {}

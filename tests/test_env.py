@@ -1,0 +1,365 @@
+"""The PettingZoo environment: API, seeds, exact action masks, hidden information, rewards."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from itertools import islice
+
+import pytest
+
+pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+
+import numpy as np
+from pettingzoo.test import api_test, seed_test
+
+from shengji.engine.cards import ALL_CARDS
+from shengji.engine.rules import Rules
+from shengji.env import Encoder, Game, env, resolve_rules
+from shengji.env.selection import BurySelector, ExposeSelector
+from shengji.game.actions import Bid, Play
+from shengji.game.bury import bury_options
+from shengji.game.presets import PRESETS, preset
+from shengji.game.round import Phase
+
+PRESET_NAMES = sorted(PRESETS)
+CAP = 3_000  # brute force only where the legal set has at most this many actions
+
+
+def random_walk(game: Game, rng: random.Random, steps: int) -> None:
+    """Random allowed ids; every decision must allow something."""
+    for _ in range(steps):
+        if game.over:
+            return
+        ids = game.allowed()
+        assert ids, (game.decision, game.round)
+        game.step(rng.choice(ids))
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_api(name: str) -> None:
+    api_test(env(name), num_cycles=300)
+
+
+@pytest.mark.parametrize("name", ["tractor", "finding-friends", "hundred"])
+def test_seeds(name: str) -> None:
+    seed_test(lambda: env(name), num_cycles=300)
+
+
+def legal_multisets(game: Game) -> list[tuple[int, ...]] | None:
+    """Every legal action of the decision as a sorted tuple of card ids (``None`` if there
+    are more than CAP of them)."""
+    d = game.decision
+    assert d is not None
+    kinds = {"bid-window": Bid, "bid": Bid, "overbid": Bid, "lead": Play, "follow": Play}
+    wanted = kinds[d.kind]
+    found = [tuple(sorted(int(c) for c in a.cards)) for a in islice(iter(d.legal), CAP + 1)
+             if isinstance(a, wanted)]
+    return None if len(found) > CAP else found
+
+
+def check_selection(game: Game, legal: list[tuple[int, ...]], chosen: list[int]) -> None:
+    """The mask after ``chosen`` is exactly what brute force over the legal set says."""
+    d = game.decision
+    assert d is not None and d.selector is not None
+    trial = d.selector.clone()
+    for card in chosen:
+        trial.add(ALL_CARDS[card])
+    have = {c: chosen.count(c) for c in chosen}
+    supersets = [a for a in legal if all(a.count(c) >= n for c, n in have.items())]
+    expected = {c for a in supersets for c in set(a) if a.count(c) > have.get(c, 0)}
+    assert {int(c) for c in trial.addable()} == expected, (d.kind, chosen, game.round)
+    assert trial.complete() == (tuple(sorted(chosen)) in legal), (d.kind, chosen)
+
+
+VARIANTS = {
+    "no-throws": lambda: preset("da-bai-fen", throws=False),
+    "unmixed-throws": lambda: preset("tractor", throw_mixed=False),
+    "protect": lambda: preset("tractor", tuple_follow="protect"),
+    "longest": lambda: preset("tractor-6", tractor_follow="longest"),
+}
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES + sorted(VARIANTS))
+def test_masks_exact_against_brute_force(name: str) -> None:
+    """At random positions: every legal action is reachable card by card in any order, the
+    mask after every prefix is exactly the cards some legal action still holds, and every
+    masked-in selection ends in an action the engine accepts."""
+    rng = random.Random(name)
+    rules = VARIANTS[name]() if name in VARIANTS else resolve_rules(name)
+    game = Game(rules, rounds=2)
+    checked = {"bid-window": 0, "bid": 0, "lead": 0, "follow": 0}
+    for _ in range(40):
+        if checked["lead"] >= 8 and checked["follow"] >= 8:
+            break
+        game.reset(rng.getrandbits(32))
+        while not game.over:
+            d = game.decision
+            assert d is not None
+            if d.kind in checked and not d.started and rng.random() < 0.15:
+                legal = legal_multisets(game)
+                if legal is not None:
+                    checked[d.kind] += 1
+                    check_selection(game, legal, [])
+                    for action in rng.sample(legal, min(5, len(legal))):
+                        order = list(action)
+                        rng.shuffle(order)
+                        for k in range(1, len(order) + 1):
+                            check_selection(game, legal, order[:k])
+                    # a random masked walk ends in a legal action
+                    trial = d.selector.clone() if d.selector is not None else None
+                    while trial is not None and trial.addable():
+                        trial.add(rng.choice(trial.addable()))
+                        if trial.complete() and rng.random() < 0.3:
+                            break
+                    if trial is not None and trial.cards:
+                        assert tuple(sorted(int(c) for c in trial.cards)) in legal
+            game.step(rng.choice(game.allowed()))
+    assert checked["lead"] and checked["follow"], checked
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_bury_and_expose_masks_against_brute_force(seed: int) -> None:
+    """Small random hands: the bury mask (with and without a point limit) and the expose
+    mask are exactly the cards some legal bury or exposure still holds."""
+    rng = random.Random(seed)
+    counts = [0] * 54
+    for card in rng.sample([c for c in range(54) for _ in range(2)], rng.randint(3, 11)):
+        counts[card] += 1
+    size = rng.randint(1, 5)
+    limit = rng.randint(0, size)
+    legal_bury = [tuple(int(c) for c in b) for b in bury_options(counts, size, limit)]
+    most = rng.randint(0, 4)
+    legal_expose = [tuple(int(c) for c in e) for k in range(most + 1)
+                    for e in bury_options(counts, k, k)]
+    for selector, legal in ((BurySelector(counts, size, limit), legal_bury),
+                            (ExposeSelector(counts, most), legal_expose)):
+        for action in [(), *rng.sample(legal, min(6, len(legal)))]:
+            order = list(action)
+            rng.shuffle(order)
+            for k in range(len(order) + 1):
+                trial = selector.clone()
+                for card in order[:k]:
+                    trial.add(ALL_CARDS[card])
+                have = {c: order[:k].count(c) for c in order[:k]}
+                supersets = [a for a in legal if all(a.count(c) >= n for c, n in have.items())]
+                expected = {c for a in supersets for c in set(a)
+                            if a.count(c) > have.get(c, 0)}
+                assert {int(c) for c in trial.addable()} == expected
+                assert trial.complete() == (tuple(sorted(order[:k])) in legal)
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_random_episodes_every_phase(name: str) -> None:
+    """Random masked ids play whole matches; the engine accepts every action built."""
+    rng = random.Random(7)
+    rules = resolve_rules(name)
+    game = Game(rules, rounds=4)
+    phases: set[str] = set()
+    throws = 0
+    for _ in range(3):
+        game.reset(rng.getrandbits(32))
+        while not game.over:
+            d = game.decision
+            assert d is not None
+            phases.add(d.kind)
+            before = len(game.round.history)
+            rnd = game.round
+            game.step(rng.choice(game.allowed()))
+            if game.round is rnd and len(rnd.history) > before:
+                last = rnd.history[-1]
+                if isinstance(last, Play) and rnd.trick is not None and len(last.cards) > 1:
+                    throws += 1
+    assert {"lead", "follow"} <= phases
+    if rules.friend_count:
+        assert "call" in phases
+    assert throws
+
+
+def test_bids_during_the_deal_and_withdraw() -> None:
+    """Bid windows open during the deal; withdrawing is an id where the rules allow it."""
+    rules = Rules(bid_withdraw=True)
+    game = Game(rules)
+    rng = random.Random(3)
+    bids_in_deal = withdrawn = 0
+    for _ in range(8):
+        game.reset(rng.getrandbits(32))
+        while not game.over:
+            d = game.decision
+            assert d is not None
+            ids = game.allowed()
+            if d.kind == "bid-window":
+                assert game.round.phase == Phase.DEAL
+                if 56 in ids and rng.random() < 0.5:
+                    withdrawn += 1
+                    game.step(56)
+                    continue
+                cards = [i for i in ids if i < 54]
+                if cards and rng.random() < 0.5:
+                    bids_in_deal += 1
+                    game.step(cards[0])
+                    continue
+            game.step(rng.choice(ids))
+    assert bids_in_deal and withdrawn
+
+
+def test_friend_calls_built_by_ordinal_and_card() -> None:
+    rules = resolve_rules("finding-friends")
+    game = Game(rules)
+    rng = random.Random(5)
+    calls = 0
+    for _ in range(5):
+        game.reset(rng.getrandbits(32))
+        while not game.over:
+            d = game.decision
+            assert d is not None
+            if d.kind == "call":
+                ordinals = game.allowed()
+                assert all(63 <= i < 63 + 2 * rules.decks for i in ordinals)
+                game.step(ordinals[0])
+                cards = game.allowed()
+                assert cards and all(i < 54 for i in cards)
+                # trump cards may not be called under these rules
+                trump = game.round.trump
+                assert trump is not None
+                assert not any(trump.is_trump(ALL_CARDS[i]) for i in cards)
+                calls += 1
+            game.step(rng.choice(game.allowed()))
+    assert calls
+
+
+def test_illegal_id_is_refused_and_changes_nothing() -> None:
+    game = Game(resolve_rules("tractor"))
+    game.reset(1)
+    ids = game.allowed()
+    bad = next(i for i in range(game.layout.size) if i not in ids)
+    version = game.version
+    with pytest.raises(ValueError, match="not allowed now"):
+        game.step(bad)
+    assert game.version == version and game.allowed() == ids
+
+
+def hidden_change(game: Game, seat: int, rng: random.Random) -> Callable[[], None] | None:
+    """Swap a card between places ``seat`` cannot see; returns what swaps it back (None if
+    there is nothing to swap)."""
+    rnd = game.round
+    others = [s for s in range(rnd.rules.players) if s != seat and len(rnd.hands[s])]
+    places: list[str] = [f"hand{s}" for s in others]
+    if rnd.kitty_owner != seat and rnd.kitty:
+        places.append("kitty")
+    if len(places) < 2:
+        return None
+    a, b = rng.sample(places, 2)
+
+    def take(place: str) -> tuple[int, ...]:
+        if place == "kitty":
+            return tuple(int(c) for c in rnd.kitty)
+        return tuple(int(c) for c in rnd.hands[int(place[4:])].cards())
+
+    x, y = rng.choice(take(a)), rng.choice(take(b))
+    if x == y:
+        return None
+
+    def swap(place: str, out: int, into: int) -> None:
+        if place == "kitty":
+            kitty = list(rnd.kitty)
+            kitty[kitty.index(ALL_CARDS[out])] = ALL_CARDS[into]
+            rnd.kitty = tuple(kitty)
+        else:
+            hand = rnd.hands[int(place[4:])]
+            hand.remove([ALL_CARDS[out]])
+            hand.add([ALL_CARDS[into]])
+
+    swap(a, x, y)
+    swap(b, y, x)
+
+    def back() -> None:
+        swap(a, y, x)
+        swap(b, x, y)
+
+    return back
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_observation_hides_other_hands_and_kitty(name: str) -> None:
+    rng = random.Random(11)
+    rules = resolve_rules(name)
+    game = Game(rules, rounds=2)
+    changed = 0
+    for _ in range(30):
+        if changed >= 30:
+            break
+        game.reset(rng.getrandbits(32))
+        while not game.over:
+            if rng.random() < 0.1:
+                for seat in range(rules.players):
+                    before = Encoder(rules).encode(game, seat)
+                    back = hidden_change(game, seat, rng)
+                    if back is not None:
+                        changed += 1
+                        after = Encoder(rules).encode(game, seat)
+                        assert np.array_equal(before, after), (name, seat, game.round.phase)
+                        back()
+                        break
+            game.step(rng.choice(game.allowed()))
+    assert changed >= 30
+
+
+def test_observation_shows_what_the_seat_knows() -> None:
+    rules = resolve_rules("tractor")
+    game = Game(rules)
+    game.reset(2)
+    encoder = Encoder(rules)
+    seat = game.seat
+    assert seat is not None
+    obs = encoder.encode(game, seat)
+    at, _ = encoder.blocks["hand"]
+    assert obs[at:at + 54].tolist() == game.round.hands[seat].counts
+    assert obs.shape == (encoder.size,) and obs.dtype == np.float32 and obs.min() >= 0
+
+
+def play_out(game: Game, rng: random.Random) -> list[float]:
+    total = [0.0] * game.n
+    while not game.over:
+        game.step(rng.choice(game.allowed()))
+        for s, r in enumerate(game.take_rewards()):
+            total[s] += r
+    for s, r in enumerate(game.take_rewards()):
+        total[s] += r
+    return total
+
+
+def test_rewards_fixed_teams_share_and_oppose() -> None:
+    rules = resolve_rules("tractor")
+    rng = random.Random(4)
+    for shaping in (0.0, 1.0):
+        game = Game(rules, shaping=shaping)
+        for _ in range(4):
+            game.reset(rng.getrandbits(32))
+            total = play_out(game, rng)
+            result = game.match.results[-1] if game.match else None
+            assert result is not None
+            assert total[0] == pytest.approx(total[2]) and total[1] == pytest.approx(total[3])
+            assert total[0] == pytest.approx(-total[1])
+            change = result.change
+            assert change is not None
+            levels = change.declarers_up - change.opponents_up
+            shaped = shaping * result.points / rules.target_points
+            declarer = result.declarers[0]
+            assert total[declarer] == pytest.approx(levels - shaped)
+
+
+def test_finding_friends_rewards_at_the_round_end_only() -> None:
+    rules = resolve_rules("finding-friends")
+    rng = random.Random(8)
+    game = Game(rules, shaping=0.5)
+    game.reset(9)
+    while not game.over:
+        game.step(rng.choice(game.allowed()))
+        rewards = game.take_rewards()
+        if not game.over:
+            assert not any(rewards)
+        else:
+            result = game.match.results[-1] if game.match else None
+            assert result is not None and any(rewards)
