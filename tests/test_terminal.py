@@ -23,7 +23,7 @@ from shengji.engine.trump import Trump
 from shengji.game.actions import Bid, Bury, Call, Declare, Draw, Pass, Play
 from shengji.game.match import Match
 from shengji.game.presets import preset
-from shengji.game.record import load_record, replay, save_record
+from shengji.game.record import load_record, read_record, replay, save_record, write_record
 from shengji.game.round import Phase
 from shengji.players import make_player
 from shengji.players.base import Player
@@ -39,6 +39,7 @@ from shengji.terminal.prompt import (
     parse_menu,
     parse_selection,
 )
+from shengji.terminal.replay import viewer_of
 from shengji.terminal.screen import (
     Seating,
     display_order,
@@ -437,6 +438,15 @@ def test_replay_of_an_unfinished_game_shows_only_the_persons_view(tmp_path: Path
     assert f"Seat {owner}: bury 8 cards" in transcript       # not which cards
     buried = " ".join(str(c) for c in match.round.kitty)
     assert buried not in transcript
+
+
+def test_whose_view_a_record_replays_from() -> None:
+    match = _to_play("tractor", seed=3, tricks=1)
+    assert viewer_of(read_record(write_record(match, kinds=["bot", "bot", "human", "bot"]))) == 2
+    assert viewer_of(read_record(write_record(match))) == -1     # nobody named: public only
+    finished = Match(preset("da-bai-fen"), seed=2, max_rounds=1)
+    _until(finished, lambda m: m.is_over)
+    assert viewer_of(read_record(write_record(finished, kinds=["human", *["bot"] * 3]))) is None
 
 
 def test_replay_of_a_finished_game_shows_everything(tmp_path: Path) -> None:
