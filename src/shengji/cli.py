@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import math
 import os
 import random
@@ -218,6 +219,10 @@ def simulate_main(args: argparse.Namespace) -> int:
     from shengji.players import PLAYER_KINDS, make_player
 
     problems = simulate_problems(args)
+    if args.backend == "ray" and importlib.util.find_spec("ray") is None:
+        problems.append("--backend ray needs Ray: pip install 'shengji[ray]'")
+    elif args.address and args.backend != "ray":
+        problems.append("--address is for --backend ray")
     try:
         rules: Rules | None = rules_from_args(args.preset, args.rules, args.table)
     except ValueError as error:
@@ -241,24 +246,31 @@ def simulate_main(args: argparse.Namespace) -> int:
         return report("simulate", problems)
     matches = args.matches is not None
     deals = args.matches if matches else args.rounds
+    # a stream: each deal's games are counted (and their records written) as they come;
+    # only --plot keeps them
+    tally = simulate.Tally(names, seed=args.seed, duplicate=not args.no_duplicate,
+                           matches=matches, rules_name=args.rules or args.preset)
+    games: list[simulate.Game] = []
+    folder = Path(args.records) if args.records else None
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
     with progress_bar(deals, "deals") as advance:
-        games = simulate.run(
-            rules, names, deals=deals, seed=args.seed, matches=matches,
-            duplicate=not args.no_duplicate, workers=args.workers,
-            keep_records=args.records is not None, progress=advance)
-    label = args.rules or args.preset
-    summary = simulate.summarize(games, rules, names, seed=args.seed,
-                                 duplicate=not args.no_duplicate, matches=matches,
-                                 rules_name=label)
+        for batch in simulate.stream(
+                rules, names, deals=deals, seed=args.seed, matches=matches,
+                duplicate=not args.no_duplicate, workers=args.workers,
+                keep_records=folder is not None, backend=args.backend, address=args.address):
+            tally.add(batch)
+            for game in batch:
+                if folder is not None:
+                    name = f"deal{game.deal:05d}{'-swapped' if game.swapped else ''}.toml"
+                    write_text_atomic(folder / name, game.record)
+            if args.plot:
+                games.extend(batch)
+            advance(1)
+    summary = tally.summary()
     simulate.print_summary(summary)
     if args.json:
         write_text_atomic(Path(args.json), summary.to_json())
-    if args.records:
-        folder = Path(args.records)
-        folder.mkdir(parents=True, exist_ok=True)
-        for game in games:
-            name = f"deal{game.deal:05d}{'-swapped' if game.swapped else ''}.toml"
-            write_text_atomic(folder / name, game.record)
     if args.plot:
         simulate.plot(summary, games, Path(args.plot), rules)
     return 0
@@ -302,6 +314,11 @@ def build_parser() -> argparse.ArgumentParser:
                      help="seed of the run (reproducible)")
     sim.add_argument("--workers", type=whole_number(1, 256), default=None,
                      help="processes (default: all cores)")
+    sim.add_argument("--backend", choices=("process", "ray"), default="process",
+                     help="local processes (default) or a Ray cluster (pip install "
+                          "'shengji[ray]'); the same results for the same seed")
+    sim.add_argument("--address", help="with --backend ray: the cluster to join, e.g. "
+                                       "auto or ray://head:10001 (default: a local one)")
     sim.add_argument("--no-duplicate", action="store_true",
                      help="play each deal once instead of twice with the sides swapped")
     sim.add_argument("--json", help="write the summary as JSON to this file")

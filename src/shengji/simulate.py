@@ -16,9 +16,9 @@ import json
 import math
 import os
 import sys
-from collections import Counter
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections import Counter, deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -139,8 +139,11 @@ def play_game(rules: Rules, players: Sequence[str], seed: int, deal: int, *, swa
                 tuple(() if r.redeal else tuple(r.declarers) for r in match.results))
 
 
-def _play_deal(args: tuple[Rules, tuple[str, ...], int, int, bool, int | None, bool]
-               ) -> list[Game]:
+Job = tuple[Rules, tuple[str, ...], int, int, bool, int | None, bool]
+"""One deal to play: rules, players, seed, deal, duplicate, max rounds, keep records."""
+
+
+def _play_deal(args: Job) -> list[Game]:
     rules, players, seed, deal, duplicate, max_rounds, keep = args
     games = [play_game(rules, players, seed, deal, swapped=False, max_rounds=max_rounds,
                        keep_record=keep)]
@@ -150,75 +153,166 @@ def _play_deal(args: tuple[Rules, tuple[str, ...], int, int, bool, int | None, b
     return games
 
 
+BACKENDS = ("process", "ray")
+"""Where the deals are played: local processes, or a Ray cluster (``pip install
+'shengji[ray]'``). The results are the same for the same seed whatever the backend."""
+
+
 def run(rules: Rules, players: Sequence[str], *, deals: int, seed: int = 0,
         matches: bool = False, duplicate: bool = True, workers: int | None = None,
-        keep_records: bool = False, progress: Callable[[int], None] | None = None
-        ) -> list[Game]:
-    """Play ``deals`` deals (each twice with ``duplicate``) on ``workers`` processes."""
+        keep_records: bool = False, progress: Callable[[int], None] | None = None,
+        backend: str = "process", address: str | None = None) -> list[Game]:
+    """Play ``deals`` deals (each twice with ``duplicate``) on ``workers`` processes (or
+    Ray workers: :func:`stream`), in deal order."""
+    games: list[Game] = []
+    for batch in stream(rules, players, deals=deals, seed=seed, matches=matches,
+                        duplicate=duplicate, workers=workers, keep_records=keep_records,
+                        backend=backend, address=address):
+        games.extend(batch)
+        if progress:
+            progress(1)
+    return games
+
+
+def stream(rules: Rules, players: Sequence[str], *, deals: int, seed: int = 0,
+           matches: bool = False, duplicate: bool = True, workers: int | None = None,
+           keep_records: bool = False, backend: str = "process", address: str | None = None
+           ) -> Iterator[list[Game]]:
+    """The games of each deal, deal after deal, with a bounded number of deals in flight
+    (a million-game run never holds them all). ``backend = "ray"`` plays them on a Ray
+    cluster: the one at ``address``, else a local one with ``workers`` CPUs."""
     if len(players) != rules.players:
         raise ValueError(f"--players needs {rules.players} names (one per seat), "
                          f"got {len(players)}")
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
     for name in set(players):
         make_player(name)
     max_rounds = None if matches else 1
-    jobs = [(rules, tuple(players), seed, d, duplicate, max_rounds, keep_records)
-            for d in range(deals)]
+    jobs = ((rules, tuple(players), seed, d, duplicate, max_rounds, keep_records)
+            for d in range(deals))
     workers = workers or os.cpu_count() or 1
-    games: list[Game] = []
-    if workers == 1:
-        for job in jobs:
-            games.extend(_play_deal(job))
-            if progress:
-                progress(1)
+    if backend == "ray":
+        yield from _ray_stream(jobs, workers, address)
+    elif workers == 1:
+        yield from map(_play_deal, jobs)
     else:
         with ProcessPoolExecutor(workers) as pool:
-            chunk = min(8, max(1, deals // (workers * 16)))  # small: a smooth progress bar
-            for batch in pool.map(_play_deal, jobs, chunksize=chunk):
-                games.extend(batch)
-                if progress:
-                    progress(1)
-    return games
+            yield from _in_order(pool.submit, jobs, 4 * workers)
+
+
+def _in_order(submit: Callable[[Callable[[Job], list[Game]], Job], Future[list[Game]]],
+              jobs: Iterator[Job], window: int) -> Iterator[list[Game]]:
+    """Results of ``jobs`` in order, at most ``window`` of them submitted and not taken."""
+    pending: deque[Future[list[Game]]] = deque()
+    for job in jobs:
+        pending.append(submit(_play_deal, job))
+        if len(pending) >= window:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+
+def _ray_stream(jobs: Iterator[Job], workers: int, address: str | None
+                ) -> Iterator[list[Game]]:
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("--backend ray needs Ray: pip install 'shengji[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address=address, num_cpus=None if address else workers,
+                 include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        remote = ray.remote(_play_deal)
+        window = 4 * workers
+        pending: deque[Any] = deque()
+        for job in jobs:
+            pending.append(remote.remote(job))
+            if len(pending) >= window:
+                yield ray.get(pending.popleft())
+        while pending:
+            yield ray.get(pending.popleft())
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def summarize(games: Sequence[Game], rules: Rules, players: Sequence[str], *, seed: int,
               duplicate: bool, matches: bool, rules_name: str) -> Summary:
     """Turn played games into the reported figures."""
-    deals = len({g.deal for g in games})
-    summary = Summary(rules_name, list(players), deals, len(games), duplicate,
-                      "matches" if matches else "rounds", seed)
-    labels = list(dict.fromkeys(players))
-    total_gain = sum(max(0, x) for g in games for x in g.gained)
-    all_points = [p for g in games for p in g.points]
-    for label in labels:
-        stats = LabelStats(label, seats=sum(1 for p in players if p == label))
-        per_deal: dict[int, list[float]] = {}
-        gain = 0
-        wins = rounds = won_matches = 0
-        for g in games:
-            seats = [s for s, lab in enumerate(g.labels) if lab == label]
-            if not seats or not g.rounds:
-                continue
-            per_deal.setdefault(g.deal, []).append(
-                sum(g.gained[s] for s in seats) / len(seats) / g.rounds)
-            gain += sum(max(0, g.gained[s]) for s in seats)
-            wins += sum(g.round_wins[s] for s in seats)
-            rounds += g.rounds * len(seats)
-            won_matches += 1 if set(seats) & set(g.winners) else 0
-        samples = [sum(v) / len(v) for v in per_deal.values()]
-        if samples:
-            mean = sum(samples) / len(samples)
-            var = sum((x - mean) ** 2 for x in samples) / max(1, len(samples) - 1)
-            stats.levels_per_round = mean
-            stats.ci95 = 1.96 * math.sqrt(var / len(samples))
-        stats.leveling_rate = gain / total_gain if total_gain else 0.0
-        stats.round_win_rate = wins / rounds if rounds else 0.0
-        stats.match_win_rate = won_matches / len(games) if matches and games else 0.0
-        summary.labels.append(stats)
-    summary.average_opponent_points = sum(all_points) / len(all_points) if all_points else 0.0
-    summary.average_rounds = sum(g.rounds for g in games) / len(games) if games else 0.0
-    summary.average_actions = sum(g.actions for g in games) / len(games) if games else 0.0
-    summary.points = all_points
-    return summary
+    tally = Tally(players, seed=seed, duplicate=duplicate, matches=matches,
+                  rules_name=rules_name)
+    tally.add(games)
+    return tally.summary()
+
+
+class Tally:
+    """The figures of a run, added deal by deal, so that a stream of games
+    (:func:`stream`) need not be kept; every game of a deal comes in one :meth:`add`."""
+
+    def __init__(self, players: Sequence[str], *, seed: int, duplicate: bool, matches: bool,
+                 rules_name: str) -> None:
+        self.players = list(players)
+        self.head = (rules_name, seed, duplicate, matches)
+        self.labels = list(dict.fromkeys(players))
+        self.samples: dict[str, list[float]] = {label: [] for label in self.labels}
+        self.counts = {label: [0, 0, 0, 0] for label in self.labels}
+        """Per label: levels gained, rounds won, rounds played, matches won."""
+        self.deals = self.games = self.total_gain = self.rounds = self.actions = 0
+        self.points: list[int] = []
+
+    def add(self, games: Sequence[Game]) -> None:
+        """Count games (all the games of the deals they come from)."""
+        by_deal: dict[int, list[Game]] = {}
+        for game in games:
+            by_deal.setdefault(game.deal, []).append(game)
+            self.total_gain += sum(max(0, x) for x in game.gained)
+            self.points.extend(game.points)
+            self.rounds += game.rounds
+            self.actions += game.actions
+        self.deals += len(by_deal)
+        self.games += len(games)
+        for label in self.labels:
+            counts = self.counts[label]
+            for deal_games in by_deal.values():
+                per_game = []
+                for g in deal_games:
+                    seats = [s for s, lab in enumerate(g.labels) if lab == label]
+                    if not seats or not g.rounds:
+                        continue
+                    per_game.append(sum(g.gained[s] for s in seats) / len(seats) / g.rounds)
+                    counts[0] += sum(max(0, g.gained[s]) for s in seats)
+                    counts[1] += sum(g.round_wins[s] for s in seats)
+                    counts[2] += g.rounds * len(seats)
+                    counts[3] += 1 if set(seats) & set(g.winners) else 0
+                if per_game:
+                    self.samples[label].append(sum(per_game) / len(per_game))
+
+    def summary(self) -> Summary:
+        """The figures so far."""
+        rules_name, seed, duplicate, matches = self.head
+        summary = Summary(rules_name, list(self.players), self.deals, self.games, duplicate,
+                          "matches" if matches else "rounds", seed)
+        for label in self.labels:
+            stats = LabelStats(label, seats=sum(1 for p in self.players if p == label))
+            samples = self.samples[label]
+            if samples:
+                mean = sum(samples) / len(samples)
+                var = sum((x - mean) ** 2 for x in samples) / max(1, len(samples) - 1)
+                stats.levels_per_round = mean
+                stats.ci95 = 1.96 * math.sqrt(var / len(samples))
+            gain, wins, rounds, won_matches = self.counts[label]
+            stats.leveling_rate = gain / self.total_gain if self.total_gain else 0.0
+            stats.round_win_rate = wins / rounds if rounds else 0.0
+            stats.match_win_rate = won_matches / self.games if matches and self.games else 0.0
+            summary.labels.append(stats)
+        points = self.points
+        summary.average_opponent_points = sum(points) / len(points) if points else 0.0
+        summary.average_rounds = self.rounds / self.games if self.games else 0.0
+        summary.average_actions = self.actions / self.games if self.games else 0.0
+        summary.points = list(points)
+        return summary
 
 
 def print_summary(summary: Summary, out: Callable[[str], None] = print) -> None:

@@ -1,0 +1,78 @@
+"""``shengji simulate`` on Ray, and the streamed summary: the same results for the same seed
+whatever the backend and the number of workers."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from shengji import simulate
+from shengji.cli import main
+from shengji.game.presets import preset
+
+RULES = preset("da-bai-fen")
+PLAYERS = ["heuristic", "random"] * 2
+
+
+def summary_json(games: list[simulate.Game]) -> str:
+    return simulate.summarize(games, RULES, PLAYERS, seed=3, duplicate=True, matches=False,
+                              rules_name="da-bai-fen").to_json()
+
+
+def test_stream_in_deal_order_and_tally_equals_summarize() -> None:
+    one = simulate.run(RULES, PLAYERS, deals=6, seed=3, workers=1)
+    two = simulate.run(RULES, PLAYERS, deals=6, seed=3, workers=2)
+    assert one == two
+    assert [g.deal for g in one] == [d for d in range(6) for _ in range(2)]
+    tally = simulate.Tally(PLAYERS, seed=3, duplicate=True, matches=False,
+                           rules_name="da-bai-fen")
+    for batch in simulate.stream(RULES, PLAYERS, deals=6, seed=3, workers=2):
+        tally.add(batch)
+    assert tally.summary().to_json() == summary_json(one)
+
+
+def test_unknown_backend_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown backend 'spark'"):
+        simulate.run(RULES, PLAYERS, deals=1, backend="spark")
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    ray = pytest.importorskip(
+        "ray", reason="Ray is not installed (pip install 'shengji[ray]'): Ray tests skipped")
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             configure_logging=False)
+    yield
+    ray.shutdown()
+
+
+def test_ray_backend_gives_the_process_results(local_ray: None) -> None:
+    on_ray = simulate.run(RULES, PLAYERS, deals=6, seed=3, workers=2, backend="ray")
+    assert on_ray == simulate.run(RULES, PLAYERS, deals=6, seed=3, workers=1)
+    assert simulate.run(RULES, PLAYERS, deals=6, seed=3, workers=1, backend="ray") == on_ray
+
+
+def test_ray_from_the_command_line(local_ray: None, tmp_path: Path,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    outputs = []
+    for backend in ("ray", "process"):
+        out = tmp_path / f"{backend}.json"
+        records = tmp_path / backend
+        code = main(["simulate", "--preset", "da-bai-fen", "--rounds", "4", "--seed", "5",
+                     "--workers", "2", "--backend", backend, "--json", str(out),
+                     "--records", str(records)])
+        assert code == 0
+        outputs.append(json.loads(out.read_text()))
+        assert len(list(records.glob("*.toml"))) == 8
+    assert outputs[0] == outputs[1]
+    capsys.readouterr()
+
+
+def test_address_needs_the_ray_backend(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--rounds", "1", "--address", "auto"]) == 2
+    assert "--address is for --backend ray" in capsys.readouterr().err
