@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from shengji.engine.cards import ALL_CARDS
 from shengji.engine.rules import Rules
 from shengji.game.actions import Play, parse_action
+from shengji.game.deal import Deal, pack
 from shengji.game.match import Match, play_random_match
 from shengji.game.presets import PRESETS, preset
 from shengji.game.record import (
@@ -446,3 +447,51 @@ def test_a_kill_at_any_moment_leaves_a_whole_file(tmp_path: Path) -> None:
         writer.wait()
         writer.stdout.close()
         assert path.read_text(encoding="utf-8") in versions
+
+
+# -- a match started from a given deal (issue 11) ------------------------------------------
+
+def _dealt_match() -> Match:
+    rules = Rules()
+    cards = pack(rules)
+    Random(9).shuffle(cards)
+    hands = tuple(tuple(cards[s * 25:(s + 1) * 25]) for s in range(4))
+    deal = Deal(hands, tuple(cards[100:]), first_drawer=3)
+    return Match(rules, seed=4, max_rounds=2, deal=deal, dealer=2, levels=(5, 9, 5, 9))
+
+
+def test_a_record_holds_the_deal_dealer_and_levels_a_match_started_from() -> None:
+    match = _dealt_match()
+    rng = Random(4)
+    for _ in range(150):
+        seat = match.to_move
+        assert seat is not None
+        match.apply(match.legal(seat).random(rng))
+    text = write_record(match)
+    assert "[deal]" in text and "dealer = 2" in text and "levels = [5, 9, 5, 9]" in text
+    record = read_record(text)
+    assert record.deal == match.deal and record.dealer == 2 and record.levels == (5, 9, 5, 9)
+    again = replay(record)
+    assert again.history == match.history
+    assert [h.cards() for h in again.round.hands] == [h.cards() for h in match.round.hands]
+    first = replay(read_record(text.split("actions = [")[0] + "actions = []\n"))
+    assert match.deal is not None and first.round.deck == match.deal.deck()
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda t: t.replace("dealer = 2", "dealer = 7"), "dealer must be a seat 0..3"),
+    (lambda t: t.replace("levels = [5, 9, 5, 9]", "levels = [5, 9, 6, 9]"),
+     "both members of a team share a level"),
+    (lambda t: t.replace("levels = [5, 9, 5, 9]", 'levels = ["5", 9, 5, 9]'),
+     "levels needs one level per seat"),
+    (lambda t: t.replace("first_drawer = 3", "first_drawer = 9"), "bad deal: first_drawer"),
+    (lambda t: t.replace('kitty = "', 'kitty = "AS ', 1), "bad deal: the kitty holds 9"),
+    (lambda t: t.replace("first_drawer = 3", "first_drawer = 3\ndealer = 1"),
+     "unknown deal key"),
+])
+def test_a_bad_start_position_in_a_record_is_refused_with_its_line(edit: object,
+                                                                   message: str) -> None:
+    text = write_record(_dealt_match())
+    with pytest.raises(RecordError, match=message) as error:
+        read_record(edit(text))  # type: ignore[operator]
+    assert error.value.line is not None

@@ -14,10 +14,13 @@ It offers the same protocol as a round: :meth:`Match.legal`,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from random import Random
 
 from shengji.engine.rules import AfterEnd, FluidBidders, Partnership, Rules
+from shengji.engine.scoring import NO_TRUMP_LEVEL, level_name
 from shengji.game.actions import Action, ActionError, as_action
+from shengji.game.deal import Deal
 from shengji.game.legal import Legal, nothing
 from shengji.game.round import Phase, Round
 from shengji.game.scoresheet import RoundResult
@@ -25,26 +28,37 @@ from shengji.game.view import SeatView
 
 
 class Match:
-    """A whole match, deterministic from ``seed``."""
+    """A whole match, deterministic from ``seed``.
+
+    A match may start from a given position: ``levels`` (one per seat, 2..14, 15 for
+    the no-trump level), the first ``dealer``, and the first round's cards as a
+    :class:`~shengji.game.deal.Deal` (later rounds are shuffled from the seed).
+    """
 
     def __init__(self, rules: Rules, *, seed: int, max_rounds: int | None = None,
-                 track_undo: bool = False) -> None:
+                 track_undo: bool = False, deal: Deal | None = None,
+                 dealer: int | None = None, levels: Sequence[int] | None = None) -> None:
         self.rules = rules
         self.seed = seed
         self.max_rounds = max_rounds
         self.track_undo = track_undo
-        self.levels = (int(rules.start_rank),) * rules.players
+        self.deal = deal
+        self.first_dealer = dealer
+        self.start_levels = _start_levels(rules, levels)
+        self.levels = self.start_levels
         self.wraps = (0,) * rules.players
         """How many times each seat's level went round to the start rank."""
         self.results: list[RoundResult] = []
         self.history: list[Action] = []
         self.winners: tuple[int, ...] = ()
         self._seeds = Random(seed)
-        self.round = self._new_round(None, None)
+        self.round = self._new_round(dealer, None, deal)
 
-    def _new_round(self, dealer: int | None, eligible: tuple[int, ...] | None) -> Round:
-        return Round(self.rules, seed=self._seeds.getrandbits(48), levels=self.levels,
-                     dealer=dealer, eligible=eligible, track_undo=self.track_undo)
+    def _new_round(self, dealer: int | None, eligible: tuple[int, ...] | None,
+                   deal: Deal | None = None) -> Round:
+        return Round(self.rules, seed=self._seeds.getrandbits(48), deal=deal,
+                     levels=self.levels, dealer=dealer, eligible=eligible,
+                     track_undo=self.track_undo)
 
     @property
     def is_over(self) -> bool:
@@ -109,7 +123,8 @@ class Match:
         actions = self.history[:-1]
         last = self.history[-1]
         fresh = Match(self.rules, seed=self.seed, max_rounds=self.max_rounds,
-                      track_undo=self.track_undo)
+                      track_undo=self.track_undo, deal=self.deal, dealer=self.first_dealer,
+                      levels=self.start_levels)
         for action in actions:
             fresh.apply(action)
         self.levels = fresh.levels
@@ -124,6 +139,22 @@ class Match:
     def __repr__(self) -> str:
         return (f"<Match seed={self.seed} rounds={len(self.results)} levels={self.levels}"
                 f" winners={self.winners}>")
+
+
+def _start_levels(rules: Rules, levels: Sequence[int] | None) -> tuple[int, ...]:
+    """Each seat's first level: as given (checked), else the start rank."""
+    if levels is None:
+        return (int(rules.start_rank),) * rules.players
+    start, end = int(rules.start_rank), int(rules.end_rank)
+    top = NO_TRUMP_LEVEL if rules.after_end in (AfterEnd.NO_TRUMP, AfterEnd.NO_TRUMP_WRAP) else end
+    if len(levels) != rules.players or not all(
+            type(lv) is int and (start <= lv <= end or lv == top) for lv in levels):
+        raise ValueError(f"levels needs one level per seat ({rules.players}), each from "
+                         f"{level_name(start)} to {level_name(top)} (2..14, 15 for NT)")
+    if rules.partnership == Partnership.FIXED and any(
+            levels[s] != levels[s % 2] for s in range(rules.players)):
+        raise ValueError("with fixed partnerships both members of a team share a level")
+    return tuple(levels)
 
 
 def play_random_match(rules: Rules, seed: int, *, max_rounds: int | None = None,

@@ -13,11 +13,18 @@ rebuilds the match, finished or not: a saved game can be resumed. The format::
     max_rounds = 3              # optional: the match stops after this many rounds
     names = ["Ann", "Bo", "Cy", "Di"]        # optional, one per seat
     kinds = ["human", "bot", "bot", "bot"]   # optional, one per seat
+    dealer = 0                  # optional: the first dealer (else the bidding decides)
+    levels = [5, 9, 5, 9]       # optional: every seat's level at the start (15 = NT)
 
     [rules]                     # every option of the Rules (see config.rules_to_dict)
     players = 4
     decks = 2
     ...
+
+    [deal]                      # optional: the first round's cards instead of a shuffle
+    hands = ["2H 3H ...", ...]  # one hand per seat, in the order its cards are drawn
+    kitty = "..."
+    first_drawer = 1
 
     [play]
     actions = [                 # every action of the match, one per line, in order
@@ -67,6 +74,7 @@ from shengji.game.config import (
     toml_error_position,
     toml_value,
 )
+from shengji.game.deal import Deal, DealError
 from shengji.game.files import TextFileError, check_text, decode_text, read_text, write_text_atomic
 from shengji.game.legal import ActionError
 from shengji.game.match import Match
@@ -110,6 +118,12 @@ class Record:
     actions: tuple[Action, ...]
     kinds: tuple[str, ...] | None = None
     max_rounds: int | None = None
+    deal: Deal | None = None
+    """The first round's cards, when the match started from a given deal."""
+    dealer: int | None = None
+    """The first dealer, when given (else the bidding decides it)."""
+    levels: tuple[int, ...] | None = None
+    """Every seat's level at the start, when not the start rank."""
     action_lines: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
     """The line of each action in the text it was read from (for error messages)."""
     source: str | None = field(default=None, compare=False, repr=False)
@@ -119,9 +133,16 @@ class Record:
     def of(cls, match: Match, names: Sequence[str] | None = None,
            kinds: Sequence[str] | None = None) -> Record:
         """The record of ``match`` as it stands."""
+        start = int(match.rules.start_rank)
+        levels = None if all(lv == start for lv in match.start_levels) else match.start_levels
         return cls(match.rules, match.seed, _seats("names", names, match.rules),
                    tuple(match.history), _seats("kinds", kinds, match.rules),
-                   match.max_rounds)
+                   match.max_rounds, match.deal, match.first_dealer, levels)
+
+    def match(self) -> Match:
+        """A new match at this record's start (no action applied yet)."""
+        return Match(self.rules, seed=self.seed, max_rounds=self.max_rounds, deal=self.deal,
+                     dealer=self.dealer, levels=self.levels)
 
 
 def _seats(what: str, values: Sequence[str] | None, rules: Rules) -> tuple[str, ...] | None:
@@ -183,8 +204,15 @@ def write_record(match: Match, names: Sequence[str] | None = None,
         out.append(f"names = {toml_value(list(record.names))}")
     if record.kinds is not None:
         out.append(f"kinds = {toml_value(list(record.kinds))}")
-    out += ["", rules_to_toml(record.rules, header="[rules]").rstrip("\n"), "", "[play]",
-            "actions = ["]
+    if record.dealer is not None:
+        out.append(f"dealer = {record.dealer}")
+    if record.levels is not None:
+        out.append(f"levels = {toml_value(list(record.levels))}")
+    out += ["", rules_to_toml(record.rules, header="[rules]").rstrip("\n")]
+    if record.deal is not None:
+        out += ["", "[deal]                      # the first round's cards, in the order drawn"]
+        out += [f"{key} = {toml_value(value)}" for key, value in record.deal.to_dict().items()]
+    out += ["", "[play]", "actions = ["]
     out += _action_lines(record)
     out += ["]", ""]
     return "\n".join(out)
@@ -195,7 +223,7 @@ def _action_lines(record: Record) -> list[str]:
     replaying the match as it goes)."""
     fixed = record.rules.partnership == Partnership.FIXED
     lines: list[str] = []
-    game = Match(record.rules, seed=record.seed, max_rounds=record.max_rounds)
+    game = record.match()
     number = 1
     lines.append(_round_header(number, game.round, fixed))
     for action in record.actions:
@@ -367,7 +395,7 @@ def read_record(text: str | bytes, source: str | None = None) -> Record:
     except TextFileError as error:
         raise RecordError(None, str(error), source) from None
     reader = _Reader(text, source)
-    reader.check_keys("", ("format", "version", "match", "rules", "play"))
+    reader.check_keys("", ("format", "version", "match", "rules", "deal", "play"))
     fmt = reader.get("", "format", str, f'the format name "{FORMAT}"')
     if fmt != FORMAT:
         raise reader.error(reader.line("", "format"),
@@ -377,7 +405,7 @@ def read_record(text: str | bytes, source: str | None = None) -> Record:
         raise reader.error(reader.line("", "version"),
                            f"record version {short_repr(version)} is not supported (this "
                            f"program reads versions 1 to {VERSION})")
-    reader.check_keys("match", ("seed", "max_rounds", "names", "kinds"))
+    reader.check_keys("match", ("seed", "max_rounds", "names", "kinds", "dealer", "levels"))
     seed = reader.get("match", "seed", int, "an integer")
     max_rounds = reader.get("match", "max_rounds", int, "a positive integer", required=False)
     if max_rounds is not None and max_rounds < 1:
@@ -397,6 +425,7 @@ def read_record(text: str | bytes, source: str | None = None) -> Record:
             raise reader.error(reader.line("match", key),
                                f"{key} must be a list of {rules.players} strings, one per seat")
         seats[key] = tuple(value) if value is not None else None
+    dealer, levels, deal = _start(reader, rules)
     reader.check_keys("play", ("actions",))
     raw = reader.get("play", "actions", list, "a list of action strings")
     start = reader.line("play", "actions")
@@ -416,7 +445,34 @@ def read_record(text: str | bytes, source: str | None = None) -> Record:
         except NotationError as error:
             raise reader.error(line, f"unreadable action {short_repr(item)}: {error}") from None
     return Record(rules, seed, seats["names"], tuple(actions), seats["kinds"], max_rounds,
-                  tuple(lines), source)
+                  deal, dealer, levels, tuple(lines), source)
+
+
+def _start(reader: _Reader, rules: Rules) -> tuple[int | None, tuple[int, ...] | None,
+                                                   Deal | None]:
+    """The optional start position: ``dealer`` and ``levels`` in [match], the [deal]
+    table; each checked against the rules."""
+    dealer = reader.get("match", "dealer", int, f"a seat 0..{rules.players - 1}",
+                        required=False)
+    if dealer is not None and not 0 <= dealer < rules.players:
+        raise reader.error(reader.line("match", "dealer"),
+                           f"dealer must be a seat 0..{rules.players - 1}, got {dealer}")
+    raw_levels = reader.get("match", "levels", list, "a list of levels, one per seat",
+                            required=False)
+    levels = tuple(raw_levels) if raw_levels is not None else None
+    try:
+        Match(rules, seed=0, levels=levels)  # checks the levels
+    except ValueError as error:
+        raise reader.error(reader.line("match", "levels"), str(error)) from None
+    deal = None
+    if "deal" in reader.data:
+        table = reader.table("deal")
+        try:
+            deal = Deal.from_dict(table)
+            Match(rules, seed=0, deal=deal, dealer=dealer, levels=levels)  # checks the cards
+        except DealError as error:
+            raise reader.error(reader.line("deal"), f"bad deal: {error}") from None
+    return dealer, levels, deal
 
 
 def load_record(path: str | Path) -> Record:
@@ -439,7 +495,7 @@ def replay(record: Record) -> Match:
     can go on). Raises :class:`RecordError` naming the line of the first action the
     game refuses, and why.
     """
-    match = Match(record.rules, seed=record.seed, max_rounds=record.max_rounds)
+    match = record.match()
     for index, action in enumerate(record.actions):
         line = record.action_lines[index] if record.action_lines is not None else None
         if match.is_over:
