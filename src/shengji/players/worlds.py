@@ -56,8 +56,9 @@ class Knowledge:
     """Effective suits in which a seat holds no two equal cards: it followed a lead of
     pairs in full without playing as many pairs (``tuple_follow = "draw-out"``)."""
     must: dict[int, Counter[Card]]
-    """Cards each other seat is known to hold now (or, for a kitty holder, may have
-    buried)."""
+    """Cards each other seat is known to hold now (the seat that buried the hidden kitty
+    may have buried them: they go to its hand or the kitty in proportion to their
+    sizes)."""
     played: dict[int, Counter[Card]]
     """The cards each seat has played (what left its hand)."""
 
@@ -170,15 +171,16 @@ def _deal_hidden(knowledge: Knowledge, rng: Random) -> dict[int | str, list[Card
     room = dict(knowledge.sizes)
     places: dict[int | str, list[Card]] = {p: [] for p in room}
     rest = Counter(knowledge.pool)
+    buriers = [a.seat for a in view.history if isinstance(a, Bury)]
+    holder = buriers[-1] if buriers and _KITTY in room else None
     for seat, shown in knowledge.must.items():
         for card, k in shown.items():
             for _ in range(k):
                 place: int | str = seat
-                if room.get(seat, 0) <= 0 or rest[card] <= 0:
-                    if room.get(_KITTY, 0) > 0 and rest[card] > 0:
-                        place = _KITTY
-                    else:
-                        return None
+                if seat == holder and rng.randrange(room[seat] + room[_KITTY]) >= room[seat]:
+                    place = _KITTY  # the kitty holder may have buried it
+                if room.get(place, 0) <= 0 or rest[card] <= 0:
+                    return None
                 places[place].append(card)
                 room[place] -= 1
                 rest[card] -= 1
@@ -308,8 +310,10 @@ def _unbury(knowledge: Knowledge, now: dict[int, Counter[Card]],
             if isinstance(action, Bid | Expose) and action.seat == owner:
                 for card, c in Counter(action.cards).items():
                     keep[card] = max(keep[card], c)
-        if j > 0 and buries[j - 1][1].cards:
-            taken = tuple(buries[j - 1][1].cards)
+        known = (tuple(view.kitty) if pending and j == picked - 1 and view.kitty is not None
+                 else tuple(buries[j - 1][1].cards) if j > 0 else ())
+        if known:  # the kitty the seat picked up (it sees it) or buried itself
+            taken = known
             if Counter(taken) - pool[owner]:
                 return None
         else:

@@ -1,0 +1,172 @@
+"""Benchmark: the search player against the heuristic player on duplicate deals.
+
+``python benchmarks/bench_search.py [--preset P] [--table N] [--deals N] [--iterations W |
+--time-budget S] [--curve W1,W2,W3,W4] [--plot FILE] [--workers N] [--seed S]``
+
+Each deal is one round played twice with the same cards: first with the search player in
+the even seats and the heuristic in the odd ones, then with the players moved one seat
+round. The figure of a deal is the levels gained per seat by the search seats minus those
+gained by the heuristic seats, averaged over its two games; deals are the independent
+samples of the 95% confidence interval. Decision times are those of searched decisions
+(the search player answers bids, exposes and forced moves as the heuristic does).
+
+``--curve`` plays the same deals at several world budgets (iterations) and prints the
+strength against the median decision time; ``--plot`` draws it (matplotlib).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import platform
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from shengji.engine.rules import Rules
+from shengji.game.match import Match
+from shengji.game.presets import preset
+from shengji.players.heuristic import HeuristicPlayer
+from shengji.players.search import SearchPlayer
+from shengji.players.table import decide
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A search budget: worlds per decision, or seconds per decision."""
+
+    iterations: int | None
+    seconds: float
+
+    def __str__(self) -> str:
+        return f"{self.iterations} worlds" if self.iterations is not None else (
+            f"{self.seconds:g} s")
+
+
+def play_deal(rules: Rules, seed: int, budget: Budget) -> tuple[float, list[float], int]:
+    """Both games of one deal: (search − heuristic levels per seat, decision times,
+    decisions where search overrode the heuristic)."""
+    n = rules.players
+    diffs: list[float] = []
+    times: list[float] = []
+    overrides = 0
+    for shift in (0, 1):
+        search_seats = {s for s in range(n) if (s + shift) % 2 == 0}
+        players: list[HeuristicPlayer | SearchPlayer] = [
+            SearchPlayer(seed * 10 + s, iterations=budget.iterations,
+                         time_budget=budget.seconds) if s in search_seats
+            else HeuristicPlayer(seed * 10 + s) for s in range(n)]
+        match = Match(rules, seed=seed, max_rounds=1)
+        while not match.is_over:
+            seat = match.to_move
+            assert seat is not None
+            player = players[seat]
+            start = time.perf_counter()
+            action = decide(match, seat, player)
+            if isinstance(player, SearchPlayer) and player.last is not None:
+                times.append(time.perf_counter() - start)
+                overrides += player.last.choice != 0
+            match.apply(action)
+        result = match.results[0]
+        gain = [b - a for a, b in zip(result.levels_before, result.levels, strict=True)]
+        mine = [gain[s] for s in search_seats]
+        theirs = [gain[s] for s in range(n) if s not in search_seats]
+        diffs.append(sum(mine) / len(mine) - sum(theirs) / len(theirs))
+    return sum(diffs) / 2, times, overrides
+
+
+def _job(args: tuple[Rules, int, Budget]) -> tuple[float, list[float], int]:
+    return play_deal(*args)
+
+
+def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int
+        ) -> dict[str, object]:
+    """Play ``deals`` duplicate deals at ``budget``; the figures as a dict."""
+    jobs = [(rules, seed * 100_003 + d, budget) for d in range(deals)]
+    start = time.perf_counter()
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            results = list(pool.map(_job, jobs))
+    else:
+        results = [_job(j) for j in jobs]
+    levels = [r[0] for r in results]
+    times = sorted(t for r in results for t in r[1])
+    mean = statistics.fmean(levels)
+    ci = 1.96 * statistics.stdev(levels) / math.sqrt(len(levels)) if len(levels) > 1 else 0.0
+
+    def q(p: float) -> float:
+        return times[min(len(times) - 1, int(p * len(times)))] if times else 0.0
+
+    return {"budget": str(budget), "iterations": budget.iterations, "deals": deals,
+            "levels_per_deal": mean, "ci95": ci, "decisions": len(times),
+            "overrides": sum(r[2] for r in results), "median_s": q(0.5), "p90_s": q(0.9),
+            "max_s": times[-1] if times else 0.0, "wall_s": time.perf_counter() - start}
+
+
+def show(figures: dict[str, object]) -> None:
+    """Print one budget's figures."""
+    f = figures
+    print(f"{f['budget']:>10}: search - heuristic {f['levels_per_deal']:+.3f} "
+          f"± {f['ci95']:.3f} levels per deal over {f['deals']} duplicate deals; "
+          f"{f['decisions']} searched decisions ({f['overrides']} overrides), "
+          f"median {f['median_s']:.3f} s, p90 {f['p90_s']:.3f} s, max {f['max_s']:.3f} s; "
+          f"wall {f['wall_s']:.0f} s", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--preset", default="tractor")
+    parser.add_argument("--table", type=int, default=None, help="players (finding-friends)")
+    parser.add_argument("--deals", type=int, default=20)
+    parser.add_argument("--iterations", type=int, default=None, help="worlds per decision")
+    parser.add_argument("--time-budget", type=float, default=1.0, help="seconds per decision")
+    parser.add_argument("--curve", default="", help="world budgets for the curve, e.g. 1,2,4,8")
+    parser.add_argument("--plot", default="", help="PNG file for the curve (matplotlib)")
+    parser.add_argument("--json", default="", help="write the figures as JSON")
+    parser.add_argument("--workers", type=int, default=1, help="processes (deals in parallel)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    rules = preset(args.preset, players=args.table) if args.table else preset(args.preset)
+    print(f"{args.preset}{'' if not args.table else f'/{args.table}'}; Python "
+          f"{platform.python_version()}; seed {args.seed}; {args.workers} worker(s)")
+    if args.curve:
+        budgets = [Budget(int(w), args.time_budget) for w in args.curve.split(",")]
+    else:
+        budgets = [Budget(args.iterations, args.time_budget)]
+    figures = []
+    for budget in budgets:
+        figures.append(run(rules, budget, args.deals, args.seed, args.workers))
+        show(figures[-1])
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(figures, out, indent=2)
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        xs = [float(str(f["median_s"])) for f in figures]
+        ys = [float(str(f["levels_per_deal"])) for f in figures]
+        errs = [float(str(f["ci95"])) for f in figures]
+        fig, ax = plt.subplots(figsize=(6, 4))
+        ax.errorbar(xs, ys, yerr=errs, marker="o", capsize=4)
+        for f, x, y in zip(figures, xs, ys, strict=True):
+            ax.annotate(str(f["budget"]), (x, y), textcoords="offset points", xytext=(5, 5))
+        ax.axhline(0, color="grey", linewidth=0.8)
+        ax.set_xscale("log")
+        ax.set_xlabel("median seconds per searched decision")
+        ax.set_ylabel("levels per deal, search - heuristic (95% CI)")
+        ax.set_title(f"{args.preset}: strength against time ({args.deals} duplicate deals)")
+        fig.tight_layout()
+        fig.savefig(args.plot)
+        print(f"plot written to {args.plot}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,170 @@
+"""The search player: positions where search must find the clearly right play, the same
+action for the same seed, results that do not depend on the number of worker processes,
+and whole rounds of every preset with search seats.
+
+Play positions use *short* rounds (as in ``test_heuristic.py``): a huge kitty leaves each
+seat a handful of cards. Nobody bids; the first kitty card, 9♠, makes spades trump with
+the dealer's rank 9 (levels 9/5/9/5). The dealer (seat 0) buries everything but the
+cards the test gives it. Seats 0 and 2 are partners (the declarers).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import pytest
+
+from flow_helpers import deal, pass_round, stacked
+from shengji.engine.cards import Card, parse_cards
+from shengji.engine.rules import Rules
+from shengji.game.actions import Action, Bury, Play, parse_action
+from shengji.game.presets import PRESETS, preset
+from shengji.game.round import Phase, Round
+from shengji.players import PLAYER_KINDS, HeuristicPlayer, SearchPlayer, make_player
+from shengji.players.search import candidates
+from shengji.players.table import decide, play_round
+
+LEVELS = (9, 5, 9, 5)
+
+
+def short_round(hands: Sequence[str]) -> Round:
+    """A round in the play phase where seat ``i`` holds exactly ``hands[i]``."""
+    size = len(hands[0].split())
+    rules = Rules(kitty=108 - 4 * size)
+    rnd = stacked(rules, list(hands), kitty="9S", dealer=0, levels=LEVELS)
+    deal(rnd)
+    pass_round(rnd)
+    rest = rnd.hands[0].copy()
+    rest.remove(parse_cards(hands[0]))
+    rnd.apply(Bury(0, tuple(rest.cards())))
+    assert rnd.phase == Phase.PLAY
+    return rnd
+
+
+def play(rnd: Round, *lines: str) -> Round:
+    for line in lines:
+        rnd.apply(parse_action(line))
+    return rnd
+
+
+def searched(rnd: Round, player: SearchPlayer) -> Counter[Card]:
+    """The cards the search player plays for the seat to move; checks that the search ran
+    and that the chosen play has the best mean value of the candidates."""
+    seat = rnd.to_move
+    assert seat is not None
+    action = player.act(rnd.view(seat), rnd.legal(seat))
+    assert isinstance(action, Play) and action in rnd.legal(seat)
+    stats = player.last
+    assert stats is not None and stats.worlds >= 10
+    assert stats.means[stats.choice] == max(stats.means)
+    return Counter(action.cards)
+
+
+def cards(text: str) -> Counter[Card]:
+    return Counter(parse_cards(text))
+
+
+def test_cashes_a_sure_winner_before_the_opponents_can_ruff() -> None:
+    """The dealer's A♥ is sure (the other A♥ is in its kitty) while every hand may still
+    hold a heart; the opponents hold trumps to ruff it later. Search cashes it now."""
+    rnd = short_round(["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"])
+    assert searched(rnd, SearchPlayer(1, iterations=24)) == cards("AH")
+
+
+def test_feeds_points_to_a_partner_sure_to_win() -> None:
+    """Seat 3 plays last and its partner holds the trick with A♥: it adds its K♥."""
+    rnd = play(short_round(["3H 4D 4C", "AH 5D 5C", "4H 6D 6C", "KH 6H 7H"]),
+               "0 play 3H", "1 play AH", "2 play 4H")
+    assert searched(rnd, SearchPlayer(1, iterations=24)) == cards("KH")
+
+
+def test_saves_the_kitty_with_a_trump_on_the_last_trick() -> None:
+    """Two cards left, a kitty of 100 cards rich in points. The dealer's partner (seat 2,
+    void in clubs) could ruff seat 1's K♣ with its big joker, but then leads its 4♥ to the
+    last trick and the opponents take the kitty, doubled. Search discards the 4♥ and keeps
+    the joker to win the last trick. The heuristic, which does not see the kitty, takes
+    the 10 points."""
+    rnd = play(short_round(["3C 5D", "KC 6D", "BJ 4H", "6C 7D"]), "0 play 3C", "1 play KC")
+    assert searched(rnd, SearchPlayer(1, iterations=24)) == cards("4H")
+    heuristic = HeuristicPlayer(1).act(rnd.view(2), rnd.legal(2))
+    assert isinstance(heuristic, Play) and Counter(heuristic.cards) == cards("BJ")
+
+
+def test_the_same_seed_gives_the_same_action_whatever_the_workers() -> None:
+    rnd = short_round(["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"])
+    view, legal = rnd.view(0), rnd.legal(0)
+    results = []
+    for workers in (1, 1, 2):
+        player = SearchPlayer(7, iterations=6, workers=workers)
+        action = player.act(view, legal)
+        assert player.last is not None
+        results.append((action, player.last.means, player.last.worlds))
+        player.close()
+    assert results[0] == results[1] == results[2]
+
+
+def test_candidates_start_with_the_heuristic_choice_and_are_legal() -> None:
+    rnd = short_round(["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"])
+    view, legal = rnd.view(0), rnd.legal(0)
+    default = HeuristicPlayer(1).act(view, legal)
+    found = candidates(view, legal, default, 5)
+    assert found[0] == default and 2 <= len(found) <= 5
+    assert all(a in legal for a in found)
+    assert len({tuple(sorted(getattr(a, "cards", ()))) for a in found}) == len(found)
+
+
+def test_bids_as_the_heuristic_does() -> None:
+    """During the deal the search player answers as the heuristic (no search)."""
+    rnd = Round(preset("tractor"), seed=3)
+    player = SearchPlayer(1, iterations=4)
+    for _ in range(40):
+        seat = rnd.to_move
+        assert seat is not None
+        action: Action = player.act(rnd.view(seat), rnd.legal(seat))
+        assert player.last is None
+        assert action == HeuristicPlayer(1).act(rnd.view(seat), rnd.legal(seat))
+        rnd.apply(action)
+
+
+def test_registered_as_a_player_kind() -> None:
+    assert "search" in PLAYER_KINDS
+    assert isinstance(make_player("search", seed=1), SearchPlayer)
+
+
+def test_bad_budgets_are_refused() -> None:
+    for options in ({"iterations": 0}, {"time_budget": 0.0}, {"workers": 0}):
+        with pytest.raises(ValueError):
+            SearchPlayer(1, **options)  # type: ignore[arg-type]
+
+
+TABLES = [*((name, {}) for name in PRESETS if name != "finding-friends"),
+          ("finding-friends", {"players": 5}), ("finding-friends", {"players": 6})]
+
+
+@pytest.mark.parametrize("table", TABLES, ids=lambda t: f"{t[0]}{t[1].get('players', '')}")
+def test_every_preset_plays_a_round_with_a_search_seat(
+        table: tuple[str, dict[str, object]]) -> None:
+    name, options = table
+    rules = preset(name, **options)
+    search = SearchPlayer(3, iterations=2, candidates=3)
+    seats = [search if s == 0 else HeuristicPlayer(s) for s in range(rules.players)]
+    searched_phases = set()
+    rnd = Round(rules, seed=21, dealer=0, track_undo=False)
+    while rnd.phase != Phase.DONE:
+        seat = rnd.to_move
+        assert seat is not None
+        action = decide(rnd, seat, seats[seat])
+        assert action in rnd.legal(seat)
+        if seats[seat] is search and search.last is not None:
+            searched_phases.add(rnd.phase)
+        rnd.apply(action)
+    assert Phase.PLAY in searched_phases
+    assert rnd.result is not None
+
+
+def test_plays_with_a_time_budget() -> None:
+    rnd = short_round(["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"])
+    player = SearchPlayer(1, time_budget=0.05)
+    played = play_round(rnd, [player] + [HeuristicPlayer(s) for s in (1, 2, 3)])
+    assert played.phase == Phase.DONE

@@ -1,0 +1,202 @@
+"""World sampling for the search player: every sampled world agrees with the seat's view,
+and the hidden cards of the real round are never read.
+
+Positions come from rounds played by heuristic players in every preset (and with the
+rules that make sampling hardest: bidding after the kitty, failed throws, no follow
+obligations). A world agrees with the view when the world's own view of the seat is
+*equal* to the real one: same hand, same public history (bids, exposes, buries, calls,
+every trick), same hand sizes, same kitty when the seat may see it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from random import Random
+
+import pytest
+
+from shengji.engine.rules import Rules
+from shengji.game.deal import pack
+from shengji.game.presets import PRESETS, preset
+from shengji.game.round import Phase, Round
+from shengji.game.view import SeatView
+from shengji.players import HeuristicPlayer
+from shengji.players.table import decide
+from shengji.players.worlds import Knowledge, hidden_places, sample_world
+
+TABLES: list[tuple[str, dict[str, object]]] = [
+    *((name, {}) for name in PRESETS if name != "finding-friends"),
+    ("finding-friends", {"players": 5}),
+    ("finding-friends", {"players": 6}),
+    ("tractor", {"kitty_overbid": True, "kitty_overbid_takes_dealer": True}),
+    ("tractor", {"failed_throw": "largest", "throw_penalty": "per-card"}),
+    ("tractor", {"tuple_follow": "protect"}),
+]
+
+
+def table_id(table: tuple[str, dict[str, object]]) -> str:
+    name, options = table
+    return name + "".join(f"-{k}={v}" for k, v in options.items())
+
+
+def positions(rules: Rules, seed: int, every: int) -> list[tuple[Round, int]]:
+    """Positions of a heuristic round: (copy of the round, seat to decide) every
+    ``every`` actions, in every phase."""
+    rnd = Round(rules, seed=seed, dealer=None if seed % 2 else seed % rules.players,
+                track_undo=False)
+    players = [HeuristicPlayer(seed * 10 + s) for s in range(rules.players)]
+    found = []
+    count = 0
+    while rnd.phase != Phase.DONE:
+        seat = rnd.to_move
+        assert seat is not None
+        count += 1
+        if count % every == 0 or rnd.phase not in (Phase.DEAL, Phase.PLAY):
+            found.append((rnd.copy(), seat))
+        rnd.apply(decide(rnd, seat, players[seat]))
+    return found
+
+
+def check_world(world: Round, view: SeatView, knowledge: Knowledge) -> None:
+    """The world shows the seat exactly its view, and respects every proven fact."""
+    assert world.view(view.seat) == view
+    hidden = hidden_places(world, view.seat)
+    trump = view.trump
+    for seat, voids in knowledge.voids.items():
+        if seat == view.seat or trump is None:
+            continue
+        assert not any(trump.suit_of(c) in voids for c in hidden[seat].elements())
+    for seat, unpaired in knowledge.unpaired.items():
+        if seat == view.seat or trump is None:
+            continue
+        assert not any(k > 1 for c, k in hidden[seat].items() if trump.suit_of(c) in unpaired)
+    for seat, must in knowledge.must.items():
+        held = hidden[seat] + (hidden["kitty"] if seat == world.kitty_owner else Counter())
+        assert not must - held, (seat, must, held)
+    if view.kitty is not None:
+        assert Counter(world.kitty) == Counter(view.kitty)
+
+
+@pytest.mark.parametrize("table", TABLES, ids=table_id)
+def test_every_sampled_world_agrees_with_the_view(table: tuple[str, dict[str, object]]) -> None:
+    name, options = table
+    rules = preset(name, **options)
+    sampled = failed = 0
+    phases: Counter[Phase] = Counter()
+    for seed in range(3):
+        for rnd, seat in positions(rules, seed, every=13):
+            view = rnd.view(seat)
+            knowledge = Knowledge.of(view)
+            world = sample_world(knowledge, Random(seed))
+            if world is None:
+                failed += 1
+                continue
+            check_world(world, view, knowledge)
+            sampled += 1
+            phases[view.phase] += 1
+    assert sampled >= 10 and failed <= sampled // 10, (sampled, failed)
+    assert phases[Phase.PLAY] and phases[Phase.DEAL]
+
+
+def test_the_hidden_cards_are_the_pack_less_what_the_seat_sees() -> None:
+    rules = preset("tractor")
+    for rnd, seat in positions(rules, 4, every=17):
+        view = rnd.view(seat)
+        knowledge = Knowledge.of(view)
+        assert sum(knowledge.sizes.values()) == len(knowledge.pool)
+        seen = Counter(view.hand) + Counter(c for r in view.tricks for p in r.plays
+                                            for c in p.cards)
+        seen += Counter(c for p in view.trick for c in p.cards)
+        if view.kitty is not None and view.phase != Phase.KITTY:
+            seen += Counter(view.kitty)
+        assert Counter(knowledge.pool) + seen == Counter(pack(rules))
+
+
+def test_proven_voids_are_respected() -> None:
+    """Over a whole round, once a seat has shown out of a suit, no world gives it one."""
+    rules = preset("tractor")
+    shown = 0
+    for rnd, seat in positions(rules, 11, every=3):
+        if rnd.phase != Phase.PLAY:
+            continue
+        knowledge = Knowledge.of(rnd.view(seat))
+        shown += sum(len(v) for s, v in knowledge.voids.items() if s != seat)
+        for i in range(2):
+            world = sample_world(knowledge, Random(i))
+            assert world is not None
+            check_world(world, rnd.view(seat), knowledge)
+    assert shown > 0
+
+
+def swap_hidden(rnd: Round, seat: int) -> Round | None:
+    """The same round with two other seats' unplayed cards of one suit swapped (or an
+    other seat's card swapped with a kitty card the seat cannot see): a different deal
+    that the seat cannot tell from the real one."""
+    trump = rnd.trump
+    if trump is None:
+        return None
+    others = [s for s in range(rnd.rules.players) if s != seat]
+    for a in others:
+        for b in others:
+            if a >= b:
+                continue
+            for card in rnd.hands[a].cards():
+                for other in rnd.hands[b].cards():
+                    if card != other and trump.suit_of(card) == trump.suit_of(other):
+                        changed = rnd.copy()
+                        changed.hands[a].remove((card,))
+                        changed.hands[a].add((other,))
+                        changed.hands[b].remove((other,))
+                        changed.hands[b].add((card,))
+                        return changed
+    return None
+
+
+@pytest.mark.parametrize("name", ["tractor", "finding-friends", "hundred"])
+def test_the_real_hidden_cards_are_not_read(name: str) -> None:
+    """Two rounds that differ only in cards the seat cannot see give the same view and
+    exactly the same sampled worlds for a seed."""
+    rules = preset(name)
+    compared = 0
+    for rnd, seat in positions(rules, 5, every=9):
+        if rnd.phase != Phase.PLAY:
+            continue
+        changed = swap_hidden(rnd, seat)
+        if changed is None:
+            continue
+        assert changed.hands != rnd.hands and changed.view(seat) == rnd.view(seat)
+        for i in range(2):
+            one = sample_world(Knowledge.of(rnd.view(seat)), Random(i))
+            two = sample_world(Knowledge.of(changed.view(seat)), Random(i))
+            assert one is not None and two is not None
+            assert hidden_places(one, seat) == hidden_places(two, seat)
+        compared += 1
+    assert compared >= 3
+
+
+def test_a_world_holds_the_cards_a_seat_bid_with() -> None:
+    """A seat that bid 2♥ 2♥ during the deal and has not played them still holds them in
+    every world (or buried them, as the kitty holder)."""
+    rules = preset("tractor")
+    for seed in range(20):
+        rnd = Round(rules, seed=seed, dealer=0, track_undo=False)
+        players = [HeuristicPlayer(s) for s in range(4)]
+        while rnd.phase != Phase.PLAY:
+            seat = rnd.to_move
+            assert seat is not None
+            rnd.apply(decide(rnd, seat, players[seat]))
+        bids = [b for b in rnd.view(1).bids if b[0] != 1]
+        if not bids:
+            continue
+        view = rnd.view(1)
+        knowledge = Knowledge.of(view)
+        bidder, cards = bids[-1]
+        for i in range(3):
+            world = sample_world(knowledge, Random(i))
+            assert world is not None
+            held = Counter(world.hands[bidder].cards())
+            if bidder == world.kitty_owner:
+                held += Counter(world.kitty)
+            assert not Counter(cards) - held
+        return
+    pytest.fail("no position with a bid by another seat")
