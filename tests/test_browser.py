@@ -68,7 +68,7 @@ class Server:
         self.log = (tmp / f"serve-{self.port}.log").open("w")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "shengji", "serve", "--port", str(self.port),
-             "--db", str(tmp / f"rooms-{self.port}.sqlite3"), "--deal-pace", "0", *extra],
+             "--db", str(tmp / f"rooms-{self.port}.sqlite3"), *extra],
             stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 20
         while True:
@@ -94,7 +94,15 @@ class Server:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("serve"), "--bot-delay", "0")
+    srv = Server(tmp_path_factory.mktemp("serve"), "--deal-pace", "0", "--bot-delay", "0")
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def paced_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server that deals at a pace, so that people can bid during the deal."""
+    srv = Server(tmp_path_factory.mktemp("serve"), "--deal-pace", "0.02", "--bot-delay", "0")
     yield srv
     srv.stop()
 
@@ -122,6 +130,8 @@ class Player:
         self.name = name
         self.size = size
         self.bid_rounds: set[str] = set()
+        self.greedy = False
+        """Bid the largest bid whenever one is offered (else: bid once a round)."""
         self.kinds: set[str] = set()
 
     def info(self) -> dict[str, Any]:
@@ -133,9 +143,9 @@ class Player:
         })""")
         return info
 
-    def wait_change(self, version: str) -> None:
+    def wait_change(self, version: str, timeout: float = 15000) -> None:
         self.page.wait_for_function("v => document.body.dataset.version !== v", arg=version,
-                                    timeout=15000)
+                                    timeout=timeout)
 
     def join(self, code: str, seat: int) -> None:
         """Open the room's link, type a name, take a seat."""
@@ -156,14 +166,21 @@ def shoot(player: Player, name: str) -> None:
     page.set_viewport_size({"width": own[0], "height": own[1]})
 
 
-def create_room(host: Player, preset: str = "tractor", table: int | None = None) -> str:
-    """Create a room from the home page's form; returns the room code."""
+def create_room(host: Player, preset: str = "tractor", table: int | None = None,
+                unchecked: tuple[str, ...] = ()) -> str:
+    """Create a room from the home page's form (`unchecked`: option checkboxes to clear, as
+    `name=value`); returns the room code."""
     page = host.page
     page.goto(host.base + "/")
     page.fill("#name", host.name)
     page.select_option("#preset", preset)
     if table is not None:
         page.select_option("#table", str(table))
+    if unchecked:
+        page.click(".rules-form summary")
+        for box in unchecked:
+            name, value = box.split("=")
+            page.uncheck(f"input[name='{name}'][value='{value}']")
     page.wait_for_selector("#rules-status:has-text('valid')")
     page.click("#create-room")
     page.wait_for_url("**/r/*")
@@ -185,16 +202,23 @@ def act(player: Player, info: dict[str, Any], shots: set[str], prefix: str) -> b
     player.kinds.add(kind)
     round_key = info.get("results", "0")
     if kind in ("deal", "bid"):
-        bids = page.locator(".bid-option")
-        if bids.count() and round_key not in player.bid_rounds:
+        bids: list[str] = page.eval_on_selector_all(
+            ".bid-option", "els => els.map((e) => e.dataset.action)")
+        if bids and (player.greedy or round_key not in player.bid_rounds):
             player.bid_rounds.add(round_key)
             snap(player, shots, f"{prefix}-bid")
-            bids.first.click()
+            target = f".bid-option[data-action='{max(bids, key=lambda b: len(b.split()))}']"
         elif page.locator("#pass-btn").count():
             snap(player, shots, f"{prefix}-bid")
-            page.click("#pass-btn")
+            target = "#pass-btn"
         else:
             return False
+        try:  # during a paced deal the offer may be gone (outbid, or the deal ended) meanwhile
+            page.click(target, timeout=2000)
+            player.wait_change(version, 5000)
+        except sync_api.TimeoutError:
+            return False
+        return True
     elif kind == "declare":
         snap(player, shots, f"{prefix}-declare")
         page.locator(".declare-option").first.click()
@@ -341,15 +365,39 @@ def test_four_people_play_a_round_of_tractor(server: Server, browser: Any) -> No
         player.context.close()
 
 
-def test_finding_friends_with_computer_players(server: Server, browser: Any) -> None:
+QUICK_BIDDER = """() => {
+    const bid = () => {
+        const button = document.querySelector('.bid-option');
+        const round = document.body.dataset.results;
+        if (button && document.body.dataset.phase === 'deal' && window.bidRound !== round) {
+            window.bidRound = round;
+            button.click();
+        }
+    };
+    new MutationObserver(bid).observe(document.body, {subtree: true, childList: true});
+}"""
+
+
+def test_finding_friends_with_computer_players(paced_server: Server, browser: Any) -> None:
+    server = paced_server
     shots: set[str] = set()
     host = Player(browser, server.url, "Mei", "desktop")
     guest = Player(browser, server.url, "Lars", "phone")
-    code = create_room(host, "finding-friends", 5)
+    host.greedy = guest.greedy = True
+    # No overbids: the first bid makes the trump and its bidder calls; the people bid at once
+    # during the paced deal, so one of them usually deals and uses the friend picker.
+    code = create_room(host, "finding-friends", 5, unchecked=("fluid_overbid=own-rank",))
     for seat in (2, 3, 4):
         host.page.click(f".add-bot[data-seat='{seat}']")
         host.page.wait_for_selector(f".seat-row[data-seat='{seat}'] .remove")
     guest.join(code, 1)
+    # Chat in the lobby reaches the other person.
+    host.page.fill("#chat-input", "hello 你好")
+    host.page.press("#chat-input", "Enter")
+    guest.page.wait_for_selector(".chat-list li:has-text('hello 你好')")
+    for player in (host, guest):
+        # A person quick to bid: the moment a bid button appears during the deal, click it.
+        player.page.evaluate(QUICK_BIDDER)
     host.page.wait_for_selector("#start:not([disabled])")
     host.page.click("#start")
     called_by_person = False

@@ -2,7 +2,7 @@
 // state the server sends, and renders it. The server is the only judge of what is legal: the
 // client asks it (`check`) whenever the selection changes and shows its reason.
 import { Connection, savedToken } from "./conn.js";
-import { h } from "./dom.js";
+import { h, morph } from "./dom.js";
 import { lang, setLang, t } from "./i18n.js";
 import { checkForm, newForm, renderHome, renderJoin, renderLobby } from "./lobby.js";
 import {
@@ -241,10 +241,9 @@ function body() {
   return renderTable(S, act);
 }
 
-/** Redraw the page from the state, keeping the keyboard focus where it was. */
+/** Redraw the page from the state (in place: focus, clicks and scrolling survive). */
 function render() {
   const root = document.getElementById("app");
-  const focused = document.activeElement?.id;
   const scroll = [...document.querySelectorAll(".log, .chat-list")].map((el) =>
     el.scrollHeight - el.scrollTop - el.clientHeight < 8);
   document.body.dataset.page = S.page;
@@ -254,12 +253,11 @@ function render() {
   document.body.dataset.results = String(S.state?.match?.results?.length ?? 0);
   document.body.dataset.version = String(S.version);
   document.body.dataset.tricks = String(S.state?.view?.tricks?.length ?? 0);
-  root.replaceChildren(header(), h("main", { id: "main" }, body()));
+  morph(root, h("div", { id: "app" }, header(), h("main", { id: "main" }, body())));
   fitHand();
   document.querySelectorAll(".log, .chat-list").forEach((el, i) => {
     if (scroll[i] ?? true) el.scrollTop = el.scrollHeight;
   });
-  if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
 }
 
 async function loadPresets() {

@@ -21,16 +21,20 @@ export function newForm(presets, preset, table = null, overrides = {}) {
   const spec = presets.presets.find((p) => p.name === preset) ?? presets.presets[0];
   const size = spec.tables.includes(table) ? table : spec.tables[0];
   return { preset: spec.name, table: size, overrides: { ...overrides }, errors: {}, ok: null,
-           resolved: null, seq: 0, checking: false };
+           resolved: null, checking: false };
 }
 
 function presetRules(presets, form) {
   return form.resolved ?? presets.presets.find((p) => p.name === form.preset)?.rules ?? {};
 }
 
+let checks = 0;
+
 /** Ask the server whether the form's rules are valid; updates form.errors/ok/resolved. */
 export async function checkForm(form, rerender) {
-  const seq = ++form.seq;
+  checks += 1;
+  const seq = checks;
+  form.seq = seq;
   form.checking = true;
   rerender();
   let reply;
@@ -160,9 +164,15 @@ export function rulesForm(presets, form, onChange, ui) {
     spec ? h("p", { class: "muted" }, spec.description) : null,
     general.map(([k, message]) => h("p", { class: "error", role: "alert" },
       k ? `${k}: ${message}` : message)),
-    h("details", { class: "options", open: ui.rulesOpen || null,
-                   ontoggle: (e) => { ui.rulesOpen = e.target.open; } },
-      h("summary", {}, t("editRules", { n: options.length })),
+    h("details", { class: "options", open: ui.rulesOpen || null },
+      h("summary", {
+        id: "rules-summary", "aria-expanded": ui.rulesOpen ? "true" : "false",
+        onclick: (e) => {
+          e.preventDefault();
+          ui.rulesOpen = !ui.rulesOpen;
+          onChange();
+        },
+      }, t("editRules", { n: options.length })),
       Object.keys(form.overrides).length ? h("button", {
         type: "button", class: "link",
         onclick: () => { form.overrides = {}; form.resolved = null; onChange(); },
@@ -297,8 +307,9 @@ function seatRow(S, act, seat) {
         const id = `move-${seat.seat}`;
         controls.push(
           h("label", { for: id, class: "sr-only" }, t("moveTo")),
-          h("select", { id }, free.map((s) => h("option", { value: String(s.seat) },
-            t("seat", { n: s.seat })))),
+          h("select", { id, value: String(S.ui.moveTo?.[seat.seat] ?? free[0].seat),
+                        onchange: (e) => { S.ui.moveTo = { ...S.ui.moveTo, [seat.seat]: e.target.value }; } },
+            free.map((s) => h("option", { value: String(s.seat) }, t("seat", { n: s.seat })))),
           h("button", {
             type: "button",
             onclick: () => act.send({ type: "move", seat: seat.seat,
