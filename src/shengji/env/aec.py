@@ -117,7 +117,11 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
 
     def _sync(self) -> None:
         rewards = self.game.take_rewards()
-        self.rewards = {a: rewards[self.agent_name_mapping[a]] for a in self.agents}
+        if any(rewards):
+            self.rewards = {a: rewards[self.agent_name_mapping[a]] for a in self.agents}
+            self._accumulate_rewards()
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.game.over:
             self.terminations = dict.fromkeys(self.agents, True)
             if getattr(self, "agent_selection", None) not in self.agents:
@@ -126,7 +130,6 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
             seat = self.game.seat
             assert seat is not None
             self.agent_selection = self.possible_agents[seat]
-        self._accumulate_rewards()
 
     def render(self) -> str | None:
         """The round in words (``ansi`` returns it, ``human`` prints it)."""

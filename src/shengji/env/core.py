@@ -123,6 +123,10 @@ class Decision:
     ordinal: int | None = None
     colour: str | None = None
     valid_calls: frozenset[FriendCall] = frozenset()
+    step: int = 0
+    """Ids taken in this decision so far."""
+    serial: int = 0
+    """Numbers the decisions of a game (the allowed ids are cached per serial and step)."""
 
     @property
     def started(self) -> bool:
@@ -154,6 +158,8 @@ class Game:
         self._shaped = 0.0  # attackers' shaping given so far this round
         self.version = 0
         """Counts the actions applied (and resets): observations are cached per version."""
+        self._allowed: tuple[tuple[int, int], list[int]] = ((0, 0), [])
+        self._serial = 0
 
     # -- the episode -------------------------------------------------------------------
 
@@ -195,6 +201,12 @@ class Game:
         d = self.decision
         if d is None:
             return []
+        key = (d.serial, d.step)
+        if self._allowed[0] != key:
+            self._allowed = (key, self._compute_allowed(d))
+        return list(self._allowed[1])
+
+    def _compute_allowed(self, d: Decision) -> list[int]:
         if d.kind == "call":
             return self._call_ids(d)
         ids: list[int] = []
@@ -216,6 +228,7 @@ class Game:
             raise ValueError(
                 f"action id {action_id} is not allowed now (seat {d.seat}, {d.kind}); "
                 f"allowed: {', '.join(self.layout.describe(i) for i in allowed)}")
+        d.step += 1
         if d.kind == "call":
             self._call_step(d, action_id)
             return
@@ -381,6 +394,8 @@ class Game:
                 assert plays is not None
                 d = Decision(seat, "follow", legal, selector=FollowSelector(plays))
             d.finish = lambda cards: Play(seat, cards)
+        self._serial += 1
+        d.serial = self._serial
         self.decision = d
         if DONE in d.simple and self.allowed() == [DONE]:  # nothing to choose: made at once
             self._apply(d.simple[DONE])

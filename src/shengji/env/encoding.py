@@ -46,7 +46,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from shengji.engine.rules import Rules
-from shengji.game.round import Phase
+from shengji.engine.trump import Trump
+from shengji.game.round import Phase, Round
 
 from .core import KINDS, Game
 
@@ -83,6 +84,11 @@ class Encoder:
         self.size = last[0] + last[1]
         self._cache: dict[int, NDArray[np.float32]] = {}
         self._key = -1
+        self._round: Round | None = None
+        self._played_abs = np.zeros((rules.players, 54), dtype=np.float32)
+        self._tricks_seen = 0
+        self._trump: Trump | None = None
+        self._trump_row = np.zeros(54, dtype=np.float32)
 
     def encode(self, game: Game, seat: int) -> NDArray[np.float32]:
         """The observation of ``seat``."""
@@ -108,23 +114,38 @@ class Encoder:
             obs[self.blocks["decision"][0]] = 1.0
         return obs
 
+    def _played(self, game: Game) -> NDArray[np.float32]:
+        """The cards each seat played in the finished tricks of the round (absolute seats),
+        brought up to date trick by trick."""
+        rnd = game.round
+        if rnd is not self._round:
+            self._round = rnd
+            self._played_abs = np.zeros((self.rules.players, 54), dtype=np.float32)
+            self._tricks_seen = 0
+        played = self._played_abs
+        for record in rnd.tricks[self._tricks_seen:]:
+            for play in record.plays:
+                row = played[play.seat]
+                for card in play.cards:
+                    row[card] += 1.0
+        self._tricks_seen = len(rnd.tricks)
+        return played
+
     def _public(self, game: Game, seat: int) -> NDArray[np.float32]:
         rnd = game.round
         n = self.rules.players
         blocks = self.blocks
         obs = np.zeros(self.size, dtype=np.float32)
-
-        def rel(s: int) -> int:
-            return (s - seat) % n
+        order = [(seat + k) % n for k in range(n)]  # relative index k -> absolute seat
+        where = {s: k for k, s in enumerate(order)}  # absolute seat -> relative index
 
         obs[blocks["phase"][0] + PHASES.index(rnd.phase)] = 1.0
         at = blocks["hand"][0]
         obs[at:at + 54] = rnd.hands[seat].counts
         at = blocks["levels"][0]
-        for s in range(n):
-            obs[at + rel(s)] = rnd.levels[s]
+        obs[at:at + n] = [rnd.levels[s] for s in order]
         at = blocks["dealer"][0]
-        obs[at + (rel(rnd.dealer) if rnd.dealer is not None else n)] = 1.0
+        obs[at + (where[rnd.dealer] if rnd.dealer is not None else n)] = 1.0
         trump = rnd.trump
         at = blocks["trump"][0]
         if trump is not None:
@@ -132,19 +153,22 @@ class Encoder:
             obs[at + 14 + (int(trump.suit) if trump.suit is not None else 4)] = 1.0
             obs[at + 19] = 1.0
             at = blocks["trump_cards"][0]
-            obs[at:at + 54] = [s == 4 for s in trump.suit_index]
+            if self._trump is not trump:
+                self._trump = trump
+                self._trump_row = np.array([s == 4 for s in trump.suit_index], np.float32)
+            obs[at:at + 54] = self._trump_row
         at = blocks["bids"][0]
         for bid in rnd.bidding.bids:
-            row = at + rel(bid.seat) * 54
+            row = at + where[bid.seat] * 54
             obs[row:row + 54] = 0.0
             for card in bid.cards:
                 obs[row + card] += 1.0
         winner = rnd.bidding.winner
-        obs[at + n * 54 + (rel(winner.seat) if winner is not None else n)] = 1.0
+        obs[at + n * 54 + (where[winner.seat] if winner is not None else n)] = 1.0
         at = blocks["exposed"][0]
         for s, cards in enumerate(rnd.exposed):
             for card in cards:
-                obs[at + rel(s) * 54 + card] += 1.0
+                obs[at + where[s] * 54 + card] += 1.0
         if rnd.kitty_owner == seat:
             at = blocks["kitty"][0]
             for card in rnd.kitty:
@@ -153,33 +177,28 @@ class Encoder:
         for card in rnd.kitty_turned:
             obs[at + card] += 1.0
         at = blocks["played"][0]
-        for record in rnd.tricks:
-            for play in record.plays:
-                row = at + rel(play.seat) * 54
-                for card in play.cards:
-                    obs[row + card] += 1.0
+        obs[at:at + n * 54] = self._played(game)[order].ravel()
         trick = rnd.trick
         tat = blocks["trick"][0]
         if trick is not None and rnd.phase == Phase.PLAY:
             for play in trick.plays:
+                k = where[play.seat] * 54
                 for card in play.cards:
-                    obs[at + rel(play.seat) * 54 + card] += 1.0
-                    obs[tat + rel(play.seat) * 54 + card] += 1.0
-            obs[tat + n * 54 + rel(trick.leader)] = 1.0
+                    obs[at + k + card] += 1.0
+                    obs[tat + k + card] += 1.0
+            obs[tat + n * 54 + where[trick.leader]] = 1.0
         else:
             obs[tat + n * 54 + n] = 1.0
         at = blocks["captured"][0]
-        for s in range(n):
-            obs[at + rel(s)] = rnd.captured[s]
+        obs[at:at + n] = [rnd.captured[s] for s in order]
         tracker = rnd.tracker
         if tracker is not None:
             self._calls(obs, list(zip(tracker.calls, tracker.done, strict=True)), None, None)
             at = blocks["friends"][0]
             for s in tracker.friends:
-                obs[at + rel(s)] = 1.0
+                obs[at + where[s]] = 1.0
         at = blocks["sizes"][0]
-        for s in range(n):
-            obs[at + rel(s)] = len(rnd.hands[s])
+        obs[at:at + n] = [len(rnd.hands[s]) for s in order]
         dealt = len(rnd.deck) - self.rules.kitty_size
         obs[at + n] = max(0, dealt - rnd.next_card) if rnd.phase == Phase.DEAL else 0
         obs[at + n + 1] = len(rnd.tricks)

@@ -43,6 +43,7 @@ class Selector:
     def __init__(self, held: Sequence[int]) -> None:
         self.held = list(held)
         """The counts per face the selection is taken from."""
+        self.faces = [ALL_CARDS[f] for f, n in enumerate(self.held) if n]
         self.chosen = [0] * 54
         self.cards: list[Card] = []
 
@@ -60,8 +61,8 @@ class Selector:
 
     def _free(self) -> list[Card]:
         """The faces with copies left to choose."""
-        chosen = self.chosen
-        return [ALL_CARDS[f] for f, n in enumerate(self.held) if n > chosen[f]]
+        chosen, held = self.chosen, self.held
+        return [f for f in self.faces if held[f] > chosen[f]]
 
     def addable(self) -> list[Card]:
         """The faces that keep the selection completable to a legal action."""
@@ -127,29 +128,30 @@ class BurySelector(Selector):
         self.size = size
         self.max_points = max_points
 
-    def _fits(self, card: Card) -> bool:
-        """Whether the selection plus ``card`` can still be completed."""
-        chosen, held = self.chosen, self.held
-        points = sum(n for f, n in enumerate(chosen) if n and ALL_CARDS[f].points)
-        if card.points:
-            points += 1
-        if points > self.max_points:
-            return False
-        plain = scoring = 0
-        for f, n in enumerate(held):
-            left = n - chosen[f] - (1 if f == card else 0)
-            if left > 0:
-                if ALL_CARDS[f].points:
-                    scoring += left
-                else:
-                    plain += left
-        need = self.size - len(self.cards) - 1
-        return need <= plain + min(scoring, self.max_points - points)
-
     def addable(self) -> list[Card]:
         if len(self.cards) >= self.size:
             return []
-        return [c for c in self._free() if self._fits(c)]
+        chosen, held = self.chosen, self.held
+        points = plain = scoring = 0
+        for f, n in enumerate(held):
+            if n:
+                left = n - chosen[f]
+                if ALL_CARDS[f].points:
+                    scoring += left
+                    points += chosen[f]
+                else:
+                    plain += left
+        need = self.size - len(self.cards) - 1  # after the card added
+        out = []
+        for card in self._free():
+            if card.points:  # one more point card chosen, one fewer left
+                fits = points < self.max_points and need <= plain + min(
+                    scoring - 1, self.max_points - points - 1)
+            else:
+                fits = need <= plain - 1 + min(scoring, self.max_points - points)
+            if fits:
+                out.append(card)
+        return out
 
     def complete(self) -> bool:
         return len(self.cards) == self.size

@@ -1,0 +1,75 @@
+"""The single-seat Gymnasium environment and the training example."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+from shengji.env import SingleSeatEnv
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_episode(env: SingleSeatEnv, seed: int) -> tuple[float, int]:
+    obs, _ = env.reset(seed=seed)
+    rng = random.Random(seed)
+    total, steps, done = 0.0, 0, False
+    while not done:
+        allowed = [i for i, ok in enumerate(obs["action_mask"]) if ok]
+        assert allowed
+        obs, reward, done, truncated, _ = env.step(rng.choice(allowed))
+        assert not truncated
+        total += reward
+        steps += 1
+    return total, steps
+
+
+@pytest.mark.parametrize(("name", "opponents"), [
+    ("tractor", "heuristic"), ("finding-friends", "random"), ("hundred", "random")])
+def test_one_seat_against_players(name: str, opponents: str) -> None:
+    env = SingleSeatEnv(name, seat=1, opponents=opponents)
+    total, steps = run_episode(env, 3)
+    assert steps > 0
+    assert run_episode(env, 3) == (total, steps)  # the same seed: the same episode
+
+
+def test_observations_lie_in_the_space_and_illegal_ids_are_refused() -> None:
+    env = SingleSeatEnv("da-bai-fen")
+    obs, _ = env.reset(seed=4)
+    rng = random.Random(4)
+    done = False
+    while not done:
+        assert env.observation_space.contains(obs)
+        allowed = [i for i, ok in enumerate(obs["action_mask"]) if ok]
+        refused = next(i for i in range(int(env.action_space.n)) if i not in allowed)
+        with pytest.raises(ValueError, match="not allowed now"):
+            env.step(refused)
+        obs, _, done, _, _ = env.step(rng.choice(allowed))
+
+
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(ValueError, match=r"seat must be 0\.\.3"):
+        SingleSeatEnv(seat=4)
+    with pytest.raises(ValueError, match="unknown player 'genius'"):
+        SingleSeatEnv(opponents="genius")
+    with pytest.raises(ValueError, match="one player name or 3 names"):
+        SingleSeatEnv(opponents=["random"])
+
+
+def test_training_example_tiny_budget(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    spec = importlib.util.spec_from_file_location("train_random",
+                                                  ROOT / "examples" / "train_random.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    image = tmp_path / "curve.png"
+    curve = module.main(["--episodes", "20", "--every", "10", "--plot", str(image)])
+    assert [done for done, _ in curve] == [10, 20]
+    assert image.stat().st_size > 1000
