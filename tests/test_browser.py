@@ -66,21 +66,30 @@ class Server:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = (tmp / f"serve-{self.port}.log").open("w")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "shengji", "serve", "--port", str(self.port),
-             "--db", str(tmp / f"rooms-{self.port}.sqlite3"), *extra],
-            stdout=self.log, stderr=subprocess.STDOUT)
+        self.command = [sys.executable, "-m", "shengji", "serve", "--port", str(self.port),
+                        "--db", str(tmp / f"rooms-{self.port}.sqlite3"), *extra]
+        self.process = self._start()
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        process = subprocess.Popen(self.command, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 20
         while True:
             try:
                 with urllib.request.urlopen(f"{self.url}/api/presets", timeout=2) as reply:
                     json.load(reply)
-                return
+                return process
             except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    self.stop()
+                if process.poll() is not None or time.monotonic() > deadline:
+                    process.kill()
+                    self.log.close()
                     raise RuntimeError("shengji serve did not start") from None
                 time.sleep(0.1)
+
+    def kill_and_restart(self) -> None:
+        """SIGKILL the server and start it again on the same port and database."""
+        self.process.kill()
+        self.process.wait()
+        self.process = self._start()
 
     def stop(self) -> None:
         self.process.terminate()
@@ -432,8 +441,16 @@ def test_finding_friends_with_computer_players(paced_server: Server, browser: An
         player.context.close()
 
 
-def test_rules_form_seats_spectator_hundred_match_over_and_new_match(server: Server,
-                                                              browser: Any) -> None:
+def test_rules_form_seats_spectator_hundred_restart_match_over_and_new_match(
+        tmp_path: Path, browser: Any) -> None:
+    server = Server(tmp_path, "--deal-pace", "0", "--bot-delay", "0")
+    try:
+        hundred_match(server, browser)
+    finally:
+        server.stop()
+
+
+def hundred_match(server: Server, browser: Any) -> None:
     host = Player(browser, server.url, "Ana", "desktop")
     watcher = Player(browser, server.url, "Wen", "phone")
     page = host.page
@@ -487,14 +504,30 @@ def test_rules_form_seats_spectator_hundred_match_over_and_new_match(server: Ser
     watcher.page.wait_for_selector(".table-page")
     assert watcher.page.locator("#hand").count() == 0
     shots: set[str] = set()
+    restarted = []
+
+    def during(player: Player, info: dict[str, Any]) -> None:
+        # The server is killed mid-round and started again: the browser reconnects by itself
+        # and the round goes on from where it was.
+        if restarted or info.get("phase") != "play" or int(info.get("tricks", "0")) < 2:
+            return
+        hand = page.locator("#hand .card-btn").count()
+        server.kill_and_restart()
+        player.wait_change(info["version"], 20000)  # a state from the new server process
+        page.wait_for_selector("#conn-status.open")
+        page.wait_for_function("n => document.querySelectorAll('#hand .card-btn').length === n",
+                               arg=hand, timeout=10000)
+        restarted.append(hand)
+
     for _ in range(MATCH_ROUNDS):
-        play_round([host], shots, "hundred")
+        play_round([host], shots, "hundred", during)
         if host.info()["over"]:
             break
         page.click("#next-round-btn")
     page.wait_for_selector("#match-over")
     shoot(host, "match-over")
     assert "exposed" in host.kinds, "the Hundred's exposing was played through the UI"
+    assert restarted, "the server was restarted mid-round"
     watcher.page.wait_for_selector("#match-over")
     record = page.request.get(f"{server.url}/api/rooms/{code}/record")
     assert record.ok and "shengji-record" in record.text()
