@@ -150,11 +150,19 @@ def test_bury_and_expose_masks_against_brute_force(seed: int) -> None:
                 assert trial.complete() == (tuple(sorted(order[:k])) in legal)
 
 
-@pytest.mark.parametrize("name", PRESET_NAMES)
+PHASE_VARIANTS = {
+    "overbid": lambda: preset("tractor", kitty_overbid=True, bid_withdraw=True),
+    "colour-calls": lambda: preset("finding-friends", players=7, friend_calls="colour-rank"),
+    "no-points-bury": lambda: preset("tractor", kitty_points_allowed=False),
+    "refused-calls": lambda: preset("finding-friends", friend_call_all_held="refused"),
+}
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES + sorted(PHASE_VARIANTS))
 def test_random_episodes_every_phase(name: str) -> None:
     """Random masked ids play whole matches; the engine accepts every action built."""
     rng = random.Random(7)
-    rules = resolve_rules(name)
+    rules = PHASE_VARIANTS[name]() if name in PHASE_VARIANTS else resolve_rules(name)
     game = Game(rules, rounds=4)
     phases: set[str] = set()
     throws = 0
@@ -171,9 +179,12 @@ def test_random_episodes_every_phase(name: str) -> None:
                 last = rnd.history[-1]
                 if isinstance(last, Play) and rnd.trick is not None and len(last.cards) > 1:
                     throws += 1
-    assert {"lead", "follow"} <= phases
-    if rules.friend_count:
-        assert "call" in phases
+    assert {"lead", "follow", "bury"} <= phases
+    expected = {
+        "tractor": {"bid-window", "bid"}, "hundred": {"expose", "declare", "show"},
+        "finding-friends": {"call"}, "overbid": {"overbid"}, "colour-calls": {"call"},
+    }
+    assert expected.get(name, set()) <= phases, phases
     assert throws
 
 
