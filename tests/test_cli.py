@@ -31,6 +31,7 @@ def no_work(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         raise AssertionError("work started before the arguments were checked")
 
     monkeypatch.setattr(simulate, "run", refuse)
+    monkeypatch.setattr(simulate, "stream", refuse)
     monkeypatch.setattr(session.Session, "run", refuse)
     monkeypatch.chdir(tmp_path)
     (tmp_path / "notes.txt").write_text("a file, not a folder\n", encoding="utf-8")
