@@ -105,6 +105,12 @@ function onMessage(message) {
       S.fatal = null;
       break;
     case "room":
+      if (message.status === "lobby" && S.room && S.room.status !== "lobby") {
+        // A new match in the same room: forget the last match's table and sheets.
+        S.state = null;
+        S.sheetAck = null;
+        sessionStorage.removeItem(`shengji.sheet.${S.code}`);
+      }
       S.room = message;
       syncRoomForm();
       break;

@@ -120,7 +120,7 @@ function tablePlays(view) {
   return { plays: [], winner: null, leader: trick?.leader ?? null, done: false };
 }
 
-function seatPanel(S, act, seat, table) {
+function seatPanel(S, act, seat, table, position) {
   const { view } = S.state;
   const info = S.room?.seats?.[seat] ?? {};
   const play = table.plays.find((p) => p.seat === seat);
@@ -140,7 +140,7 @@ function seatPanel(S, act, seat, table) {
       t("replaceBot")) : null;
   const classes = ["seat-panel", turn ? "turn" : "", seat === view.seat ? "me" : "",
     winning ? "winning" : "", (view.declarers ?? []).includes(seat) ? "declarer" : ""];
-  return h("div", { class: classes.filter(Boolean).join(" "), dataset: { seat },
+  return h("div", { class: classes.filter(Boolean).join(" "), dataset: { seat, pos: position },
                     "aria-current": turn ? "true" : null },
     h("div", { class: "seat-head" },
       h("span", { class: "seat-name" }, seatName(S, seat)),
@@ -160,16 +160,36 @@ function seatPanel(S, act, seat, table) {
     replace);
 }
 
+const RING = {
+  4: ["left", "top", "right"],
+  5: ["left", "topleft", "topright", "right"],
+  6: ["left", "topleft", "top", "topright", "right"],
+};
+
+function cardPoints(card) {
+  const rank = parseCard(card).rank;
+  return rank === "5" ? 5 : rank === "10" || rank === "K" ? 10 : 0;
+}
+
 function seatsArea(S, act) {
   const { view } = S.state;
   const table = tablePlays(view);
   const n = (view.tricks?.length ?? 0) + (table.done ? 0 : 1);
   const caption = table.done
     ? t("lastTrickShown", { name: seatName(S, table.winner) })
-    : view.phase === "play" ? t("tableTrick", { n }) : "";
-  return h("section", { class: "seats", "aria-label": caption || phaseName(view.phase) },
-    caption ? h("p", { class: "trick-caption" }, caption) : null,
-    h("div", { class: "seat-grid" }, seatOrder(view).map((s) => seatPanel(S, act, s, table))));
+    : view.phase === "play" ? t("tableTrick", { n }) : phaseName(view.phase);
+  const points = table.done ? 0
+    : table.plays.reduce((sum, p) => sum + p.cards.reduce((a, c) => a + cardPoints(c), 0), 0);
+  const order = seatOrder(view);
+  // Up to 6 players sit round the table (you at the bottom) on wide screens.
+  const ring = RING[order.length];
+  const pos = (i) => (ring ? (i === order.length - 1 ? "bottom" : ring[i]) : null);
+  return h("section", { class: "seats", "aria-label": caption },
+    h("div", { class: `seat-grid${ring ? " ring" : ""}` },
+      h("div", { class: "table-center" },
+        h("p", { class: "trick-caption" }, caption),
+        points ? h("p", { class: "table-points" }, t("tablePoints", { n: points })) : null),
+      order.map((s, i) => seatPanel(S, act, s, table, pos(i)))));
 }
 
 function actionButton(S, act, action, label, extra = {}) {
