@@ -285,6 +285,36 @@ def test_friend_calls_are_checked() -> None:
     colour.apply(Call(0, calls("4th red A")))
 
 
+@pytest.mark.parametrize(("option", "refused_calls", "allowed_calls"), [
+    ("friend_call_points", ["1st KC", "2nd 10D", "1st 5H"], ["1st QC", "1st AC", "2nd 4D"]),
+    ("friend_call_top", ["1st AC", "2nd AD"], ["1st KC", "1st QH"]),
+])
+def test_friend_call_restrictions(option: str, refused_calls: list[str],
+                                  allowed_calls: list[str]) -> None:
+    """House rules: no point cards may be called; the highest card of a suit (an A, or
+    a K when the trump rank is A) may not be called."""
+    rules = FIVE.replace(**{option: False})
+    rnd = short_round(rules, ["3C 3D", "6C 6D", "AC 7D", "8C 8D", "10C 10D"], "9S",
+                      levels=(9,) * 5)
+    for text in refused_calls:
+        with pytest.raises(ActionError, match="point card" if "points" in option else "highest"):
+            rnd.apply(Call(0, calls(text)))
+    assert all(Call(0, calls(text)) in rnd.legal(0) for text in allowed_calls)
+    assert all(not any(str(c) in refused_calls for c in a.calls)
+               for a in rnd.legal(0) if isinstance(a, Call))
+    assert Call(0, calls(allowed_calls[0])) in short_round(
+        FIVE, ["3C 3D", "6C 6D", "AC 7D", "8C 8D", "10C 10D"], "9S", levels=(9,) * 5).legal(0)
+
+
+def test_the_highest_card_is_the_king_when_aces_are_trump() -> None:
+    rules = FIVE.replace(friend_call_top=False)
+    rnd = short_round(rules, ["3C 3D", "6C 6D", "KC 7D", "8C 8D", "10C 10D"], "AS",
+                      levels=(14,) * 5)
+    with pytest.raises(ActionError, match="highest card of its suit"):
+        rnd.apply(Call(0, calls("1st KC")))
+    rnd.apply(Call(0, calls("1st QC")))
+
+
 def test_a_friend_is_revealed_by_playing_the_called_card() -> None:
     rnd = short_round(FIVE, ["3C 3D", "6C 6D", "AC 7D", "8C 8D", "10C 10D"], "9S",
                       levels=(9,) * 5)
@@ -433,15 +463,17 @@ def test_friend_call_all_held_in_rules_files() -> None:
 
 
 def test_a_call_of_cards_the_caller_holds_in_a_round() -> None:
-    """With the whole hand given (round.py's ``_legal_call`` passes ``held=``), a call of
-    cards only the caller holds is refused under "refused" and makes no friend under "alone"."""
+    """A call of cards only the caller holds is refused under "refused" (and never listed
+    or drawn as a legal call) and makes no friend under "alone"."""
     hands = ["AC AC", "3C 3D", "6C 4D", "6D 7D", "7C 8D"]
     refused = short_round(FIVE.replace(friend_call_all_held="refused"), hands, "9S",
                           levels=(9,) * 5)
-    if refused.legal(0).reason(Call(0, calls("1st AC"))) is None:
-        pytest.xfail("round.py does not pass held= to call_reason yet")
     with pytest.raises(ActionError, match="you hold every AC"):
         refused.apply(Call(0, calls("1st AC")))
+    listed = [a for a in refused.legal(0) if isinstance(a, Call)]
+    assert listed and Call(0, calls("1st AC")) not in listed
+    rng = Random(1)
+    assert all(refused.legal(0).random(rng) in refused.legal(0) for _ in range(50))
     alone = short_round(FIVE, hands, "9S", levels=(9,) * 5)
     alone.apply(Call(0, calls("1st AC")))
     play(alone, "0 play AC", "1 play 3C", "2 play 6C", "3 play 6D", "4 play 7C")

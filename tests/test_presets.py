@@ -184,6 +184,7 @@ def test_describe_rules_phrases_every_option() -> None:
         kitty_overbid_limit=2, kitty_points_allowed=False,
         kitty_multiplier="power", kitty_revealed=False, friends=1, friend_calls="colour-rank",
         friend_trump_calls=True, friend_caller_counts=False, friend_call_all_held="refused",
+        friend_call_points=False, friend_call_top=False,
         smaller_team_bonus=True,
         target=100, level_table="custom", custom_levels=((0, 1), (50, 0), (90, -1)), draw_at=50,
         below_zero=True, kitty_to_declarers=True, mandatory_win=True, pass_end_freely=True,

@@ -163,21 +163,45 @@ def call_reason(calls: Sequence[FriendCall], trump: Trump, rules: Rules, *,
     if len(calls) != want:
         return f"call exactly {want} friend card{'s' if want != 1 else ''}"
     for call in calls:
-        if rules.friend_calls == FriendCalls.ORDINAL and call.card is None:
-            return "calls name a precise card under these rules, e.g. '2nd AS'"
-        if rules.friend_calls == FriendCalls.COLOUR_RANK and call.card is not None:
-            return "calls name a colour and rank under these rules, e.g. '1st black A'"
-        if call.card is not None:
-            if call.ordinal > rules.decks:
-                return f"there are only {rules.decks} copies of {call.card}"
-            if trump.is_trump(call.card) and not rules.friend_trump_calls:
-                return f"{call.card} is a trump: trump cards may not be called"
-        elif call.ordinal > 2 * rules.decks:
-            return f"there are only {2 * rules.decks} {call.colour} {call.rank}s"
-    if held is not None and rules.friend_call_all_held == FriendCallAllHeld.REFUSED:
-        for call in exhausted_calls(calls, held, rules, buried=buried):
-            return (f"{exhausted_text(call, held, rules, buried)}, so nobody else can be "
-                    f"the friend of the {call}: call a card another player can play")
+        why = single_call_reason(call, trump, rules, held=held, buried=buried)
+        if why is not None:
+            return why
+    return None
+
+
+def single_call_reason(call: FriendCall, trump: Trump, rules: Rules, *,
+                       held: Sequence[int] | None = None,
+                       buried: Sequence[int] | None = None) -> str | None:
+    """Why the dealer may not make this one call, or ``None`` (see :func:`call_reason`).
+
+    >>> trump = Trump.parse("2S")
+    >>> single_call_reason(FriendCall.parse("1st KH"), trump, Rules(friend_call_points=False))
+    'KH is a point card: point cards (5, 10, K) may not be called'
+    >>> single_call_reason(FriendCall.parse("1st AH"), trump, Rules(friend_call_top=False))
+    'AH is the highest card of its suit: it may not be called'
+    """
+    if rules.friend_calls == FriendCalls.ORDINAL and call.card is None:
+        return "calls name a precise card under these rules, e.g. '2nd AS'"
+    if rules.friend_calls == FriendCalls.COLOUR_RANK and call.card is not None:
+        return "calls name a colour and rank under these rules, e.g. '1st black A'"
+    what = str(call.card) if call.card is not None else f"{call.colour} {call.rank}"
+    rank = call.card.rank if call.card is not None else call.rank
+    if call.card is not None:
+        if call.ordinal > rules.decks:
+            return f"there are only {rules.decks} copies of {call.card}"
+        if trump.is_trump(call.card) and not rules.friend_trump_calls:
+            return f"{call.card} is a trump: trump cards may not be called"
+    elif call.ordinal > 2 * rules.decks:
+        return f"there are only {2 * rules.decks} {call.colour} {call.rank}s"
+    if not rules.friend_call_points and rank in (Rank.FIVE, Rank.TEN, Rank.KING):
+        return f"{what} is a point card: point cards (5, 10, K) may not be called"
+    top = Rank.KING if trump.rank == Rank.ACE else Rank.ACE
+    if not rules.friend_call_top and rank == top:
+        return f"{what} is the highest card of its suit: it may not be called"
+    if (held is not None and rules.friend_call_all_held == FriendCallAllHeld.REFUSED
+            and call_exhausted(call, held, rules, buried)):
+        return (f"{exhausted_text(call, held, rules, buried)}, so nobody else can be "
+                f"the friend of the {call}: call a card another player can play")
     return None
 
 

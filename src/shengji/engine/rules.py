@@ -392,6 +392,11 @@ class Rules:
     friend_trump_calls: bool = False
     friend_caller_counts: bool = True
     friend_call_all_held: FriendCallAllHeld = FriendCallAllHeld.ALONE
+    friend_call_points: bool = True
+    """Point cards (5, 10, K) may be called (False: such calls are refused)."""
+    friend_call_top: bool = True
+    """The highest card of a suit (an A; a K when the trump rank is A) may be called
+    (False: such calls are refused)."""
     smaller_team_bonus: bool = False
     # scoring and levels
     target: int | None = None
@@ -485,7 +490,8 @@ class Rules:
             ),
             (
                 self.friend_count <= self.players - 2,
-                f"{self.friend_count} friends leave no opponents at {self.players} players",
+                f"{_count(self.friend_count, 'friend')} leave{'s' * (self.friend_count == 1)}"
+                f" no opponents at {self.players} players",
                 "friends",
             ),
             (
@@ -608,6 +614,10 @@ class Rules:
             if name not in _OPTION_NAMES:
                 raise RulesError(f"unknown option {short_repr(name)}", name)
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def short_repr(value: object) -> str:

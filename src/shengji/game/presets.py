@@ -456,6 +456,10 @@ _PHRASES: dict[str, Callable[[Any], str]] = {
                                 "trump cards may not be called as friends"),
     "friend_caller_counts": _flag("the caller's own play of a called card counts",
                                   "the caller's own play of a called card does not count"),
+    "friend_call_points": _flag("point cards may be called", "point cards may not be called"),
+    "friend_call_top": _flag("the highest card of a suit may be called",
+                             "the highest card of a suit (A, or K when A is trump) may not be "
+                             "called"),
     "smaller_team_bonus": _flag("a smaller declaring team wins a bonus level",
                                 "no bonus for a smaller declaring team"),
     "target": lambda v: f"the opponents need {v} points",

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, cast
 from shengji.engine.bidding import Bidding
 from shengji.engine.cards import ALL_CARDS, Card, Hand, Rank, Suit, format_cards, missing_cards
 from shengji.engine.follow import LegalPlays
-from shengji.engine.friends import FriendCall, FriendTracker, call_reason
+from shengji.engine.friends import FriendCall, FriendTracker, call_reason, single_call_reason
 from shengji.engine.lead import LegalLeads, PlayError
 from shengji.engine.rules import (
     FirstDealer,
@@ -457,11 +457,13 @@ class Round:
 
         def single_calls() -> list[FriendCall]:
             if rules.friend_calls == "ordinal":
-                return [FriendCall(k, card=c) for c in ALL_CARDS[:52]
-                        if rules.friend_trump_calls or not trump.is_trump(c)
-                        for k in range(1, rules.decks + 1)]
-            return [FriendCall(k, colour=colour, rank=rank) for colour in ("black", "red")
-                    for rank in Rank for k in range(1, 2 * rules.decks + 1)]
+                every = [FriendCall(k, card=c) for c in ALL_CARDS[:52]
+                         for k in range(1, rules.decks + 1)]
+            else:
+                every = [FriendCall(k, colour=colour, rank=rank) for colour in ("black", "red")
+                         for rank in Rank for k in range(1, 2 * rules.decks + 1)]
+            return [c for c in every if single_call_reason(c, trump, rules, held=held,
+                                                             buried=buried) is None]
 
         def actions() -> Iterator[Action]:
             for combo in combinations(single_calls(), rules.friend_count):
