@@ -31,7 +31,9 @@ TABLES: list[tuple[str, int | None]] = [
 ]
 """Every preset; Finding Friends at several table sizes."""
 
-KINDS = tuple(PLAYER_KINDS)
+KINDS = tuple(k for k in PLAYER_KINDS if k != "search")
+"""Every player kind but the search player, which has its own tests with small budgets
+(tests/test_search*.py): at its default budget a round takes minutes."""
 
 
 def rules_of(name: str, players: int | None) -> Rules:
