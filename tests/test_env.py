@@ -259,13 +259,19 @@ def hidden_change(game: Game, seat: int, rng: random.Random) -> Callable[[], Non
     places: list[str] = [f"hand{s}" for s in others]
     if rnd.kitty_owner != seat and rnd.kitty:
         places.append("kitty")
+    if rnd.phase == Phase.DEAL and rnd.next_card < len(rnd.deck) - rnd.rules.kitty_size:
+        places.append("deck")  # the cards still to deal
     if len(places) < 2:
         return None
     a, b = rng.sample(places, 2)
 
+    undealt = range(rnd.next_card, len(rnd.deck) - rnd.rules.kitty_size)
+
     def take(place: str) -> tuple[int, ...]:
         if place == "kitty":
             return tuple(int(c) for c in rnd.kitty)
+        if place == "deck":
+            return tuple(int(rnd.deck[i]) for i in undealt)
         return tuple(int(c) for c in rnd.hands[int(place[4:])].cards())
 
     x, y = rng.choice(take(a)), rng.choice(take(b))
@@ -273,7 +279,11 @@ def hidden_change(game: Game, seat: int, rng: random.Random) -> Callable[[], Non
         return None
 
     def swap(place: str, out: int, into: int) -> None:
-        if place == "kitty":
+        if place == "deck":
+            deck = list(rnd.deck)
+            deck[next(i for i in undealt if deck[i] == out)] = ALL_CARDS[into]
+            rnd.deck = tuple(deck)
+        elif place == "kitty":
             kitty = list(rnd.kitty)
             kitty[kitty.index(ALL_CARDS[out])] = ALL_CARDS[into]
             rnd.kitty = tuple(kitty)

@@ -23,12 +23,13 @@ trump_cards    54               1 for every card that is trump (once the trump i
 bids           n × 54 + n + 1   each seat's latest standing bid; the winning bidder
                                 (last: none)
 exposed        n × 54           the cards each seat exposed (the Hundred)
-kitty          54               the kitty, for the seat that holds or buried it only
+kitty          54               the kitty, only for the seat holding it (the dealer, or
+                                whoever took it by bidding after it), as in the views
 turned         54               kitty cards turned up when nobody bid
 played         n × 54           every card each seat has played this round
 trick          n × 54 + n + 1   the current trick's plays; its leader (last: none)
 captured       n                points each seat took in tricks
-calls          F × (K+54+2+14)  each friend call: ordinal, card, colour, rank (13 + none),
+calls          F × (K+71)       each friend call: ordinal, card, colour, rank (13 + none),
                                 and 1 once it is used up; while the dealer builds its
                                 calls, the calls so far
 friends        n                seats revealed as the dealer's friends
@@ -36,7 +37,7 @@ sizes          n + 2            cards in each hand; cards left to deal; tricks p
 =============  ===============  ==========================================================
 
 Nothing here depends on a card the observer may not see: other hands, the cards still to
-deal and the kitty (unless the observer holds or buried it) only enter through their
+deal and the kitty (unless the observer holds it) only enter through their
 sizes. The tests check it by changing those cards and comparing observations.
 """
 
