@@ -146,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
             json.dump(figures, out, indent=2)
     if args.plot:
         import matplotlib
+        import matplotlib.ticker
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
@@ -159,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
             ax.annotate(str(f["budget"]), (x, y), textcoords="offset points", xytext=(5, 5))
         ax.axhline(0, color="grey", linewidth=0.8)
         ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.set_xlabel("median seconds per searched decision")
         ax.set_ylabel("levels per deal, search - heuristic (95% CI)")
         ax.set_title(f"{args.preset}: strength against time ({args.deals} duplicate deals)")

@@ -147,7 +147,7 @@ def test_every_preset_plays_a_round_with_a_search_seat(
         table: tuple[str, dict[str, object]]) -> None:
     name, options = table
     rules = preset(name, **options)
-    search = SearchPlayer(3, iterations=2, candidates=3)
+    search = SearchPlayer(3, iterations=2, candidates=2)
     seats = [search if s == 0 else HeuristicPlayer(s) for s in range(rules.players)]
     searched_phases = set()
     rnd = Round(rules, seed=21, dealer=0, track_undo=False)

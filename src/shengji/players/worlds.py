@@ -8,7 +8,8 @@ random, under what the seat has seen:
 - proven voids: a seat that did not follow the led suit with as many cards as the
   lead holds none of that suit;
 - cards a seat must still hold: cards it bid with or exposed (less those it has
-  played since), the cards of a failed throw, the kitty cards turned face up;
+  played since), the cards of a failed throw, the kitty cards turned face up, the
+  kitty the seat buried when another seat took it by bidding after the kitty;
 - the hand sizes.
 
 The sampled cards are then put back in time: each hand becomes the hand it was dealt
@@ -148,6 +149,10 @@ def _must(view: SeatView, played: dict[int, Counter[Card]]) -> dict[int, Counter
         owners.append(view.to_move)
     if view.kitty_turned and owners:
         need(owners[0], view.kitty_turned, played[owners[0]])
+    mine = [a for a in view.history if isinstance(a, Bury) and a.cards]
+    if mine and len(owners) >= 2 and owners[-2] == view.seat and owners[-1] != view.seat:
+        # the seat's own kitty was taken by the last holder: it holds (or buried) them
+        need(owners[-1], mine[-1].cards, played[owners[-1]])
     return {s: +c for s, c in shown.items() if s != view.seat}
 
 
