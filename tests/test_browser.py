@@ -293,7 +293,11 @@ def check_illegal(player: Player, info: dict[str, Any]) -> bool:
     count = cards.count()
     if not 0 < led < count:
         return False
-    for i in range(count - led, count):
+    # The first card by keyboard (focus, Space), the others by mouse.
+    cards.nth(count - led).focus()
+    page.keyboard.press("Space")
+    assert cards.nth(count - led).get_attribute("aria-pressed") == "true"
+    for i in range(count - led + 1, count):
         cards.nth(i).click()
     page.wait_for_function("""() => {
         const r = document.querySelector('#reason');
@@ -436,9 +440,18 @@ def test_finding_friends_with_computer_players(paced_server: Server, browser: An
             player.page.click("#next-round-btn")
     assert called_by_person, f"a person called friends within {PERSON_CALL_ROUNDS} rounds"
     assert "friends-call" in shots
-    for player in (host, guest):
-        assert not player.errors, player.errors
-        player.context.close()
+    assert not guest.errors, guest.errors
+    # Lars leaves for good: the host starts the next round for everyone and gives his seat to
+    # a computer player, which plays the round with Mei.
+    guest.context.close()
+    host.page.click("#next-round-btn")
+    host.page.wait_for_selector(".seat-panel[data-seat='1'] .replace")
+    host.page.click("#start-all-prompt")
+    host.page.click(".seat-panel[data-seat='1'] .replace")
+    host.page.wait_for_selector(".seat-panel[data-seat='1'] .badge:has-text('computer')")
+    play_round([host], shots, "friends")
+    assert not host.errors, host.errors
+    host.context.close()
 
 
 def test_rules_form_seats_spectator_hundred_restart_match_over_and_new_match(
