@@ -78,6 +78,7 @@ VARIANTS = {
     "unmixed-throws": lambda: preset("tractor", throw_mixed=False),
     "protect": lambda: preset("tractor", tuple_follow="protect"),
     "longest": lambda: preset("tractor-6", tractor_follow="longest"),
+    "overbid": lambda: preset("tractor", kitty_overbid=True, bid_reinforce_equal=True),
 }
 
 
@@ -89,7 +90,7 @@ def test_masks_exact_against_brute_force(name: str) -> None:
     rng = random.Random(name)
     rules = VARIANTS[name]() if name in VARIANTS else resolve_rules(name)
     game = Game(rules, rounds=2)
-    checked = {"bid-window": 0, "bid": 0, "lead": 0, "follow": 0}
+    checked = {"bid-window": 0, "bid": 0, "overbid": 0, "lead": 0, "follow": 0}
     for _ in range(40):
         if checked["lead"] >= 8 and checked["follow"] >= 8:
             break
@@ -117,6 +118,8 @@ def test_masks_exact_against_brute_force(name: str) -> None:
                         assert tuple(sorted(int(c) for c in trial.cards)) in legal
             game.step(rng.choice(game.allowed()))
     assert checked["lead"] and checked["follow"], checked
+    if name in ("tractor", "overbid"):
+        assert checked["bid-window"] + checked["bid"] + checked["overbid"], checked
 
 
 @pytest.mark.parametrize("seed", range(40))
