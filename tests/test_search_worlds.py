@@ -16,11 +16,12 @@ from random import Random
 import pytest
 
 from shengji.engine.rules import Rules
+from shengji.game.actions import Bury
 from shengji.game.deal import pack
 from shengji.game.presets import PRESETS, preset
 from shengji.game.round import Phase, Round
 from shengji.game.view import SeatView
-from shengji.players import HeuristicPlayer
+from shengji.players import HeuristicPlayer, RandomPlayer
 from shengji.players.table import decide
 from shengji.players.worlds import Knowledge, hidden_places, sample_world
 
@@ -200,3 +201,30 @@ def test_a_world_holds_the_cards_a_seat_bid_with() -> None:
             assert not Counter(cards) - held
         return
     pytest.fail("no position with a bid by another seat")
+
+
+def test_worlds_after_the_kitty_is_taken_by_a_later_bid() -> None:
+    """Bidding after the kitty (random players bid often): the kitty passes from hand to
+    hand, buried each time; worlds still agree with every seat's view."""
+    rules = preset("finding-friends", players=5, kitty_overbid=True)
+    sampled = failed = 0
+    for seed in range(12):
+        rnd = Round(rules, seed=seed, dealer=seed % 5, track_undo=False)
+        players = [RandomPlayer(seed * 10 + s) for s in range(5)]
+        while rnd.phase != Phase.DONE:
+            seat = rnd.to_move
+            assert seat is not None
+            if sum(isinstance(a, Bury) for a in rnd.history) >= 2 and rnd.phase != Phase.DEAL:
+                for who in range(5):
+                    view = rnd.view(who)
+                    knowledge = Knowledge.of(view)
+                    world = sample_world(knowledge, Random(who))
+                    if world is None:
+                        failed += 1
+                    else:
+                        check_world(world, view, knowledge)
+                        sampled += 1
+                if rnd.phase == Phase.PLAY:
+                    break
+            rnd.apply(decide(rnd, seat, players[seat]))
+    assert sampled >= 20 and failed <= sampled // 10, (sampled, failed)

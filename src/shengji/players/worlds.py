@@ -141,13 +141,15 @@ def _must(view: SeatView, played: dict[int, Counter[Card]]) -> dict[int, Counter
         if tuple(action.cards) != tuple(record.cards):  # a failed throw: all were held
             need(action.seat, action.cards, later[action.seat])
         later[action.seat].subtract(record.cards)
-    for event in view.history:
-        if isinstance(event, Bid | Expose):
-            need(event.seat, event.cards, played[event.seat])
     owners = [a.seat for a in view.history if isinstance(a, Bury)]
     if view.phase == Phase.KITTY and view.to_move is not None:
         owners.append(view.to_move)
-    if view.kitty_turned and owners:
+    # a seat whose kitty was taken by a later bid may have buried what it showed
+    passed_on = set(owners[:-1]) - set(owners[-1:])
+    for event in view.history:
+        if isinstance(event, Bid | Expose) and event.seat not in passed_on:
+            need(event.seat, event.cards, played[event.seat])
+    if view.kitty_turned and owners and owners[0] not in passed_on:
         need(owners[0], view.kitty_turned, played[owners[0]])
     mine = [a for a in view.history if isinstance(a, Bury) and a.cards]
     if mine and len(owners) >= 2 and owners[-2] == view.seat and owners[-1] != view.seat:
