@@ -1,6 +1,8 @@
 // The table during a match: the players, the trick, the prompt with its buttons, the hand,
 // the event log and chat, the score sheet between rounds and the end of the match.
-import { cardEl, cardRow, cardsInline, levelName, parseCard, RANKS, SUIT_SYMBOLS } from "./cards.js";
+import {
+  cardEl, cardRow, cardsInline, cardText, levelName, parseCard, RANKS, SUIT_SYMBOLS,
+} from "./cards.js";
 import { h } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { kindTitle } from "./lobby.js";
@@ -50,6 +52,14 @@ export function callAction(S) {
   return `${view.seat} call ${calls.join(", ")}`;
 }
 
+/** A friend call for people: "1st AS" → "1st A♠" (第 1 张 A♠); colour calls as they are. */
+function callText(call) {
+  const match = call.match(/^(\d+)\S*\s+(\S+)$/);
+  if (!match) return call;
+  const n = Number(match[1]);
+  return `${t("nthCopy", { n, ord: ordinalText(n) })} ${cardText(match[2])}`;
+}
+
 function ordinalText(n) {
   return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`;
 }
@@ -95,7 +105,7 @@ function infoBar(S) {
     items.push([t("opponents"), names(S, others)]);
   }
   if (view.calls?.length) {
-    items.push([t("calls"), h("span", { id: "calls" }, view.calls.join(", "))]);
+    items.push([t("calls"), h("span", { id: "calls" }, view.calls.map(callText).join(", "))]);
     items.push([t("friends"), h("span", { id: "friends" }, names(S, view.friends ?? []))]);
   }
   return h("section", { class: "info", "aria-label": t("trump") },
@@ -257,7 +267,8 @@ function callPicker(S, act, spec) {
     };
     rows.push(h("fieldset", { class: "call-row" },
       h("legend", {}, t("callCard", { n: i + 1 })),
-      sel("ordinal", t("ordinal"), spec.ordinals.map((o) => [o, ordinalText(o)]), true),
+      sel("ordinal", t("ordinal"),
+        spec.ordinals.map((o) => [o, t("nthCopy", { n: o, ord: ordinalText(o) })]), true),
       spec.colour ? sel("colour", t("colour"), [["black", t("black")], ["red", t("red")]]) : null,
       sel("rank", t("rank"), RANKS.map((r) => [r, r])),
       spec.colour ? null : sel("suit", t("suit"),
@@ -405,7 +416,10 @@ export function logEntries(S) {
     else if (verb === "bury") {
       entries.push(cards.length ? [t("log_buryCards", { name, cards: "" }), cardsInline(cards)]
         : t("log_bury", { name }));
-    } else if (verb === "call") entries.push(t("log_call", { name, calls: rest.join(" ") }));
+    } else if (verb === "call") {
+      const calls = rest.join(" ").split(",").map((c) => callText(c.trim())).join(", ");
+      entries.push(t("log_call", { name, calls }));
+    }
     else if (verb === "show") entries.push(t("log_show", { name }));
     else if (verb === "expose") {
       entries.push(cards.length ? [t("log_expose", { name, cards: "" }), cardsInline(cards)]
