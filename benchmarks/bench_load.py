@@ -1,0 +1,274 @@
+"""Load benchmark of ``shengji serve``: many rooms playing at once over loopback websockets.
+
+Starts a real server process (a temporary database, deal pace 0), opens ``--rooms`` Tractor
+rooms of 4 scripted players and plays ``--rounds`` rounds in each, all rooms at once. Each
+player is a computer player acting through the protocol: on its turn it waits a think time
+(uniform in ``--think`` ± 50 %), asks the server for a ``suggest``ion and sends it as its
+``action``. Reports the latency from sending an action to the moment the last of the room's
+four players has the ``state`` showing it (p50, p99, max), errors, actions per second, and the
+server's memory (resident set) per room and CPU time.
+
+    python3 benchmarks/bench_load.py --rooms 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+
+def free_port() -> int:
+    """A free TCP port on loopback."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def rss_kib(pid: int) -> int:
+    """The resident set of a process, KiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Stats:
+    """What the players measured."""
+
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    actions: int = 0
+    rounds: int = 0
+    """Rounds finished (counted by each room's seat 0)."""
+
+
+@dataclass
+class Pending:
+    """An action on its way: when it was sent, the (round, history length) of the state that
+    shows it, and which players have seen it."""
+
+    sent: float
+    mark: tuple[int, int]
+    seen: set[int] = field(default_factory=set)
+
+
+class RoomRun:
+    """One room's four players and the action in flight."""
+
+    def __init__(self, code: str, stats: Stats, rounds: int) -> None:
+        self.code = code
+        self.stats = stats
+        self.rounds = rounds
+        self.pending: Pending | None = None
+        self.ready = asyncio.Event()
+        self.host_in = asyncio.Event()
+        self.seated = 0
+
+
+async def player(url: str, run: RoomRun, seat: int, think: float, rng: random.Random) -> None:
+    """One scripted player: sit, play ``run.rounds`` rounds, leave."""
+    stats = run.stats
+    if seat:
+        await run.host_in.wait()  # seat 0 joins first and hosts
+    async with connect(url, max_size=2**22, open_timeout=60) as ws:
+        await send(ws, "hello", name=f"player{seat}")
+        await send(ws, "sit", seat=seat)
+        while True:
+            message = json.loads(await ws.recv())
+            if message["type"] == "room" and message["you"]["seat"] == seat:
+                break
+            if message["type"] == "error":
+                stats.errors.append(message["message"])
+        run.host_in.set()
+        run.seated += 1
+        if run.seated == 4:
+            run.ready.set()
+        if seat == 0:
+            await run.ready.wait()
+            await send(ws, "start")
+        done = 0
+        acted: tuple[int, int] | None = None  # the mark at which this player last acted
+        mark = (0, 0)
+        while done < run.rounds:
+            message = json.loads(await ws.recv())
+            kind = message["type"]
+            if kind == "error":
+                stats.errors.append(f"seat {seat}: {message['code']}: {message['message']}")
+                acted = None
+                continue
+            if kind == "suggestion":
+                run.pending = Pending(time.perf_counter(), (mark[0], mark[1] + 1))
+                await send(ws, "action", action=message["action"])
+                continue
+            if kind != "state":
+                continue
+            view, legal, info = message["view"], message["legal"], message["match"]
+            mark = (info["round"], len(view["history"]))
+            if acted is not None and mark > acted:
+                acted = None
+            pending = run.pending
+            if pending is not None and mark >= pending.mark:
+                pending.seen.add(seat)
+                if len(pending.seen) == 4:
+                    stats.latencies.append(time.perf_counter() - pending.sent)
+                    run.pending = None
+            if seat in info["waiting"]:
+                done += 1
+                stats.rounds += seat == 0
+                if done < run.rounds:
+                    await send(ws, "next_round")
+                continue
+            if legal is not None and legal["kind"] != "deal" and acted is None:
+                acted = mark
+                await asyncio.sleep(rng.uniform(think / 2, think * 1.5))
+                stats.actions += 1
+                await send(ws, "suggest")
+
+
+async def send(ws: ClientConnection, kind: str, **fields: Any) -> None:
+    """Send one protocol message."""
+    await ws.send(json.dumps({"type": kind, **fields}))
+
+
+async def run_load(base: str, rooms: int, rounds: int, think: float, ramp: float,
+                   stats: Stats) -> None:
+    """Open the rooms (``ramp`` rooms per second) and play them all at once."""
+    rng = random.Random(1)
+    tasks = []
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        for _ in range(rooms):
+            answer = await http.post("/api/rooms", json={"preset": "tractor", "table": 4})
+            answer.raise_for_status()
+            run = RoomRun(answer.json()["room"], stats, rounds)
+            url = base.replace("http", "ws") + f"/ws/{run.code}"
+            for seat in range(4):
+                tasks.append(asyncio.create_task(
+                    player(url, run, seat, think, random.Random(rng.random()))))
+            await asyncio.sleep(1 / ramp)
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    stats.errors += [f"{type(r).__name__}: {r}" for r in results if isinstance(r, BaseException)]
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0..100) by the nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
+
+
+def main() -> int:
+    """Run the benchmark and print its figures."""
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rooms", type=int, default=200, help="rooms of 4 (default 200)")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds per room (default 1)")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="mean seconds a player waits before acting (default 1.0)")
+    parser.add_argument("--ramp", type=float, default=25.0,
+                        help="rooms opened per second (default 25)")
+    parser.add_argument("--limit", type=float, default=500.0,
+                        help="stop after this many seconds (default 500)")
+    parser.add_argument("--progress", action="store_true", help="print progress to stderr")
+    parser.add_argument("--json", help="write the figures as JSON to this file")
+    args = parser.parse_args()
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "load.sqlite3"
+        server = subprocess.Popen(
+            [sys.executable, "-m", "shengji", "serve", "--port", str(port), "--db", str(db),
+             "--deal-pace", "0", "--bot-delay", "0", "--max-rooms", str(args.rooms + 10),
+             "--rate", "1000", "--burst", "1000"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    httpx.get(base + "/api/presets", timeout=1)
+                    break
+                except httpx.TransportError:
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.1)
+            before = rss_kib(server.pid)
+            cpu_before = cpu_seconds(server.pid)
+            stats = Stats()
+            peak = [before]
+
+            async def watch() -> None:
+                while True:
+                    peak[0] = max(peak[0], rss_kib(server.pid))
+                    await asyncio.sleep(0.5)
+                    if args.progress and int(time.perf_counter()) % 10 == 0:
+                        print(f"{time.perf_counter() - start:.0f} s: {stats.actions} actions, "
+                              f"{stats.rounds} rounds, {len(stats.errors)} errors, "
+                              f"cpu {cpu_seconds(server.pid) - cpu_before:.0f} s",
+                              file=sys.stderr, flush=True)
+
+            async def everything() -> None:
+                watcher = asyncio.create_task(watch())
+                try:
+                    await asyncio.wait_for(run_load(base, args.rooms, args.rounds, args.think,
+                                                    args.ramp, stats), args.limit)
+                except TimeoutError:
+                    stats.errors.append(f"stopped after {args.limit:g} s: "
+                                        f"{stats.rounds} rounds finished")
+                watcher.cancel()
+
+            start = time.perf_counter()
+            asyncio.run(everything())
+            elapsed = time.perf_counter() - start
+            cpu = cpu_seconds(server.pid) - cpu_before
+        finally:
+            server.terminate()
+            _, err = server.communicate(timeout=30)
+        lat = [x * 1000 for x in stats.latencies]
+        figures = {
+            "rooms": args.rooms, "players": 4 * args.rooms, "rounds_finished": stats.rounds,
+            "actions": stats.actions, "seconds": round(elapsed, 1),
+            "actions_per_second": round(stats.actions / elapsed, 1),
+            "latency_ms": {"p50": round(percentile(lat, 50), 1),
+                           "p99": round(percentile(lat, 99), 1),
+                           "max": round(max(lat), 1),
+                           "mean": round(statistics.fmean(lat), 1)} if lat else None,
+            "errors": len(stats.errors),
+            "server_rss_mib": {"before": round(before / 1024, 1),
+                               "peak": round(peak[0] / 1024, 1)},
+            "memory_per_room_kib": round((peak[0] - before) / max(1, args.rooms)),
+            "server_cpu_seconds": round(cpu, 1),
+            "think_seconds": args.think,
+        }
+    print(json.dumps(figures, indent=2))
+    for line in stats.errors[:10]:
+        print("error:", line, file=sys.stderr)
+    if err.strip():
+        print(err.strip()[-2000:], file=sys.stderr)
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    return 1 if stats.errors else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
