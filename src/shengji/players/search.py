@@ -131,8 +131,9 @@ class SearchPlayer:
                     break
                 count = min(batch * 4, self.iterations - done)
             else:
-                if done and time.perf_counter() - start >= self.time_budget:
-                    break
+                spent = time.perf_counter() - start
+                if done and spent + spent / done * batch > self.time_budget:
+                    break  # the next batch would end past the budget
                 count = batch
             seeds = [key * 1_000_003 + done + i for i in range(count)]
             rows.extend(r for r in self._worlds(knowledge, options, seeds) if r is not None)
