@@ -68,7 +68,8 @@ export class Connection {
     this.handlers.onStatus("connecting");
     ws.addEventListener("open", () => {
       this.backoff = 500;
-      ws.send(JSON.stringify({ type: "hello", token: savedToken(this.code), ...this.handlers.hello() }));
+      const hello = { type: "hello", token: savedToken(this.code), ...this.handlers.hello() };
+      ws.send(JSON.stringify(hello));
       this.handlers.onStatus("open");
     });
     ws.addEventListener("message", (event) => {

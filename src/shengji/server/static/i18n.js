@@ -94,7 +94,8 @@ const STRINGS = {
     pass: "Pass",
     withdraw: "Take the bid back",
     show: "Show my hand (redeal)",
-    exposeHelp: "You may show up to {n} cards before the dealer names the trump; they stay in your hand ({k} selected).",
+    exposeHelp: "You may show up to {n} cards before the dealer names the trump; "
+      + "they stay in your hand ({k} selected).",
     expose: "Show selected",
     exposeNone: "Show nothing",
     exposedBadge: "shown",
@@ -399,7 +400,8 @@ export function has(key) {
 /** The string `key` in the current language, with `{name}` placeholders filled from `params`. */
 export function t(key, params = {}) {
   const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return text.replace(/\{(\w+)\}/g,
+    (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
 /** Every key of every language, for the test that checks both tables are complete. */

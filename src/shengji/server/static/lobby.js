@@ -101,7 +101,8 @@ function optionField(spec, value, form, onChange) {
       form.overrides[spec.name] = [...boxes].filter((b) => b.checked).map((b) => b.value);
       onChange();
     };
-    input = h("div", { ...common, class: "choices", role: "group", "aria-labelledby": `${id}-label` },
+    input = h("div", { ...common, class: "choices", role: "group",
+                       "aria-labelledby": `${id}-label` },
       spec.choices.map((c) => h("label", { class: "choice" },
         h("input", { type: "checkbox", name: spec.name, value: String(c),
                      checked: chosen.has(String(c)), onchange: toggle }), String(c))));
@@ -121,7 +122,8 @@ function optionField(spec, value, form, onChange) {
                          placeholder: spec.kind === "ranks" ? t("ranksHint") : "JSON" });
   }
   return h("div", { class: `field option${error ? " invalid" : ""}${changed ? " changed" : ""}` },
-    h("label", { for: input.tagName === "DIV" ? null : id, id: `${id}-label`, title: spec.doc ?? "" },
+    h("label", { for: input.tagName === "DIV" ? null : id, id: `${id}-label`,
+                 title: spec.doc ?? "" },
       h("code", {}, spec.name),
       changed ? h("span", { class: "badge" }, t("changed")) : null),
     input,
@@ -150,7 +152,8 @@ export function rulesForm(presets, form, onChange, ui) {
             Object.assign(form, newForm(presets, e.target.value, form.table));
             onChange();
           },
-        }, presets.presets.map((p) => h("option", { value: p.name }, presetTitle(presets, p.name))))),
+        }, presets.presets.map((p) => h("option", { value: p.name },
+          presetTitle(presets, p.name))))),
       h("div", { class: "field" },
         h("label", { for: "table" }, t("tableSize")),
         h("select", {
@@ -308,7 +311,9 @@ function seatRow(S, act, seat) {
         controls.push(
           h("label", { for: id, class: "sr-only" }, t("moveTo")),
           h("select", { id, value: String(S.ui.moveTo?.[seat.seat] ?? free[0].seat),
-                        onchange: (e) => { S.ui.moveTo = { ...S.ui.moveTo, [seat.seat]: e.target.value }; } },
+                        onchange: (e) => {
+                          S.ui.moveTo = { ...S.ui.moveTo, [seat.seat]: e.target.value };
+                        } },
             free.map((s) => h("option", { value: String(s.seat) }, t("seat", { n: s.seat })))),
           h("button", {
             type: "button",

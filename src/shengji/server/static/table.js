@@ -122,7 +122,9 @@ function seatOrder(view) {
 
 function tablePlays(view) {
   const trick = view.trick;
-  if (trick && trick.plays.length) return { plays: trick.plays, winner: trick.winner, leader: trick.leader, done: false };
+  if (trick && trick.plays.length) {
+    return { plays: trick.plays, winner: trick.winner, leader: trick.leader, done: false };
+  }
   const last = view.tricks?.[view.tricks.length - 1];
   if (last && view.phase === "play") {
     return { plays: last.plays, winner: last.winner, leader: last.plays[0]?.seat, done: true };
@@ -140,7 +142,9 @@ function seatPanel(S, act, seat, table, position) {
   if (seat === view.seat) badges.push(t("you"));
   if (seat === view.dealer) badges.push(t("dealerBadge"));
   if ((view.friends ?? []).includes(seat)) badges.push(t("friendBadge"));
-  else if (seat !== view.dealer && (view.declarers ?? []).includes(seat)) badges.push(t("declarerBadge"));
+  else if (seat !== view.dealer && (view.declarers ?? []).includes(seat)) {
+    badges.push(t("declarerBadge"));
+  }
   if (info.kind === "bot") badges.push(`${t("bot")}: ${kindTitle(info.bot)}`);
   if (info.kind === "person" && !info.connected) badges.push(t("offline"));
   const replace = S.room?.you?.host && S.room.status === "playing" && info.kind === "person"
@@ -204,7 +208,8 @@ function seatsArea(S, act) {
 
 function actionButton(S, act, action, label, extra = {}) {
   const suggested = S.suggested === action;
-  return h("button", { type: "button", class: `${extra.class ?? ""}${suggested ? " suggested" : ""}`,
+  const classes = `${extra.class ?? ""}${suggested ? " suggested" : ""}`;
+  return h("button", { type: "button", class: classes,
                        id: extra.id ?? null, dataset: { action },
                        onclick: () => act.action(action) }, label);
 }
@@ -282,7 +287,8 @@ function promptArea(S, act) {
   const nodes = [];
   if (S.notice) {
     nodes.push(h("div", { class: "notice", role: "alert", id: "notice" }, S.notice, " ",
-      h("button", { type: "button", class: "small", onclick: () => { S.notice = null; act.render(); } },
+      h("button", { type: "button", class: "small",
+                    onclick: () => { S.notice = null; act.render(); } },
         t("dismiss"))));
   }
   const seated = view.seat !== null && view.seat !== undefined;
@@ -318,7 +324,8 @@ function promptArea(S, act) {
     }
     if (kind === "declare") extra.push(h("p", { class: "muted" }, t("declareSuit")));
   } else if (kind === "call") {
-    extra.push(h("p", {}, t("callHelp", { n: legal.calls.count })), callPicker(S, act, legal.calls));
+    extra.push(h("p", {}, t("callHelp", { n: legal.calls.count })),
+      callPicker(S, act, legal.calls));
     const reason = reasonLine(S, "reason");
     buttons.push(h("button", { type: "button", class: "primary", id: "call-btn",
                                disabled: !reason.ok || null,
@@ -357,7 +364,8 @@ function promptArea(S, act) {
     buttons.push(h("button", { type: "button", id: "suggest-btn", disabled: !mine || null,
                                onclick: () => act.suggest() }, t("suggest")));
     buttons.push(h("button", { type: "button", id: "help-btn", "aria-label": t("helpLabel"),
-                               title: t("helpLabel"), "aria-expanded": S.ui.showHelp ? "true" : "false",
+                               title: t("helpLabel"),
+                               "aria-expanded": S.ui.showHelp ? "true" : "false",
                                disabled: !mine || null,
                                onclick: () => { S.ui.showHelp = !S.ui.showHelp; act.render(); } },
       t("help")));
@@ -389,7 +397,8 @@ function handArea(S, act) {
   return h("section", { class: "hand-area", "aria-label": t("hand", { n: hand.length }) },
     h("div", { class: "hand-head" },
       h("h2", {}, t("hand", { n: hand.length })),
-      S.selection.size ? h("span", { class: "muted" }, t("selectedCount", { n: S.selection.size }), " ",
+      S.selection.size ? h("span", { class: "muted" },
+        t("selectedCount", { n: S.selection.size }), " ",
         h("button", { type: "button", class: "small", id: "clear-btn", onclick: () => act.clear() },
           t("clear"))) : null),
     h("div", { class: "hand", id: "hand" }, buttons),
@@ -442,14 +451,18 @@ function sidePanel(S, act) {
   const tab = S.ui.sideTab ?? "log";
   const tabs = h("div", { class: "tabs", role: "tablist" },
     ["log", "chat"].map((name) => h("button", {
-      type: "button", role: "tab", id: `tab-${name}`, "aria-selected": tab === name ? "true" : "false",
+      type: "button", role: "tab", id: `tab-${name}`,
+      "aria-selected": tab === name ? "true" : "false",
       "aria-controls": `panel-${name}`,
       onclick: () => { S.ui.sideTab = name; act.render(); },
-    }, t(name), name === "chat" && S.unread ? h("span", { class: "badge" }, String(S.unread)) : null)));
+    }, t(name),
+    name === "chat" && S.unread ? h("span", { class: "badge" }, String(S.unread)) : null)));
   let body;
   if (tab === "log") {
-    body = h("ol", { class: "log", id: "panel-log", role: "tabpanel", "aria-labelledby": "tab-log" },
-      logEntries(S).map((e) => (e.trick ? h("li", { class: "trick-end" }, e.trick) : h("li", {}, e))));
+    body = h("ol", { class: "log", id: "panel-log", role: "tabpanel",
+                     "aria-labelledby": "tab-log" },
+      logEntries(S).map((e) => (e.trick
+        ? h("li", { class: "trick-end" }, e.trick) : h("li", {}, e))));
   } else {
     body = chatPanel(S, act);
   }
@@ -458,7 +471,8 @@ function sidePanel(S, act) {
 
 /** The chat list and its form (also used in the lobby). */
 export function chatPanel(S, act) {
-  return h("div", { class: "chat", id: "panel-chat", role: "tabpanel", "aria-labelledby": "tab-chat" },
+  return h("div", { class: "chat", id: "panel-chat", role: "tabpanel",
+                    "aria-labelledby": "tab-chat" },
     h("ol", { class: "chat-list", "aria-live": "polite" }, S.chat.map((m) => h("li", {},
       h("strong", {}, m.name ?? seatName(S, m.seat)), ": ", m.text))),
     h("form", {
@@ -503,8 +517,9 @@ function sheetView(S, result, n) {
   if (result.redeal) lines.push(h("p", {}, t("redeal")));
   else if (result.points !== undefined) {
     lines.push(h("p", { class: "outcome" }, result.declarers_won
-      ? t("declarersKeep", { points: result.points }) : t("opponentsWin", { points: result.points })));
-    if (result.trick_points !== undefined) lines.push(h("p", {}, t("trickPoints", { points: result.trick_points })));
+      ? t("declarersKeep", { points: result.points })
+      : t("opponentsWin", { points: result.points })));
+    lines.push(h("p", {}, t("trickPoints", { points: result.trick_points })));
     if (result.kitty_points !== null && result.kitty_points !== undefined) {
       const counted = result.kitty_multiplier > 0;
       lines.push(h("p", { class: "kitty-line" },
@@ -573,7 +588,8 @@ function overlay(S, act) {
 /** The whole table page. */
 export function renderTable(S, act) {
   return h("div", { class: "table-page" },
-    h("div", { class: "main-col" }, infoBar(S), seatsArea(S, act), promptArea(S, act), handArea(S, act)),
+    h("div", { class: "main-col" },
+      infoBar(S), seatsArea(S, act), promptArea(S, act), handArea(S, act)),
     sidePanel(S, act),
     overlay(S, act));
 }
