@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -307,7 +308,13 @@ def check_illegal(player: Player, info: dict[str, Any]) -> bool:
     reason = page.text_content("#reason") or ""
     if reason.strip():
         assert page.is_disabled("#play-btn")
+        # The ? helper shows what the rules require (and any forced cards).
+        page.click("#help-btn")
+        assert page.locator("#help-panel").is_visible()
+        summary = re.split(r": |：", page.inner_text("#prompt"), maxsplit=1)[-1]
+        assert summary in page.inner_text("#help-panel")
         shoot(player, "illegal-selection")
+        page.click("#help-btn")
     page.click("#clear-btn")
     return bool(reason.strip())
 
