@@ -53,6 +53,8 @@ from shengji.game.round import Phase, Round
 from .core import KINDS, Game
 
 PHASES = tuple(Phase)
+_PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
+_KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
 
 
 def layout(rules: Rules) -> dict[str, tuple[int, int]]:
@@ -104,7 +106,7 @@ class Encoder:
         d = game.decision
         if d is not None and d.seat == seat:
             at = self.blocks["decision"][0]
-            obs[at + KINDS.index(d.kind)] = 1.0
+            obs[at + _KIND_INDEX[d.kind]] = 1.0
             if d.selector is not None and d.selector.cards:
                 at = self.blocks["selection"][0]
                 for card in d.selector.cards:
@@ -140,7 +142,7 @@ class Encoder:
         order = [(seat + k) % n for k in range(n)]  # relative index k -> absolute seat
         where = {s: k for k, s in enumerate(order)}  # absolute seat -> relative index
 
-        obs[blocks["phase"][0] + PHASES.index(rnd.phase)] = 1.0
+        obs[blocks["phase"][0] + _PHASE_INDEX[rnd.phase]] = 1.0
         at = blocks["hand"][0]
         obs[at:at + 54] = rnd.hands[seat].counts
         at = blocks["levels"][0]
