@@ -243,6 +243,22 @@ def test_friend_calls_built_by_ordinal_and_card() -> None:
     assert calls
 
 
+def test_episodes_that_never_end_are_refused() -> None:
+    with pytest.raises(ValueError, match="never ends: give rounds"):
+        Game(preset("tractor", after_end="wrap"), rounds=None)
+    with pytest.raises(ValueError, match="rounds must be at least 1"):
+        Game(preset("tractor"), rounds=0)
+
+
+def test_whole_match_episode() -> None:
+    game = Game(preset("tractor", end_rank="3"), rounds=None)
+    game.reset(5)
+    rng = random.Random(5)
+    while not game.over:
+        game.step(rng.choice(game.allowed()))
+    assert game.match is not None and game.match.winners
+
+
 def test_illegal_id_is_refused_and_changes_nothing() -> None:
     game = Game(resolve_rules("tractor"))
     game.reset(1)

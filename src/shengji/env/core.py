@@ -37,7 +37,7 @@ from random import Random
 from shengji.engine.cards import ALL_CARDS, Card, Rank, Suit
 from shengji.engine.friends import FriendCall
 from shengji.engine.lead import LegalLeads
-from shengji.engine.rules import FriendCalls, Partnership, Rules
+from shengji.engine.rules import AfterEnd, FriendCalls, Partnership, Rules
 from shengji.game.actions import (
     Action,
     Bid,
@@ -144,6 +144,12 @@ class Game:
 
     def __init__(self, rules: Rules, *, rounds: int | None = 1, shaping: float = 0.0,
                  bots: dict[int, Player] | None = None) -> None:
+        if rounds is None and rules.after_end in (AfterEnd.WRAP, AfterEnd.NO_TRUMP_WRAP):
+            raise ValueError(f"a match with after_end={str(rules.after_end)!r} never ends: "
+                             "give rounds")
+        if rounds is not None and rounds < 1:
+            raise ValueError(f"rounds must be at least 1 (or None: the whole match), got "
+                             f"{rounds}")
         self.rules = rules
         self.layout = Layout(rules)
         self.rounds = rounds
