@@ -20,6 +20,14 @@ words), the compact description (:attr:`~LegalPlays.forced`,
 :attr:`~LegalPlays.pool`, :meth:`~LegalPlays.describe`), a lazy generator of
 every distinct legal play, and :meth:`~LegalPlays.random`.
 
+Every query stays fast with many decks: the check, the description and ``random``
+cost a few structure evaluations, ``forced`` a bisection on the copies of each face,
+and the listing walks the plays face by face entering a branch only if some legal
+play completes it (exactly decided wherever more cards never lower the structure
+value, i.e. under every option but ``protect``), so that the first play and each
+next one come without a dead end. Listing *every* play can still take long: a void
+hand holding many cards has astronomically many.
+
 >>> from shengji.engine.trump import Trump
 >>> t, r = Trump.parse("2H"), Rules()
 >>> lead = Lead.from_cards("KS KS", t, r)
