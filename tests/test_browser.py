@@ -483,6 +483,10 @@ def hundred_match(server: Server, browser: Any) -> None:
     shoot(host, "home-zh")
     page.click("#lang-switch")
     page.wait_for_selector("#create-room:has-text('Create room')")
+    page.fill("#name", "   ")
+    page.click("#create-room")  # a blank name: refused with a message, nothing created
+    page.wait_for_selector("#name-error")
+    assert page.url.endswith("/")
     page.fill("#name", host.name)
     page.select_option("#preset", "hundred")
     page.click(".rules-form summary")

@@ -130,7 +130,12 @@ function onMessage(message) {
       break;
     case "error":
       if (message.code === "no-room") S.fatal = t("noRoom");
-      else S.notice = t("error", { message: message.message });
+      else if (!S.room && conn) {
+        // The hello was refused (a bad name...): back to the join form, with the reason.
+        conn.stop();
+        conn = null;
+        S.notice = t("error", { message: message.message });
+      } else S.notice = t("error", { message: message.message });
       break;
     default:
       return;

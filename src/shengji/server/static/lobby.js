@@ -203,6 +203,7 @@ export function renderHome(S, act) {
       return;
     }
     localStorage.setItem("shengji.name", name);
+    S.notice = null;
     const response = await fetch("/api/rooms", {
       method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ preset: form.preset, table: form.table, rules: form.overrides }),
@@ -221,6 +222,7 @@ export function renderHome(S, act) {
     h("form", { class: "panel", id: "create-form", onsubmit: create },
       h("h2", {}, t("newRoom")),
       nameField(S),
+      S.notice ? h("p", { class: "error", role: "alert", id: "name-error" }, S.notice) : null,
       rulesForm(S.presets, form, () => act.formChanged(), S.ui),
       h("button", { type: "submit", class: "primary", id: "create-room",
                     disabled: form.ok === false || null }, t("createRoom"))),
@@ -259,9 +261,11 @@ export function renderJoin(S, act) {
         return;
       }
       localStorage.setItem("shengji.name", name);
+      S.notice = null;
       act.connect();
     },
   }, h("h2", {}, t("room", { code: S.code })), nameField(S),
+  S.notice ? h("p", { class: "error", role: "alert" }, S.notice) : null,
   h("button", { type: "submit", class: "primary", id: "join-room" }, t("joinAs")));
 }
 
