@@ -148,7 +148,7 @@ function onState(message) {
   S.version += 1;
   S.state = message;
   const view = message.view;
-  const handKey = `${message.match?.round}|${(view.hand ?? []).join(" ")}`;
+  const handKey = `${message.match?.round}|${view.phase}|${(view.hand ?? []).join(" ")}`;
   if (handKey !== S.handKey) {
     S.handKey = handKey;
     S.selection = new Set();

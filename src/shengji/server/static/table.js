@@ -99,6 +99,9 @@ function infoBar(S) {
     [t("attackers"), h("strong", { id: "attacker-points" },
       t("pointsOf", { points: view.attacker_points ?? 0, target: view.target ?? "?" }))],
   ];
+  if (view.kitty_turned?.length) {
+    items.push([t("kittyTurned"), h("span", { id: "kitty-turned" }, cardsInline(view.kitty_turned))]);
+  }
   if (view.declarers?.length) items.push([t("declarers"), names(S, view.declarers)]);
   if (!isFluid(S) && view.declarers?.length) {
     const others = view.hand_sizes.map((_, s) => s).filter((s) => !view.declarers.includes(s));
@@ -528,6 +531,7 @@ function sheetView(S, result, n) {
         result.kitty?.length ? [" ", cardRow(result.kitty, "tiny")] : null));
     }
   }
+  if (result.change) lines.push(h("p", {}, t("levelRow", { row: result.change })));
   if (result.levels_before && result.levels) {
     const changes = result.levels.map((lv, s) => [s, result.levels_before[s], lv])
       .filter(([, a, b]) => a !== b);
