@@ -1,5 +1,5 @@
-"""Follows that used to take seconds with many decks (issue 9.6), and the invariants of
-the legal set on large hands, where brute force is out of reach.
+"""Follows and leads that used to take seconds with many decks (issue 9.6), and the
+invariants of the legal set on large hands, where brute force is out of reach.
 
 The positions come from random 8-deck deals (4 players, 106 cards a hand) where
 finding the first legal follow took 2-3 s or more: a long tractor led, the follower
@@ -22,7 +22,9 @@ from shengji.engine import (
     Hand,
     Lead,
     LegalPlays,
+    Rank,
     Rules,
+    Suit,
     TractorFollow,
     Trump,
     TupleFollow,
@@ -30,6 +32,7 @@ from shengji.engine import (
     full_deck,
     parse_cards,
 )
+from shengji.engine.units import as_unit, best_reading, reading_order, readings
 
 EIGHT_DECKS = Rules(decks=8, players=4)
 
@@ -137,3 +140,47 @@ def test_protect_is_still_exact_on_small_hands() -> None:
     legal = LegalPlays(Hand("9S 9S 9S 9S 8S 8S 3S"), lead, t, rules)
     assert {format_cards(sorted(p)) for p in legal} == {"3S 8S 8S", "8S 8S 9S", "9S 9S 9S"}
     assert legal.forced == ()
+
+
+# -- leads: the default reading without listing every reading ---------------------------
+
+WHOLE_SUIT = ("BJ BJ BJ SJ SJ SJ SJ 5D 5D 5D 5D 5S 5S 5H 5H 5H 5H 5C 5C AD AD KD KD KD QD QD "
+              "QD JD JD 10D 10D 10D 7D 7D 7D 7D 6D 2D 2D 2D")
+
+
+def test_a_whole_trump_suit_led_is_read_at_once() -> None:
+    """40 trumps of 8 decks have 640 readings; listing them to pick the first took 1-2 s."""
+    t = Trump.parse("5D")
+    start = time.perf_counter()
+    lead = Lead.from_cards(WHOLE_SUIT, t, EIGHT_DECKS)
+    assert time.perf_counter() - start < 0.5
+    assert [u.describe() for u in lead.units] == [
+        "tractor of 9 pairs", "tractor of 3 pairs", "4-tuple", "4-tuple", "triple", "single",
+        "single", "single", "single", "single"]
+    assert reading_order(lead.units) == reading_order(readings(WHOLE_SUIT, t, EIGHT_DECKS)[0])
+
+
+def test_the_default_reading_is_the_first_reading() -> None:
+    """Random sets of one suit (1-4 decks, every tractor option): the reading a lead takes
+    ranks first among all readings (fewest units, then the largest)."""
+    rng = Random(11)
+    for _ in range(1500):
+        decks = rng.choice([1, 2, 2, 3, 4])
+        rules = Rules(decks=decks, tractor_min_width=rng.choice([1, 2]) if decks <= 2 else 2,
+                      tractor_min_length=rng.choice([2, 2, 3]),
+                      tractor_high_trumps=rng.random() < 0.7)
+        t = rules.trump(rng.choice(list(Rank)), rng.choice([None, *Suit]))
+        column = [f for level in t.faces_at[rng.choice([0, 1, 2, 3, 4, 4, 4])] for f in level]
+        if not column:
+            continue
+        start = rng.randrange(len(column))
+        cards = [f for f in column[start:start + rng.randint(2, 7)]
+                 for _ in range(rng.randint(0, decks))][:10]
+        if not cards:
+            continue
+        best = best_reading(cards, t, rules)
+        assert best is not None
+        assert best in readings(cards, t, rules)
+        assert reading_order(best) == reading_order(readings(cards, t, rules)[0]), cards
+        if as_unit(cards, t, rules) is None:
+            assert Lead.from_cards(cards, t, rules).units == best

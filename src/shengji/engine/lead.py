@@ -28,6 +28,7 @@ from shengji.engine.units import (
     Reading,
     Unit,
     as_unit,
+    best_reading,
     make_unit,
     readings,
     shape_allowed,
@@ -74,10 +75,10 @@ class Lead:
                 "throws (several units at once) are not allowed: lead a single, "
                 "a tuple or a tractor"
             )
-        options = readings(played, trump, rules)
         if reading is None:
-            reading = options[0]
-        elif tuple(reading) not in options:
+            reading = best_reading(played, trump, rules)
+            assert reading is not None  # one suit
+        elif tuple(reading) not in readings(played, trump, rules):
             raise PlayError(
                 f"{format_cards(played)} cannot be read as "
                 + " + ".join(u.describe() for u in reading)

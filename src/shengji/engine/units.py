@@ -205,6 +205,60 @@ def readings(cards: Iterable[Card | str], trump: Trump, rules: Rules) -> list[Re
     return sorted(found, key=reading_order)
 
 
+def best_reading(cards: Iterable[Card | str], trump: Trump, rules: Rules) -> Reading | None:
+    """The first reading :func:`readings` lists (fewest units, then the largest), found
+    without listing them all (a 40-card suit of 8 decks has hundreds of readings). Of
+    readings that rank equal (units of the same shapes and tops, e.g. tractors through
+    different trump-rank cards) it takes the first its search meets, whatever the order
+    of ``cards``. ``None`` for mixed suits.
+
+    A search over the unit holding the lowest remaining card, memoised on the cards
+    left: the best reading of the rest does not depend on the units already taken, and
+    the fewest units of a partition make it a reading (no two of its units form one)."""
+    groups = level_counts(parse_cards(cards), trump)
+    if len(groups) != 1:
+        return None
+    (suit, counts), = groups.items()
+    memo: dict[tuple[tuple[Card, int], ...], tuple[tuple[object, ...], Reading]] = {}
+    top_level = len(trump.faces_at[suit])
+
+    def solve() -> tuple[tuple[object, ...], Reading]:
+        if not counts:
+            return reading_order(()), ()
+        key = tuple(sorted((f, n) for by_face in counts.values() for f, n in by_face.items()))
+        found = memo.get(key)
+        if found is not None:
+            return found
+        bottom = min(counts)
+        face = min(counts[bottom])
+        best: tuple[tuple[object, ...], Reading] | None = None
+        for width in range(1, counts[bottom][face] + 1):
+            for length in range(1, top_level - bottom + 1):
+                if length > 1 and width < rules.tractor_min_width:
+                    break
+                if not shape_allowed(width, length, rules):
+                    continue
+                window = {lv: counts[lv] for lv in range(bottom, bottom + length) if lv in counts}
+                starts = [faces for top, faces in placements(window, width, length, trump, rules)
+                          if top == bottom + length - 1 and faces[0] == face]
+                if not starts:
+                    break
+                for faces in starts:
+                    unit = make_unit(suit, width, bottom + length - 1, faces)
+                    take(counts, trump, faces, width)
+                    rest = solve()[1]
+                    give(counts, trump, faces, width)
+                    reading = tuple(sorted((unit, *rest), key=unit_order))
+                    order = reading_order(reading)
+                    if best is None or order < best[0]:
+                        best = (order, reading)
+        assert best is not None  # a single of the lowest card always reads
+        memo[key] = best
+        return best
+
+    return solve()[1]
+
+
 def reading_order(reading: Reading) -> tuple[object, ...]:
     """Sort key: fewest units, then the largest units, then the strongest."""
     return (len(reading), [unit_order(u) for u in reading])
