@@ -296,6 +296,15 @@ def test_presets_and_rules_check(server: Server) -> None:
     good = server.http.post("/api/rules/check", json={
         "preset": "finding-friends", "table": 8, "rules": {"fluid_bidders": "not-lost"}}).json()
     assert good["ok"] and good["rules"]["decks"] == 3 and good["errors"] == {}
+    together = server.http.post("/api/rules/check", json={  # valid only together
+        "preset": "tractor", "table": 4,
+        "rules": {"level_table": "custom", "custom_levels": [[0, 1], [40, 0]]}}).json()
+    assert together["ok"], together
+    alone = server.http.post("/api/rules/check", json={
+        "preset": "tractor", "table": 4, "rules": {"level_table": "custom"}}).json()
+    assert list(alone["errors"]) == ["level_table"]
+    for option in presets["options"]:
+        assert option["doc"] and not option["doc"].startswith(("bool(", "int(")), option
     answer = server.http.post("/api/rooms", json={"preset": "tractor", "table": 5, "rules": {}})
     assert answer.status_code == 400 and "table" in answer.json()["errors"]
     answer = server.http.post("/api/rooms", json={"preset": "nope", "table": 4, "rules": {}})

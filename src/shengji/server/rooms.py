@@ -85,6 +85,12 @@ def check_rules(preset_name: str, table: int, options: dict[str, Any]
         rules_from_dict(base)
     except RulesError as problem:
         return None, {"table": f"{preset_name} cannot be played by {table}: {problem}"}
+    overrides = {k: v for k, v in options.items() if k != "players"}
+    if options.get("players", table) == table and "preset" not in options:
+        try:
+            return rules_from_dict({**base, **overrides}), {}
+        except RulesError:
+            pass  # find the fields to blame
     errors: dict[str, str] = {}
     for name, value in options.items():
         if name == "players":
@@ -101,11 +107,10 @@ def check_rules(preset_name: str, table: int, options: dict[str, Any]
     if errors:
         return None, errors
     try:
-        rules = rules_from_dict({**base, **{k: v for k, v in options.items() if k != "players"}})
+        rules_from_dict({**base, **overrides})
     except RulesError as problem:
-        field = getattr(problem, "option", None) or "rules"
-        return None, {field: str(problem)}
-    return rules, {}
+        return None, {getattr(problem, "option", None) or "rules": str(problem)}
+    raise AssertionError("unreachable: the whole set was refused")  # pragma: no cover
 
 
 @dataclass

@@ -11,7 +11,10 @@ every message they receive through it).
 
 from __future__ import annotations
 
+import enum
+import functools
 import json
+import re
 import types
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -589,11 +592,39 @@ _DOCS: dict[str, str] = {
 }
 
 
+@functools.cache
+def _field_docs() -> dict[str, str]:
+    """The docstrings written under the fields of :class:`~shengji.engine.rules.Rules`
+    (their first sentence)."""
+    import ast
+    import inspect
+
+    from shengji.engine.rules import Rules
+
+    try:
+        body = ast.parse(inspect.getsource(Rules)).body[0]
+    except (OSError, TypeError):  # no source (a compiled build)
+        return {}
+    assert isinstance(body, ast.ClassDef)
+    docs: dict[str, str] = {}
+    for item, after in zip(body.body, body.body[1:], strict=False):
+        if (isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+                and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+                and isinstance(after.value.value, str)):
+            text = re.sub(r":\w+:`~?([^`]*)`", r"\1", " ".join(after.value.value.split()))
+            docs[item.target.id] = text.replace("``", "").split(". ")[0].split("; ")[0].rstrip(".")
+    return docs
+
+
 def _doc(name: str, hint: Any) -> str:
     if name in _DOCS:
         return _DOCS[name]
-    text = (getattr(hint, "__doc__", None) or "").strip().splitlines()
-    return text[0] if text else name.replace("_", " ")
+    written = _field_docs().get(name)
+    if written:
+        return written
+    if isinstance(hint, type) and issubclass(hint, enum.Enum) and hint.__doc__:
+        return hint.__doc__.strip().splitlines()[0]
+    return name.replace("_", " ")
 
 
 def option_specs() -> list[dict[str, Any]]:
