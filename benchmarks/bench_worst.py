@@ -20,11 +20,13 @@ largest units (its longest tractors; three in ten of the other leads), or a rand
 unit, and another seat follows.
 
 Timed per position, with ``time.perf_counter_ns`` and the garbage collector
-paused, each query from scratch (``LegalPlays(...)`` built inside the timing) and
+paused, each query from scratch (``LegalPlays(...)`` built inside the timing), and
 ``--repeat`` times, the best run kept (the machines this runs on are shared, and a
 scheduler pause of a few ms would otherwise dominate the 99th percentile):
 
-- check: ``reason(play)`` for three proposals (the ``random`` play, that play with
+- lead check: the leader's ``LegalLeads.reason`` of the lead; suit lead: the same for
+  the leader's longest suit led whole (the largest throw the hand can attempt);
+- check: the follower's ``reason(play)`` for three proposals (the ``random`` play, that play with
   one card swapped, random cards of the hand);
 - describe, forced, random: ``describe()``, ``forced``, ``random(rng)``;
 - can_complete: for half of the random play, and for random cards of the hand;
@@ -83,8 +85,8 @@ from shengji.engine import (
 from shengji.game.bury import bury_limits, bury_options, bury_reason, random_bury
 from shengji.game.presets import preset
 
-QUERIES = ("check", "describe", "forced", "random", "can_complete", "first play", "next play",
-           "bury check", "bury random", "bury first", "bury next")
+QUERIES = ("lead check", "suit lead", "check", "describe", "forced", "random", "can_complete",
+           "first play", "next play", "bury check", "bury random", "bury first", "bury next")
 P99_TARGET_MS = 20.0
 MAX_TARGET_MS = 200.0
 
@@ -142,6 +144,7 @@ class Position:
     trump: Trump
     lead: Lead
     hand: Hand
+    leader_hand: Hand
     dealer_hand: Hand
 
     def text(self) -> str:
@@ -208,7 +211,8 @@ def make_position(group: str, table: str, rules: Rules, rng: Random) -> Position
         leader = trick.winner
     lead = random_lead(hands[leader], trump, rules, rng, 1 / 3)
     follower = rng.choice([s for s in range(rules.players) if s != leader])
-    return Position(group, table, rules, trump, lead, hands[follower], dealer_hand)
+    return Position(group, table, rules, trump, lead, hands[follower], hands[leader],
+                    dealer_hand)
 
 
 # -- timing ------------------------------------------------------------------------------
@@ -318,6 +322,14 @@ def time_follow(timer: Timer, pos: Position, rng: Random, draw: Random, steps: i
         return LegalPlays(pos.hand, pos.lead, pos.trump, pos.rules)
 
     text = pos.text
+    leads = LegalLeads(pos.leader_hand, pos.trump, pos.rules)
+    timer.time("lead check", partial(leads.reason, pos.lead.cards), text)
+    suits: dict[int, list[Card]] = {}
+    for card in pos.leader_hand.cards():
+        suits.setdefault(pos.trump.suit_index[card], []).append(card)
+    longest = max(suits.values(), key=len)
+    timer.time("suit lead", partial(leads.reason, longest),
+               partial(_suit_text, pos, longest))
     play = build().random(draw)
     cards = pos.hand.cards()
     swapped = list(play)
@@ -342,6 +354,10 @@ def time_follow(timer: Timer, pos: Position, rng: Random, draw: Random, steps: i
         timer.time("can_complete", partial(_can_complete, build, selection), text)
     timer.time("first play", lambda: next(iter(build()), None), text)
     timer.steps("next play", lambda: iter(build()), steps, text)
+
+
+def _suit_text(pos: Position, cards: list[Card]) -> str:
+    return f"{pos.table}, trump {pos.trump}, {len(cards)} cards led: {format_cards(cards)}"
 
 
 def _reason(build: Callable[[], LegalPlays], play: tuple[Card, ...]) -> object:
