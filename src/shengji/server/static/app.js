@@ -118,6 +118,9 @@ function onMessage(message) {
       onState(message);
       break;
     case "chat":
+      // After a reconnection the server sends the recent lines again: keep each line once.
+      if (S.chat.some((m) => m.time === message.time && m.member === message.member
+                      && m.text === message.text)) return;
       S.chat.push(message);
       S.chat = S.chat.slice(-100);
       if (S.ui.sideTab !== "chat") S.unread += 1;
