@@ -40,8 +40,9 @@ you hold 1 pair in spades (9S 9S): a pair led must be followed by as many pairs 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator
-from itertools import product
+from itertools import islice, product
 from math import prod
 from random import Random
 
@@ -537,10 +538,17 @@ class LegalPlays:
             return tuple(self.trump.sorted(forced))
         forced = []
         if self.rules.tuple_follow == TupleFollow.PROTECT:
-            # more cards can lower the value: a search for each copy
+            # more cards can lower the value: a search for each copy beyond the fewest that
+            # a few known legal plays (the first listed, some random ones) hold
+            known = [Counter(p) for p in islice(self._search(self.hand, ()), 1)]
+            rng = Random(0)
+            for _ in range(4):
+                play = self.random(rng)
+                if self.reason(play) is None:
+                    known.append(Counter(play))
             for by_face in self._suit_cards.values():
                 for face, n in by_face.items():
-                    spare = 0
+                    spare = n - min((k[face] for k in known), default=n)
                     while spare < n and self._feasible_without(face, spare + 1):
                         spare += 1
                     forced += [face] * (n - spare)
