@@ -18,12 +18,14 @@ import asyncio
 import json
 import os
 import random
+import resource
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -178,6 +180,33 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
 
 
+def worker(base: str, rooms: int, rounds: int, think: float, ramp: float, limit: float,
+           progress: bool) -> dict[str, Any]:
+    """One client process: its share of the rooms, played to the end (or ``limit`` seconds)."""
+    stats = Stats()
+
+    async def watch() -> None:
+        start = time.perf_counter()
+        while progress:
+            await asyncio.sleep(10)
+            print(f"[{os.getpid()}] {time.perf_counter() - start:.0f} s: {stats.actions} "
+                  f"actions, {stats.rounds} rounds, {len(stats.errors)} errors",
+                  file=sys.stderr, flush=True)
+
+    async def everything() -> None:
+        watcher = asyncio.create_task(watch())
+        try:
+            await asyncio.wait_for(run_load(base, rooms, rounds, think, ramp, stats), limit)
+        except TimeoutError:
+            stats.errors.append(f"stopped after {limit:g} s: {stats.rounds} rounds finished")
+        watcher.cancel()
+
+    asyncio.run(everything())
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return {"latencies": stats.latencies, "errors": stats.errors, "actions": stats.actions,
+            "rounds": stats.rounds, "cpu": usage.ru_utime + usage.ru_stime}
+
+
 def main() -> int:
     """Run the benchmark and print its figures."""
     parser = argparse.ArgumentParser(description=__doc__,
@@ -188,6 +217,8 @@ def main() -> int:
                         help="mean seconds a player waits before acting (default 1.0)")
     parser.add_argument("--ramp", type=float, default=25.0,
                         help="rooms opened per second (default 25)")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="client processes sharing the rooms (default 2)")
     parser.add_argument("--limit", type=float, default=500.0,
                         help="stop after this many seconds (default 500)")
     parser.add_argument("--progress", action="store_true", help="print progress to stderr")
@@ -212,62 +243,51 @@ def main() -> int:
                     if time.monotonic() > deadline:
                         raise
                     time.sleep(0.1)
-            before = rss_kib(server.pid)
+            before = peak = rss_kib(server.pid)
             cpu_before = cpu_seconds(server.pid)
-            stats = Stats()
-            peak = [before]
-
-            async def watch() -> None:
-                while True:
-                    peak[0] = max(peak[0], rss_kib(server.pid))
-                    await asyncio.sleep(0.5)
-                    if args.progress and int(time.perf_counter()) % 10 == 0:
-                        print(f"{time.perf_counter() - start:.0f} s: {stats.actions} actions, "
-                              f"{stats.rounds} rounds, {len(stats.errors)} errors, "
-                              f"cpu {cpu_seconds(server.pid) - cpu_before:.0f} s",
-                              file=sys.stderr, flush=True)
-
-            async def everything() -> None:
-                watcher = asyncio.create_task(watch())
-                try:
-                    await asyncio.wait_for(run_load(base, args.rooms, args.rounds, args.think,
-                                                    args.ramp, stats), args.limit)
-                except TimeoutError:
-                    stats.errors.append(f"stopped after {args.limit:g} s: "
-                                        f"{stats.rounds} rounds finished")
-                watcher.cancel()
-
+            shares = [args.rooms // args.workers + (k < args.rooms % args.workers)
+                      for k in range(args.workers)]
             start = time.perf_counter()
-            asyncio.run(everything())
+            with ProcessPoolExecutor(args.workers) as pool:
+                jobs = [pool.submit(worker, base, n, args.rounds, args.think,
+                                    args.ramp / args.workers, args.limit, args.progress)
+                        for n in shares if n]
+                while not all(job.done() for job in jobs):
+                    peak = max(peak, rss_kib(server.pid))
+                    time.sleep(0.5)
+                results = [job.result() for job in jobs]
             elapsed = time.perf_counter() - start
             cpu = cpu_seconds(server.pid) - cpu_before
         finally:
             server.terminate()
             _, err = server.communicate(timeout=30)
-        lat = [x * 1000 for x in stats.latencies]
-        figures = {
-            "rooms": args.rooms, "players": 4 * args.rooms, "rounds_finished": stats.rounds,
-            "actions": stats.actions, "seconds": round(elapsed, 1),
-            "actions_per_second": round(stats.actions / elapsed, 1),
-            "latency_ms": {"p50": round(percentile(lat, 50), 1),
-                           "p99": round(percentile(lat, 99), 1),
-                           "max": round(max(lat), 1),
-                           "mean": round(statistics.fmean(lat), 1)} if lat else None,
-            "errors": len(stats.errors),
-            "server_rss_mib": {"before": round(before / 1024, 1),
-                               "peak": round(peak[0] / 1024, 1)},
-            "memory_per_room_kib": round((peak[0] - before) / max(1, args.rooms)),
-            "server_cpu_seconds": round(cpu, 1),
-            "think_seconds": args.think,
-        }
+    lat = [x * 1000 for r in results for x in r["latencies"]]
+    errors = [e for r in results for e in r["errors"]]
+    actions = sum(r["actions"] for r in results)
+    figures = {
+        "rooms": args.rooms, "players": 4 * args.rooms,
+        "rounds_finished": sum(r["rounds"] for r in results),
+        "actions": actions, "seconds": round(elapsed, 1),
+        "actions_per_second": round(actions / elapsed, 1),
+        "latency_ms": {"p50": round(percentile(lat, 50), 1),
+                       "p99": round(percentile(lat, 99), 1),
+                       "max": round(max(lat), 1),
+                       "mean": round(statistics.fmean(lat), 1)} if lat else None,
+        "errors": len(errors),
+        "server_rss_mib": {"before": round(before / 1024, 1), "peak": round(peak / 1024, 1)},
+        "memory_per_room_kib": round((peak - before) / max(1, args.rooms)),
+        "server_cpu_seconds": round(cpu, 1),
+        "client_cpu_seconds": round(sum(r["cpu"] for r in results), 1),
+        "think_seconds": args.think, "client_processes": args.workers,
+    }
     print(json.dumps(figures, indent=2))
-    for line in stats.errors[:10]:
+    for line in errors[:10]:
         print("error:", line, file=sys.stderr)
     if err.strip():
         print(err.strip()[-2000:], file=sys.stderr)
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
-    return 1 if stats.errors else 0
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":

@@ -184,6 +184,8 @@ class Room:
         self.chat: deque[ChatRow] = deque(maxlen=settings.chat_history)
         self.wake = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
+        self.encoded = schemas.EncodeCache()
+        self._encoded_round: object = None
 
     @property
     def code(self) -> str:
@@ -310,13 +312,17 @@ class Room:
         match = self.match
         assert match is not None
         legal = None
+        rnd = match.round
+        if rnd is not self._encoded_round:
+            self.encoded.clear()
+            self._encoded_round = rnd
         if seat is None:
-            rnd = match.round
             public = next(s for s in range(match.rules.players) if s != rnd.kitty_owner)
-            view = schemas.view_json(schemas.spectator_view(match.view(public)), spectator=True)
+            view = schemas.view_json(schemas.spectator_view(match.view(public)), spectator=True,
+                                     cache=self.encoded)
         else:
             seat_view = match.view(seat)
-            view = schemas.view_json(seat_view)
+            view = schemas.view_json(seat_view, cache=self.encoded)
             if not self.waiting and not match.is_over:
                 legal = schemas.legal_json(match.legal(seat), seat_view)
         info = {"round": len(match.results) + (0 if match.is_over else 1),

@@ -31,7 +31,7 @@ from shengji.engine.trump import Trump
 from shengji.game.actions import Bury
 from shengji.game.legal import Legal
 from shengji.game.round import Phase
-from shengji.game.scoresheet import RoundResult
+from shengji.game.scoresheet import RoundResult, TrickRecord
 from shengji.game.view import SeatView
 
 MAX_SEATS = 12
@@ -467,9 +467,43 @@ def spectator_view(view: SeatView) -> SeatView:
                    kitty=view.kitty if revealed else None)
 
 
-def view_json(view: SeatView, *, spectator: bool = False) -> dict[str, Any]:
+class EncodeCache:
+    """The JSON of a match's actions and finished tricks, kept while they live: the views
+    of a round share these objects, so each is written once instead of once per message.
+    Entries hold their object, so an id is never reused while it is a key."""
+
+    def __init__(self) -> None:
+        self._texts: dict[int, tuple[object, str]] = {}
+        self._tricks: dict[int, tuple[object, dict[str, Any]]] = {}
+
+    def clear(self) -> None:
+        """Forget everything (a new round: the old objects are gone from the views)."""
+        self._texts.clear()
+        self._tricks.clear()
+
+    def text(self, action: object) -> str:
+        """``str(action)``, once per action object."""
+        entry = self._texts.get(id(action))
+        if entry is None:
+            entry = self._texts[id(action)] = (action, str(action))
+        return entry[1]
+
+    def trick(self, record: TrickRecord) -> dict[str, Any]:
+        """A finished trick's JSON, once per record (shared: never modified)."""
+        entry = self._tricks.get(id(record))
+        if entry is None:
+            entry = self._tricks[id(record)] = (record, {
+                "plays": [{"seat": p.seat, "cards": card_list(p.cards)} for p in record.plays],
+                "winner": record.winner, "points": record.points})
+        return entry[1]
+
+
+def view_json(view: SeatView, *, spectator: bool = False,
+              cache: EncodeCache | None = None) -> dict[str, Any]:
     """The JSON form of a seat's view (``spectator``: ``seat`` null; pass a
-    :func:`spectator_view`)."""
+    :func:`spectator_view`). A ``cache`` kept across the views of a round saves time."""
+    if cache is None:
+        cache = EncodeCache()
     rules = view.rules
     attackers = [s for s in range(rules.players) if s not in view.declarers] if (
         view.dealer is not None) else []
@@ -495,12 +529,11 @@ def view_json(view: SeatView, *, spectator: bool = False) -> dict[str, Any]:
         "calls": [str(c) for c in view.calls],
         "friends": list(view.friends),
         "trick": trick,
-        "tricks": [{"plays": [{"seat": p.seat, "cards": card_list(p.cards)} for p in t.plays],
-                    "winner": t.winner, "points": t.points} for t in view.tricks],
+        "tricks": [cache.trick(t) for t in view.tricks],
         "captured": list(view.captured),
         "attacker_points": sum(view.captured[s] for s in attackers),
         "target": rules.target_points,
-        "history": [str(a) for a in view.history],
+        "history": [cache.text(a) for a in view.history],
         "result": result_json(view.result) if view.result is not None else None,
     }
 
