@@ -85,17 +85,6 @@ def maximal_partitions(cards: Key, trump: Trump, rules: Rules) -> Iterator[list[
             yield units
 
 
-def split_faces(units: list[Unit]) -> bool:
-    """True when some face is in two units (e.g. 6C 6C 7C 7C + 7C with three decks).
-
-    Under ``protect`` the engine counts a tuple of a play only when the play holds
-    exactly that many copies, so such a play does not count as matching the lead
-    (an open question; see test_protect_tractor_with_the_rest_of_a_triple).
-    """
-    faces = [set(u.cards) for u in units]
-    return any(a & b for i, a in enumerate(faces) for b in faces[i + 1:])
-
-
 def shapes(units: Iterable[Unit]) -> list[tuple[int, int]]:
     return sorted(u.shape for u in units)
 
@@ -286,14 +275,13 @@ def check_oracles(pos: Position, legal: LegalPlays, expected: set[Key], plays: l
     if rules.tuple_follow == TupleFollow.NONE or need < lead.size:
         assert expected == {p for p in plays if suited(p) == need}
         return
-    # a play that reads as the lead's own structure, all in the led suit, is always legal
-    # (under protect, only when no face is split between units: see split_faces)
+    # a play that reads as the lead's own structure, all in the led suit, is always legal,
+    # under protect too: a play counts for the structure it holds, even where a unit is
+    # part of a longer tuple (6C 6C 7C 7C + 7C against a tractor and a single)
     lead_shapes = shapes(lead.units)
     for play in plays:
         if suited(play) == need and any(
-            shapes(units) == lead_shapes
-            and not (rules.tuple_follow == TupleFollow.PROTECT and split_faces(units))
-            for units in maximal_partitions(play, trump, rules)
+            shapes(units) == lead_shapes for units in maximal_partitions(play, trump, rules)
         ):
             assert play in expected, f"{[str(ALL_CARDS[c]) for c in play]} matches the lead"
     # draw-out, one unit led: the exact legal set
@@ -417,13 +405,13 @@ def test_lead_cards_do_not_depend_on_order() -> None:
     assert one == two and one.cards == two.cards
 
 
-@pytest.mark.xfail(reason="open question: protect values a play's tuples by the play's own "
-                   "counts, so a tractor + the third copy of its top face is refused while "
-                   "the same tractor + a card breaking another pair is accepted", strict=False)
 def test_protect_tractor_with_the_rest_of_a_triple() -> None:
+    """A play counts for the structure it holds: the tractor 6-7 is there whether the
+    play takes two or all three 7C (it was refused with all three)."""
     trump, rules = Trump(None), Rules(decks=3, tuple_follow="protect")
     lead = Lead.from_cards("5C 5C 4C 4C 3C", trump, rules)
     legal = LegalPlays(Hand("2C 2C 6C 6C 7C 7C 7C"), lead, trump, rules)
     assert "2C 2C 6C 6C 7C" in legal
     assert "6C 6C 7C 7C 2C" in legal  # the tractor 6-7 (a pair taken from the triple) + 2C
-    assert "6C 6C 7C 7C 7C" in legal  # the same tractor + 7C: refused today
+    assert "6C 6C 7C 7C 7C" in legal  # the same tractor + 7C
+    assert "2C 2C 6C 6C 7C" in legal and "2C 6C 7C 7C 7C" not in legal

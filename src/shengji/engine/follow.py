@@ -104,16 +104,23 @@ class Structure:
         self._move_cache: dict[tuple[Value, int], list[tuple[int, Value, list[int]]]] = {}
 
     def best(self, cards: LevelCounts, rng: Random | None = None,
-             broken: frozenset[Card] = frozenset()) -> tuple[Value, Used]:
+             broken: frozenset[Card] | None = None) -> tuple[Value, Used]:
         """The best structure value reachable with ``cards``, and the cards that reach it.
 
-        ``broken`` names faces of a play taken in part from a longer held tuple: with
-        protected tuples such a part counts only as a tuple of the led size."""
+        ``broken`` is given (possibly empty) when ``cards`` is a play rather than a hand,
+        and names the faces the play takes in part from a longer held tuple. It matters
+        only with protected tuples, where a hand's longer tuples are left out but a play
+        counts for every structure it holds: a broken part, or a protected tuple played
+        whole, counts as tuples of the led sizes (a 4-tuple as two pairs, a triple as a
+        pair of a tractor)."""
         if self.trivial:
             return (), []
         best: list[tuple[Value, Used]] = []
         used: Used = []
         trump, rules, tractors = self.trump, self.rules, self.tractors
+        play = broken is not None
+        pieces = set(broken or ())  # faces of the play that count only as led-size tuples
+        exact = self.exact and not play
         # the search stops at the highest value the lead allows (every tractor matched,
         # every tuple place filled); with two decks or fewer a random search goes on, so
         # that random draws stay as they were
@@ -123,7 +130,8 @@ class Structure:
             if best and best[0][0] == ceiling:
                 return
             if i == len(tractors):
-                tier, extra = self._tuples(cards, slots, rng, broken)
+                tier, extra = self._tuples(cards, slots, rng,
+                                           frozenset(pieces) if play else None)
                 total = value + tier
                 if not best or total > best[0][0]:
                     best[:] = [(total, used + extra)]
@@ -134,7 +142,7 @@ class Structure:
                 if length < rules.tractor_min_length:
                     break
                 options = list(
-                    placements(cards, unit.width, length, trump, rules, exact=self.exact)
+                    placements(cards, unit.width, length, trump, rules, exact=exact)
                 )
                 if not options:
                     continue
@@ -143,11 +151,15 @@ class Structure:
                 rest = unit.width * (unit.length - length)
                 more = [(rest, unit.width)] if rest and self.unmatched_slots else []
                 for _, faces in options:
+                    split = [f for f in faces if play and f not in pieces
+                             and cards[trump.levels[f]][f] > unit.width]
+                    pieces.update(split)
                     take(cards, trump, faces, unit.width)
                     used.append((i, faces, unit.width))
                     rec(i + 1, (*value, length), slots + more)
                     used.pop()
                     give(cards, trump, faces, unit.width)
+                    pieces.difference_update(split)
                 return
             more = [(unit.size, unit.width)] if self.unmatched_slots else []
             rec(i + 1, (*value, 0), slots + more)
@@ -156,7 +168,7 @@ class Structure:
         return best[0]
 
     def _tuples(self, cards: LevelCounts, slots: list[tuple[int, int]],
-                rng: Random | None, broken: frozenset[Card] = frozenset()
+                rng: Random | None, broken: frozenset[Card] | None = None
                 ) -> tuple[Value, Used]:
         if not self.widths:
             return (), []
@@ -357,19 +369,44 @@ class Structure:
 
     @staticmethod
     def _protected(faces: list[tuple[Card, int]], free: list[int], room: list[int],
-                   base: int, broken: frozenset[Card] = frozenset()) -> tuple[Value, Used]:
+                   base: int, broken: frozenset[Card] | None = None) -> tuple[Value, Used]:
         """Seed 2006, rule 2: held tuples as wide as a led one first, then as many cards
         locked in (shorter) tuples as fit. An exact search: a greedy packing misses e.g.
         two pairs (4 cards) against a triple (3) under a led quadruple.
 
-        A ``broken`` face (part of a longer held tuple) fits only a slot of its own width:
-        "he can still play it if he wants to", but a pair split off a triple is not one of
-        the held doubles that lock cards (a quadruple led on a triple, a double and singles
-        takes "the triple and a single", not the double and two of the triple)."""
+        A hand's tuples longer than every led one are protected: they are left out. A
+        play (``broken`` given) counts for the structure it holds: a face may also be cut
+        into tuples of exactly a led width each ("he can still play it if he wants to"),
+        so a 4-tuple played on two led pairs counts as both. A ``broken`` face (part of a
+        longer held tuple) counts only that way: a pair split off a triple is not one of
+        the held doubles that lock cards (a quadruple led on a triple, a double and
+        singles takes "the triple and a single", not the double and two of the
+        triple)."""
         widest = max(room, default=0)
-        items = [(f, n) for f, n in faces if 2 <= n <= widest]
-        Best = tuple[tuple[int, int], tuple[tuple[Card, int, bool], ...]]
+        play = broken is not None
+        parts = broken or frozenset()
+        items = [(f, n) for f, n in faces if 2 <= n and (play or n <= widest)]
+        Pick = tuple[Card, int, bool]
+        Best = tuple[tuple[int, int], tuple[Pick, ...]]
         memo: dict[tuple[int, tuple[int, ...]], Best] = {}
+
+        def cuts(n: int, left: tuple[int, ...]) -> dict[tuple[int, ...], tuple[int, ...]]:
+            """The slot capacities left after cutting led-width tuples out of ``n`` copies
+            (at least one tuple), each with the widths cut."""
+            found: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+            def rec(j: int, n: int, left: tuple[int, ...], cut: tuple[int, ...]) -> None:
+                if j == len(left):
+                    if cut and left not in found:
+                        found[left] = cut
+                    return
+                k, cap = room[j], left[j]
+                for c in range(min(cap, n) // k + 1):
+                    rec(j + 1, n - c * k, (*left[:j], cap - c * k, *left[j + 1:]),
+                        cut + (k,) * c)
+
+            rec(0, n, left, ())
+            return found
 
         def solve(i: int, left: tuple[int, ...]) -> Best:
             if i == len(items):
@@ -379,9 +416,9 @@ class Structure:
                 face, n = items[i]
                 best = solve(i + 1, left)
                 tried: set[tuple[int, int]] = set()
+                whole = face not in parts
                 for j, cap in enumerate(left):
-                    if room[j] < n or cap < n or (room[j], cap) in tried or (
-                            face in broken and room[j] != n):
+                    if not whole or room[j] < n or cap < n or (room[j], cap) in tried:
                         continue
                     tried.add((room[j], cap))
                     (full, locked), picks = solve(i + 1, (*left[:j], cap - n, *left[j + 1:]))
@@ -389,6 +426,12 @@ class Structure:
                     value = (full + (n if exact else 0), locked + n)
                     if value > best[0]:
                         best = (value, ((face, n, exact), *picks))
+                if play:
+                    for rest, cut in cuts(n, left).items():
+                        (full, locked), picks = solve(i + 1, rest)
+                        value = (full + sum(cut), locked + sum(cut))
+                        if value > best[0]:
+                            best = (value, (*((face, k, True) for k in cut), *picks))
                 memo[key] = best
             return memo[key]
 

@@ -47,7 +47,9 @@ class TupleFollow(StrEnum):
     follow suit with any n cards")."""
     PROTECT = "protect"
     """Longer tuples are protected: only tuples no longer than the led one are forced,
-    as many cards locked in them as possible (seed 2006, rule 2)."""
+    as many cards locked in them as possible (seed 2006, rule 2). A protected tuple
+    the player chooses to play counts for the structure it holds (a 4-tuple as two
+    pairs, a triple as a pair of a tractor)."""
     NONE = "none"
     """Suit only: no structure obligation at all."""
 
