@@ -385,7 +385,7 @@ class Structure:
         widest = max(room, default=0)
         play = broken is not None
         parts = broken or frozenset()
-        items = [(f, n) for f, n in faces if 2 <= n and (play or n <= widest)]
+        items = [(f, n) for f, n in faces if n >= 2 and (play or n <= widest)]
         Pick = tuple[Card, int, bool]
         Best = tuple[tuple[int, int], tuple[Pick, ...]]
         memo: dict[tuple[int, tuple[int, ...]], Best] = {}
