@@ -40,6 +40,16 @@ def test_unknown_backend_is_refused() -> None:
         simulate.run(RULES, PLAYERS, deals=1, backend="spark")
 
 
+def test_no_cluster_at_the_address_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """(Before the local instance below is started.)"""
+    pytest.importorskip("ray", reason="Ray is not installed: Ray tests skipped")
+    os.environ.pop("RAY_ADDRESS", None)  # "auto" then finds no running instance
+    assert main(["simulate", "--rounds", "1", "--backend", "ray", "--address", "auto"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("shengji simulate: cannot start or join the Ray cluster at")
+    assert "Traceback" not in err
+
+
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
     ray = pytest.importorskip(

@@ -254,19 +254,23 @@ def simulate_main(args: argparse.Namespace) -> int:
     folder = Path(args.records) if args.records else None
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
-    with progress_bar(deals, "deals") as advance:
-        for batch in simulate.stream(
-                rules, names, deals=deals, seed=args.seed, matches=matches,
-                duplicate=not args.no_duplicate, workers=args.workers,
-                keep_records=folder is not None, backend=args.backend, address=args.address):
-            tally.add(batch)
-            for game in batch:
-                if folder is not None:
-                    name = f"deal{game.deal:05d}{'-swapped' if game.swapped else ''}.toml"
-                    write_text_atomic(folder / name, game.record)
-            if args.plot:
-                games.extend(batch)
-            advance(1)
+    try:
+        with progress_bar(deals, "deals") as advance:
+            for batch in simulate.stream(
+                    rules, names, deals=deals, seed=args.seed, matches=matches,
+                    duplicate=not args.no_duplicate, workers=args.workers,
+                    keep_records=folder is not None, backend=args.backend,
+                    address=args.address):
+                tally.add(batch)
+                for game in batch:
+                    if folder is not None:
+                        name = f"deal{game.deal:05d}{'-swapped' if game.swapped else ''}.toml"
+                        write_text_atomic(folder / name, game.record)
+                if args.plot:
+                    games.extend(batch)
+                advance(1)
+    except simulate.BackendError as error:
+        return report("simulate", [str(error)])
     summary = tally.summary()
     simulate.print_summary(summary)
     if args.json:

@@ -153,6 +153,10 @@ def _play_deal(args: Job) -> list[Game]:
     return games
 
 
+class BackendError(RuntimeError):
+    """The backend could not run the games (e.g. no Ray cluster at the address given)."""
+
+
 BACKENDS = ("process", "ray")
 """Where the deals are played: local processes, or a Ray cluster (``pip install
 'shengji[ray]'``). The results are the same for the same seed whatever the backend."""
@@ -221,8 +225,13 @@ def _ray_stream(jobs: Iterator[Job], workers: int, address: str | None
         raise ValueError("--backend ray needs Ray: pip install 'shengji[ray]'") from None
     started = not ray.is_initialized()
     if started:
-        ray.init(address=address, num_cpus=None if address else workers,
-                 include_dashboard=False, log_to_driver=False, configure_logging=False)
+        try:
+            ray.init(address=address, num_cpus=None if address else workers,
+                     include_dashboard=False, log_to_driver=False, configure_logging=False)
+        except (ConnectionError, RuntimeError, ValueError) as error:
+            where = f"the Ray cluster at {address!r}" if address else "a local Ray instance"
+            first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+            raise BackendError(f"cannot start or join {where}: {first[:200]}") from None
     try:
         remote = ray.remote(_play_deal)
         window = 4 * workers
