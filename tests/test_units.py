@@ -3,6 +3,8 @@
 import pytest
 
 from shengji.engine import (
+    Lead,
+    PlayError,
     Rules,
     RulesError,
     Trump,
@@ -197,13 +199,28 @@ def test_a_triple_and_a_pair_in_a_row_read_two_ways_with_three_decks() -> None:
 def test_the_trump_rank_level_with_several_faces_gives_several_readings() -> None:
     """A♥A♥ 7♠7♠ 7♦7♦ 7♥7♥ with 7♥ trump: either off-suit pair of sevens links A♥A♥ to
     7♥7♥ (a tractor of three pairs plus the other pair), or each off-suit pair heads its
-    own tractor (two tractors of two pairs)."""
+    own tractor (two tractors of two pairs). Equal-ranking readings are listed in the
+    order of their cards."""
     assert described("AH AH 7S 7S 7D 7D 7H 7H", SEVEN_HEARTS, Rules()) == [
-        "tractor of 3 pairs [AH AH 7S 7S 7H 7H] + pair [7D 7D]",
         "tractor of 3 pairs [AH AH 7D 7D 7H 7H] + pair [7S 7S]",
-        "tractor of 2 pairs [7S 7S 7H 7H] + tractor of 2 pairs [AH AH 7D 7D]",
+        "tractor of 3 pairs [AH AH 7S 7S 7H 7H] + pair [7D 7D]",
         "tractor of 2 pairs [7D 7D 7H 7H] + tractor of 2 pairs [AH AH 7S 7S]",
+        "tractor of 2 pairs [7S 7S 7H 7H] + tractor of 2 pairs [AH AH 7D 7D]",
     ]
+
+
+def test_no_reading_splits_three_pairs_that_form_a_tractor() -> None:
+    """Issue 11: with tractors of 3 pairs or more, 2♥2♥ 3♥3♥ 5♥5♥ (4 the trump rank)
+    is a tractor; no two of its pairs form one, but "pair + pair + pair" is no reading."""
+    rules = Rules(tractor_min_length=3)
+    assert described("2H 2H 3H 3H 5H 5H", Trump.parse("4S"), rules) == [
+        "tractor of 3 pairs [2H 2H 3H 3H 5H 5H]"]
+    assert described("2H 2H 3H 3H 5H 5H 9H", Trump.parse("4S"), rules) == [
+        "tractor of 3 pairs [2H 2H 3H 3H 5H 5H] + single [9H]"]
+    with pytest.raises(PlayError, match="cannot be read as pair"):
+        Lead.from_cards("2H 2H 3H 3H 5H 5H 9H", Trump.parse("4S"), rules,
+                        tuple(Lead.from_cards(c, Trump.parse("4S"), rules).units[0]
+                              for c in ("5H 5H", "3H 3H", "2H 2H", "9H")))
 
 
 def test_the_trump_rank_level_with_several_faces_is_not_one_unit() -> None:

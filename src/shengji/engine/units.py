@@ -202,7 +202,7 @@ def readings(cards: Iterable[Card | str], trump: Trump, rules: Rules) -> list[Re
     (suit, counts), = groups.items()
     found: set[Reading] = set()
     _decompose(counts, suit, trump, rules, [], found)
-    return sorted(found, key=reading_order)
+    return sorted(found, key=lambda r: (reading_order(r), [u.cards for u in r]))
 
 
 def best_reading(cards: Iterable[Card | str], trump: Trump, rules: Rules) -> Reading | None:
@@ -278,7 +278,9 @@ def _decompose(
     found: set[Reading],
 ) -> None:
     if not cards:
-        found.add(tuple(sorted(chosen, key=unit_order)))
+        if len(chosen) < 3 or not _merge_in(chosen, trump, rules):
+            # equal units first by their cards: one order for each reading
+            found.add(tuple(sorted(chosen, key=lambda u: (unit_order(u), u.cards))))
         return
     bottom = min(cards)
     face = min(cards[bottom])
@@ -304,6 +306,44 @@ def _decompose(
                 give(cards, trump, faces, width)
             if not found_any:
                 break
+
+
+def _merge_in(units: list[Unit], trump: Trump, rules: Rules) -> bool:
+    """Whether two or more of the units together form one unit (pairs 3-4-5 form a
+    tractor when ``tractor_min_length`` is 3, though no two of them do)."""
+    suit = units[0].suit
+    counts: LevelCounts = level_counts((c for u in units for c in u.cards), trump)[suit]
+    levels = trump.levels
+    for width in range(1, rules.decks + 1):
+        for length in range(1, len(trump.faces_at[suit]) + 1):
+            if not shape_allowed(width, length, rules):
+                continue
+            for top, faces in placements(counts, width, length, trump, rules):
+                face_at = dict(zip(range(top - length + 1, top + 1), faces, strict=True))
+                inside = [u for u in units if u.width <= width and all(
+                    face_at.get(levels[c]) == c for c in u.cards)]
+                if len(inside) >= 2 and _exact_cover(inside, width, faces):
+                    return True
+    return False
+
+
+def _exact_cover(units: list[Unit], width: int, faces: tuple[Card, ...]) -> bool:
+    """Whether two or more of ``units`` (each inside the target unit of ``faces``) hold
+    exactly ``width`` copies of each face."""
+
+    def rec(i: int, left: tuple[int, ...], taken: int) -> bool:
+        if not any(left):
+            return taken >= 2
+        if i == len(units):
+            return False
+        unit = units[i]
+        step = [unit.width if f in unit.cards else 0 for f in faces]
+        after = tuple(a - b for a, b in zip(left, step, strict=True))
+        if min(after) >= 0 and rec(i + 1, after, taken + 1):
+            return True
+        return rec(i + 1, left, taken)
+
+    return rec(0, (width,) * len(faces), 0)
 
 
 def as_unit(cards: Iterable[Card], trump: Trump, rules: Rules) -> Unit | None:
