@@ -78,10 +78,12 @@ def unit_partitions(cards: Key, trump: Trump, rules: Rules) -> Iterator[list[Uni
 
 
 def maximal_partitions(cards: Key, trump: Trump, rules: Rules) -> Iterator[list[Unit]]:
-    """The partitions in which no two units together form one unit (the readings)."""
+    """The partitions in which no two or more units together form one unit (the
+    readings)."""
     for units in unit_partitions(cards, trump, rules):
-        if not any(as_unit(a.cards + b.cards, trump, rules)
-                   for i, a in enumerate(units) for b in units[i + 1:]):
+        if not any(as_unit([c for i, u in enumerate(units) if mask >> i & 1 for c in u.cards],
+                           trump, rules)
+                   for mask in range(1 << len(units)) if mask.bit_count() >= 2):
             yield units
 
 
