@@ -92,7 +92,7 @@ def test_masks_exact_against_brute_force(name: str) -> None:
     game = Game(rules, rounds=2)
     checked = {"bid-window": 0, "bid": 0, "overbid": 0, "lead": 0, "follow": 0}
     for _ in range(40):
-        if checked["lead"] >= 8 and checked["follow"] >= 8:
+        if checked["lead"] >= 20 and checked["follow"] >= 20:
             break
         game.reset(rng.getrandbits(32))
         while not game.over:
