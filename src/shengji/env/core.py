@@ -32,7 +32,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from random import Random
 
 from shengji.engine.cards import ALL_CARDS, Card, Rank, Suit
 from shengji.engine.friends import FriendCall
@@ -182,7 +181,8 @@ class Game:
     @property
     def round(self) -> Round:
         """The round in play."""
-        assert self.match is not None, "call reset() first"
+        if self.match is None:
+            raise RuntimeError("no episode yet: call reset() first")
         return self.match.round
 
     @property
@@ -479,8 +479,3 @@ class Game:
             rest = self.shaping * result.points / self.rules.target_points - shaped
             for s in range(self.n):
                 self.rewards[s] += -rest if s in result.declarers else rest
-
-
-def random_seed(rng: Random) -> int:
-    """A match seed drawn from ``rng``."""
-    return rng.getrandbits(48)
