@@ -63,7 +63,7 @@ def test_a_follower_must_follow_the_led_suit() -> None:
 
 def test_a_follower_who_leaves_the_suit_is_told_which_suit_and_which_card() -> None:
     why = legal("KS", "9S 8S AC KC").reason("AC")
-    assert why == "you hold 2 spades: all 1 cards must be spades (you played AC)"
+    assert why == "you hold 2 spades: the card must be a spade (you played AC)"
 
 
 def test_a_follower_short_in_the_suit_plays_all_of_it_and_anything_else() -> None:
@@ -74,7 +74,7 @@ def test_a_follower_short_in_the_suit_plays_all_of_it_and_anything_else() -> Non
 
 def test_a_follower_short_in_the_suit_is_told_to_play_all_of_it() -> None:
     why = legal("KS KS", "9S AC KC").reason("AC KC")
-    assert why == "you hold only 1 spades (9S): play all of them before other cards"
+    assert why == "you hold only 1 spade (9S): play it before other cards"
 
 
 def test_a_follower_void_in_the_suit_may_play_anything() -> None:
@@ -105,6 +105,7 @@ def test_a_follower_plays_as_many_cards_as_were_led() -> None:
     follow = legal("KS KS", "9S 8S 7S")
     assert follow.reason("9S") == "play 2 cards: 2 were led"
     assert follow.reason("9S 8S 7S") == "play 2 cards: 2 were led"
+    assert legal("KS", "9S 8S").reason("9S 8S") == "play 1 card: 1 was led"
 
 
 def test_a_follower_cannot_play_cards_not_held() -> None:
@@ -112,7 +113,7 @@ def test_a_follower_cannot_play_cards_not_held() -> None:
 
 
 def test_check_raises_the_reason() -> None:
-    with pytest.raises(PlayError, match="all 1 cards must be spades"):
+    with pytest.raises(PlayError, match="the card must be a spade"):
         legal("KS", "9S 8S AC").check("AC")
 
 
@@ -406,7 +407,7 @@ def test_describe_forced_and_pool_of_a_tractor_lead() -> None:
 def test_forced_is_empty_when_the_choice_is_free_within_the_suit() -> None:
     follow = legal("KS", "9S 8S AC")
     assert follow.forced == ()
-    assert follow.describe() == "play 1 spades"
+    assert follow.describe() == "play 1 spade"
 
 
 def test_can_complete_tells_an_interface_whether_a_selection_can_still_become_legal() -> None:

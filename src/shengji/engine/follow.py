@@ -478,7 +478,8 @@ class LegalPlays:
         except ValueError as error:
             return str(error)
         if len(played) != self.count:
-            return f"play {self.count} card{'s' if self.count > 1 else ''}: {self.count} were led"
+            n = self.count
+            return f"play {_cards(n)}: {n} {'was' if n == 1 else 'were'} led"
         missing = missing_cards(self.hand.counts, played)
         if missing:
             return f"you do not hold {format_cards(missing)}"
@@ -489,14 +490,17 @@ class LegalPlays:
         in_suit = [c for c in played if suits[c] == self.suit]
         if self.mode == "short":
             if len(in_suit) < self.suit_count:
+                them = "it" if self.suit_count == 1 else "all of them"
                 return (
-                    f"you hold only {self.suit_count} {name} ({format_cards(self._suit_list())}):"
-                    f" play all of them before other cards"
+                    f"you hold only {_of_suit(self.suit_count, self.suit)}"
+                    f" ({format_cards(self._suit_list())}): play {them} before other cards"
                 )
             return None
         if len(in_suit) < self.count:
+            must = (f"the card must be a {name[:-1]}" if self.count == 1
+                    else f"all {self.count} cards must be {name}")
             return (
-                f"you hold {self.suit_count} {name}: all {self.count} cards must be {name}"
+                f"you hold {_of_suit(self.suit_count, self.suit)}: {must}"
                 f" (you played {format_cards(c for c in played if suits[c] != self.suit)})"
             )
         if self._structure.trivial:
@@ -641,7 +645,7 @@ class LegalPlays:
         name = suit_name(self.suit)
         n = self.count
         if self.mode == "free":
-            return f"play any {n} card{'s' if n > 1 else ''}: you have no {name}"
+            return f"play any {_cards(n)}: you have no {name}"
         if self.mode == "short":
             rest = n - self.suit_count
             return (f"play all your {name} ({format_cards(self._suit_list())})"
@@ -660,7 +664,7 @@ class LegalPlays:
             else:
                 parts.append(f"{want} {label if want > 1 else label[:-1]}")
         need = f", including {' and '.join(parts)}" if parts else ""
-        return f"play {n} {name}{need}"
+        return f"play {_of_suit(n, self.suit)}{need}"
 
     def can_complete(self, cards: str | Iterable[Card | str]) -> bool:
         """Whether the selection can still be completed to a legal play (for interfaces)."""
@@ -777,6 +781,17 @@ class LegalPlays:
 
     def __repr__(self) -> str:
         return f"<LegalPlays {self.describe()!r} on {self.lead}>"
+
+
+def _cards(n: int) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{n} card{'' if n == 1 else 's'}"
+
+
+def _of_suit(n: int, suit: int) -> str:
+    """``1 spade``, ``2 spades``, ``1 trump``."""
+    name = suit_name(suit)
+    return f"{n} {name[:-1] if n == 1 else name}"
 
 
 def _vectors(widths: list[int], cap: int, allowed: list[bool]) -> list[Value]:

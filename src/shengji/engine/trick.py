@@ -12,7 +12,7 @@ if any reading does. Throws are beaten under ``rules.throw_beat``.
 >>> trick.play("QC JC", Hand("QC JC 4D"))       # void in diamonds; trumps, but not a pair
 Traceback (most recent call last):
 ...
-shengji.engine.lead.PlayError: you hold only 1 diamonds (4D): play all of them before other cards
+shengji.engine.lead.PlayError: you hold only 1 diamond (4D): play it before other cards
 >>> trick.play("QC JC", Hand("QC JC"))
 >>> trick.play("5C 5C", Hand("5C 5C"))          # a trump pair ruffs
 >>> trick.winner, trick.points
