@@ -9,7 +9,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_ruff_is_clean() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "ruff", "check", "src", "tests", "benchmarks", "scripts", "examples"],
+        [sys.executable, "-m", "ruff", "check", "src", "tests", "benchmarks", "scripts",
+         "examples"],
         cwd=ROOT, capture_output=True, text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
