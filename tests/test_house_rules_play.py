@@ -3,7 +3,16 @@
 Each test fails without the fix or option it names.
 """
 
-from shengji.engine import Hand, Lead, LegalPlays, Rules, Trump, TupleFollow, parse_cards
+from shengji.engine import (
+    Hand,
+    Lead,
+    LegalPlays,
+    Rules,
+    Trick,
+    Trump,
+    TupleFollow,
+    parse_cards,
+)
 
 
 def legal(lead: str, hand: str, rules: Rules, trump: Trump) -> LegalPlays:
@@ -51,3 +60,37 @@ def test_a_protected_triple_played_whole_counts_as_a_pair_of_a_tractor() -> None
     assert follow.reason("6C 6C 7C 7C 2C") is None
     assert follow.reason("2C 2C 6C 6C 7C") is None
     assert follow.reason("2C 6C 7C 7C 7C") is not None
+
+
+# -- throw_tiebreak: ruffs tying on the largest unit -------------------------------------
+
+
+def ruffed_throw(rules: Rules) -> int | None:
+    """Trump 2H: AS KS KS thrown; seats 1 and 3 ruff with equal pairs of off-suit 2s
+    (the same trump level) and singles 3H and 9H. The winning seat."""
+    trump = Trump.parse("2H")
+    hands = [Hand("AS KS KS"), Hand("2S 2S 3H"), Hand("QS JS 10S"), Hand("2D 2D 9H")]
+    trick = Trick(trump, rules, leader=0)
+    trick.play("AS KS KS", hands[0], hands=hands)
+    for seat, cards in ((1, "2S 2S 3H"), (2, "QS JS 10S"), (3, "2D 2D 9H")):
+        trick.play(cards, hands[seat])
+    return trick.winner
+
+
+def test_a_tie_on_the_largest_unit_goes_to_the_earlier_ruff_by_default() -> None:
+    assert ruffed_throw(Rules()) == 1
+
+
+def test_throw_tiebreak_compares_the_next_largest_unit() -> None:
+    """The pairs tie (2S 2S and 2D 2D are both off-suit trump-rank pairs); 9H beats 3H."""
+    assert ruffed_throw(Rules(throw_tiebreak=True)) == 3
+
+
+def test_throw_tiebreak_still_gives_a_full_tie_to_the_earlier_ruff() -> None:
+    trump, rules = Trump.parse("2H"), Rules(throw_tiebreak=True)
+    hands = [Hand("AS KS KS"), Hand("2S 2S 9H"), Hand("QS JS 10S"), Hand("2D 2D 9H")]
+    trick = Trick(trump, rules, leader=0)
+    trick.play("AS KS KS", hands[0], hands=hands)
+    for seat, cards in ((1, "2S 2S 9H"), (2, "QS JS 10S"), (3, "2D 2D 9H")):
+        trick.play(cards, hands[seat])
+    assert trick.winner == 1

@@ -41,7 +41,7 @@ from shengji.engine import (
 from shengji.engine.units import unit_order
 
 PLAYERS = 4
-Strength = tuple[bool, int]
+Strength = tuple[bool, tuple[int, ...]]
 
 
 def submultisets(counts: Counter[Card]) -> Iterator[list[Card]]:
@@ -77,16 +77,20 @@ def play_strength(cards: tuple[Card, ...], lead_units: tuple[Unit, ...], lead_su
                   trump: Trump, rules: Rules) -> Strength | None:
     """How strong a play is against the lead (largest-unit rule), or None if it
     cannot win: all in the led suit or all trump, and readable as the lead's shapes;
-    its strength is the best such reading's highest top among its largest units."""
+    its strength is the best such reading's highest top among its largest units (with
+    ``throw_tiebreak``, then the tops of the next-largest units, largest first)."""
     suits = {trump.suit_of(c) for c in cards}
     if len(suits) != 1 or not suits <= {lead_suit, TRUMP}:
         return None
     shapes = sorted(u.shape for u in lead_units)
-    best = None
+    best: tuple[int, ...] | None = None
     for units in partitions(sorted(cards), trump, rules):
         if sorted(u.shape for u in units) == shapes:
             largest = min(units, key=unit_order).shape
-            top = max(u.top for u in units if u.shape == largest)
+            top = (max(u.top for u in units if u.shape == largest),)
+            if rules.throw_tiebreak:
+                by_size = sorted(units, key=lambda u: (-u.size, -u.width, -u.length, -u.top))
+                top = tuple(u.top for u in by_size)
             best = top if best is None else max(best, top)
     return None if best is None else (suits == {TRUMP}, best)
 
@@ -222,6 +226,7 @@ RULES = {
     "protect": Rules(tuple_follow=TupleFollow.PROTECT),
     "every-unit": Rules(throw_beat=ThrowBeat.EVERY_UNIT),
     "card-by-card": Rules(throw_beat=ThrowBeat.CARD_BY_CARD),
+    "tiebreak": Rules(throw_tiebreak=True),
 }
 
 
@@ -234,16 +239,17 @@ def test_random_rounds(name: str, rank: Rank | None, suit: Suit | None, seed: in
     play_round(rules, random_trump(rank, suit, rules), seed)
 
 
-@pytest.mark.parametrize("beat", list(ThrowBeat))
+@pytest.mark.parametrize(("beat", "tiebreak"), [
+    *((beat, False) for beat in ThrowBeat), (ThrowBeat.LARGEST_UNIT, True)])
 @settings(max_examples=40, deadline=None)
 @given(rank=st.sampled_from(list(Rank)), trump_suit=st.sampled_from(list(Suit)),
        led=st.sampled_from(list(Suit)), seed=st.integers(0, 2**32))
-def test_ruffing_a_throw(beat: ThrowBeat, rank: Rank, trump_suit: Suit, led: Suit,
-                         seed: int) -> None:
+def test_ruffing_a_throw(beat: ThrowBeat, tiebreak: bool, rank: Rank, trump_suit: Suit,
+                         led: Suit, seed: int) -> None:
     """Followers void in the led suit ruff a standing throw with trumps of its shapes
     (or play anything); the winner agrees with the largest-unit rule, does not depend
     on the order of the cards, and undo gives back the earlier winners."""
-    rules = Rules(throw_beat=beat)
+    rules = Rules(throw_beat=beat, throw_tiebreak=tiebreak)
     trump = rules.trump(rank, trump_suit)
     if trump.suit_of(Card.of(Rank.ACE, led)) == TRUMP or rank == Rank.ACE:
         led = Suit((led + 1) % 4) if trump_suit != Suit((led + 1) % 4) else Suit((led + 2) % 4)
@@ -291,6 +297,6 @@ def test_strength_oracle_example() -> None:
     lead = as_unit([Card("KS"), Card("KS")], trump, rules)
     assert lead is not None
     assert play_strength((Card("3H"), Card("3H")), (lead,), lead.suit, trump, rules) == (
-        True, trump.level(Card("3H")))
+        True, (trump.level(Card("3H")),))
     assert play_strength((Card("AS"), Card("QS")), (lead,), lead.suit, trump, rules) is None
     assert all(c in ALL_CARDS for c in lead.cards)

@@ -349,6 +349,10 @@ class Rules:
     throw_penalty_points: int = 10
     """Points of a throw penalty: 0 to ``MAX_PENALTY`` (200)."""
     throw_beat: ThrowBeat = ThrowBeat.LARGEST_UNIT
+    throw_tiebreak: bool = False
+    """With ``throw_beat="largest-unit"``: plays whose largest units tie are compared on
+    the next-largest unit, then the next (the earlier play wins only a full tie); False:
+    the earlier play wins the tie. Other ``throw_beat`` rules ignore it."""
     # dealing and bidding
     trump_choice: TrumpChoice = TrumpChoice.BID
     expose: int = 0

@@ -3,7 +3,8 @@
 Who wins (seed wikipedia, §Tricks): only a play of the lead's structure, all
 in the led suit or all in trump, can win; a trump play beats the led suit;
 among equals the earlier play wins. A play that can be read several ways wins
-if any reading does. Throws are beaten under ``rules.throw_beat``.
+if any reading does. Throws are beaten under ``rules.throw_beat`` (and
+``rules.throw_tiebreak``).
 
 >>> from shengji.engine.trump import Trump
 >>> trick = Trick(Trump.parse("7C"), Rules(), leader=0)
@@ -260,6 +261,8 @@ def _reading_beats(reading: Reading, current: Reading, rules: Rules) -> bool:
     if mine != theirs:
         return mine == TRUMP
     if policy == ThrowBeat.LARGEST_UNIT:
+        if rules.throw_tiebreak:
+            return _tops(reading) > _tops(current)
         return _largest_top(reading) > _largest_top(current)
     if policy == ThrowBeat.HIGHEST_CARD:
         return max(u.top for u in reading) > max(u.top for u in current)
@@ -275,10 +278,16 @@ def _reading_beats(reading: Reading, current: Reading, rules: Rules) -> bool:
 def _reading_strength(reading: Reading, rules: Rules) -> tuple[int, ...]:
     """How strong a reading is under the throw rule (to pick a play's best reading)."""
     if rules.throw_beat == ThrowBeat.LARGEST_UNIT:
-        return (_largest_top(reading),)
+        return _tops(reading) if rules.throw_tiebreak else (_largest_top(reading),)
     if rules.throw_beat == ThrowBeat.HIGHEST_CARD:
         return (max(u.top for u in reading),)
     return tuple(u.top for u in sorted(reading, key=lambda u: (unit_order(u)[:3], -u.top)))
+
+
+def _tops(reading: Reading) -> tuple[int, ...]:
+    """The units' tops, largest unit first (the highest first among equal shapes): the
+    first is :func:`_largest_top`, the rest break its ties (``throw_tiebreak``)."""
+    return tuple(u.top for u in sorted(reading, key=unit_order))
 
 
 def _largest_top(reading: Reading) -> int:

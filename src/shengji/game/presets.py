@@ -429,6 +429,9 @@ _PHRASES: dict[str, Callable[[Any], str]] = {
     "throw_blocked_by_equal": _flag("an equal unit in another hand also makes a throw fail",
                                     "only a higher unit makes a throw fail"),
     "throw_penalty_points": lambda v: f"a throw penalty, when on, is {v} points",
+    "throw_tiebreak": _flag("throws whose largest units tie are compared on the next-largest "
+                            "unit, then the next", "a tie on the largest unit goes to the "
+                            "earlier play"),
     "bid_reinforce": _flag("a bidder may reinforce their own bid",
                            "a bidder may not reinforce their own bid"),
     "bid_switch_suit": _flag("a bidder may switch to another suit",
