@@ -1,0 +1,187 @@
+"""Benchmark: whole deals per second through the ``shengji simulate`` path, against a
+reference commit measured in the same run (issue 12, "Speed").
+
+``python benchmarks/bench_speed.py [--deals N] [--ref COMMIT] [--growth]``
+
+Workloads (4 players, 2 decks, the ``tractor`` preset unless the table says otherwise;
+each deal is a whole round: the deal with a bid decision per drawn card, the kitty,
+every trick, scoring), each played as ``simulate`` plays it (a
+:class:`~shengji.game.match.Match` of one round, every seat's player asked through
+:func:`~shengji.players.table.decide`, so players receive their views):
+
+- ``random``: random legal play;
+- ``throws``: random play that attempts a throw (every card of one suit) at ~45 % of leads;
+- ``heuristic``: the heuristic player at every seat;
+- ``follow``: the median time of one heuristic follow decision (the view built
+  outside the timing), in µs.
+
+``--growth`` adds random play for 1-4 decks and 4, 6, 8, 12 players.
+
+The same workloads run on a reference commit (default: the last commit before the speed
+work) checked out with ``git worktree`` under /tmp (the working tree is never touched)
+and imported in a subprocess, alternating with the current code, so that the ratio
+``current / reference`` cancels the noise of a shared machine. Each figure is the best
+of ``--repeat`` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from random import Random
+from typing import Any
+
+REFERENCE = "9464eaf114f18005ce6a7b9b51edec163f8553f1"
+"""The commit before the speed work of issue 12."""
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _thrower(seed: int) -> Any:
+    from shengji.engine.lead import LegalLeads
+    from shengji.game.actions import Play
+
+    rng = Random(seed)
+
+    class Thrower:
+        def act(self, view: Any, legal: Any) -> Any:
+            plays = legal.plays
+            if isinstance(plays, LegalLeads) and rng.random() < 0.45:
+                trump = plays.trump
+                suits: dict[int, list[Any]] = {}
+                for card in view.hand:
+                    suits.setdefault(trump.suit_of(card), []).append(card)
+                cards = suits[rng.choice(sorted(suits))]
+                action = Play(view.seat, tuple(cards))
+                if action in legal:
+                    return action
+            return legal.random(rng)
+
+    return Thrower()
+
+
+def _deals(kind: str, rules: Any, deals: int, seed: int) -> tuple[float, list[float]]:
+    """Deals per second of ``kind`` players, and the heuristic follow decisions in µs."""
+    from shengji.game.match import Match
+    from shengji.game.round import Phase
+    from shengji.players import make_player
+    from shengji.players.table import decide
+
+    follows: list[float] = []
+    start = time.perf_counter()
+    for deal in range(deals):
+        players = [_thrower(seed + deal * 16 + s) if kind == "throws" else
+                   make_player(kind, seed=seed + deal * 16 + s) for s in range(rules.players)]
+        match = Match(rules, seed=seed + deal, max_rounds=1)
+        while not match.is_over:
+            seat = match.to_move
+            assert seat is not None
+            rnd = match.round
+            if kind == "heuristic" and rnd.phase == Phase.PLAY and rnd.trick is not None and (
+                    rnd.trick.plays):
+                view, legal = match.view(seat), match.legal(seat)
+                t = time.perf_counter()
+                action = players[seat].act(view, legal)
+                follows.append((time.perf_counter() - t) * 1e6)
+                match.apply(action)
+                continue
+            match.apply(decide(match, seat, players[seat]))
+    elapsed = time.perf_counter() - start
+    return deals / elapsed, follows
+
+
+def worker(spec: dict[str, Any]) -> dict[str, float]:
+    """Run one workload in this process (the code on ``sys.path``) and return its figure."""
+    from shengji.engine.rules import Rules
+    from shengji.game.presets import preset
+
+    rules = preset("tractor") if spec.get("decks") is None else Rules(
+        decks=spec["decks"], players=spec["players"])
+    kind, deals, seed = spec["kind"], spec["deals"], spec["seed"]
+    _deals(kind if kind != "follow" else "heuristic", rules, 2, seed + 99)  # warm-up
+    if kind == "follow":
+        _, follows = _deals("heuristic", rules, deals, seed)
+        return {"value": statistics.median(follows)}
+    rate, _ = _deals(kind, rules, deals, seed)
+    return {"value": rate}
+
+
+def _run(src: Path, spec: dict[str, Any]) -> float:
+    env = dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0")
+    out = subprocess.run([sys.executable, __file__, "--worker", json.dumps(spec)], env=env,
+                         cwd="/tmp", capture_output=True, text=True, check=False)
+    if out.returncode:
+        raise SystemExit(f"worker failed ({src}):\n{out.stderr}")
+    value: float = json.loads(out.stdout)["value"]
+    return value
+
+
+def _reference(commit: str) -> Path:
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", commit], check=True,
+                            capture_output=True, text=True).stdout.strip()
+    path = Path(f"/tmp/shengji-ref-{commit[:10]}")
+    if not path.exists():
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path),
+                        commit], check=True, capture_output=True)
+    return path / "src"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print the figures with their ratios to the reference."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=200, help="deals per random workload")
+    parser.add_argument("--heuristic-deals", type=int, default=40)
+    parser.add_argument("--repeat", type=int, default=2, help="runs per figure (best kept)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ref", default=REFERENCE, help="reference commit")
+    parser.add_argument("--growth", action="store_true", help="1-4 decks x 4-12 players")
+    parser.add_argument("--only", default="random,throws,heuristic,follow")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        print(json.dumps(worker(json.loads(args.worker))))
+        return 0
+    ref, cur = _reference(args.ref), ROOT / "src"
+    print(f"command: python benchmarks/bench_speed.py {' '.join(sys.argv[1:])}".rstrip())
+    print(f"reference: {args.ref[:10]} ({ref.parent}); current: {cur.parent}")
+    rows: list[tuple[str, dict[str, Any], str]] = []
+    names = {"random": "random legal play", "throws": "random, throws at ~45% of leads",
+             "heuristic": "heuristic at every seat", "follow": "heuristic follow decision"}
+    for kind in args.only.split(","):
+        deals = args.deals if kind in ("random", "throws") else args.heuristic_deals
+        rows.append((names[kind], {"kind": kind, "deals": deals, "seed": args.seed},
+                     "µs median" if kind == "follow" else "deals/s"))
+    if args.growth:
+        for decks in (1, 2, 3, 4):
+            for players in (4, 6, 8, 12):
+                if decks * 54 - 6 < players * 6:
+                    continue
+                rows.append((f"random, {decks} deck(s), {players} players",
+                             {"kind": "random", "deals": max(20, args.deals // (decks * 2)),
+                              "seed": args.seed, "decks": decks, "players": players},
+                             "deals/s"))
+    print(f"{'workload':40s} {'reference':>18s} {'current':>18s}  ratio")
+    for label, spec, unit in rows:
+        refs, curs = [], []
+        for _ in range(args.repeat):
+            refs.append(_run(ref, spec))
+            curs.append(_run(cur, spec))
+        lower = unit.startswith("µs")
+        best_ref = min(refs) if lower else max(refs)
+        best_cur = min(curs) if lower else max(curs)
+        ratio = best_ref / best_cur if lower else best_cur / best_ref
+        print(f"{label:40s} {best_ref:8.1f} {unit:>9s} {best_cur:8.1f} {unit:>9s}  "
+              f"{ratio:5.2f}x", flush=True)
+    print("ratio: current speed / reference speed (for the follow decision, reference time "
+          "/ current time); >1 is faster")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
