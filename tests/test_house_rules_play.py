@@ -94,3 +94,51 @@ def test_throw_tiebreak_still_gives_a_full_tie_to_the_earlier_ruff() -> None:
     for seat, cards in ((1, "2S 2S 9H"), (2, "QS JS 10S"), (3, "2D 2D 9H")):
         trick.play(cards, hands[seat])
     assert trick.winner == 1
+
+
+# -- tuple_follow="breakdown": an unmatched tuple breaks down ----------------------------
+
+THREE = Rules(decks=3)
+BREAKDOWN_3 = THREE.replace(tuple_follow=TupleFollow.BREAKDOWN)
+TWO_H = Trump.parse("2H")
+
+
+def test_a_triple_with_no_triple_held_draws_a_pair_under_breakdown() -> None:
+    assert "9S 8S 7S" in legal("KS KS KS", "9S 9S 8S 7S", THREE, TWO_H)
+    follow = legal("KS KS KS", "9S 9S 8S 7S", BREAKDOWN_3, TWO_H)
+    assert plays(follow) == cards("9S 9S 8S", "9S 9S 7S")
+    assert follow.describe() == "play 3 spades, including 1 pair"
+
+
+def test_a_tractor_of_triples_draws_a_tractor_of_pairs_under_breakdown() -> None:
+    lead, hand = "KS KS KS QS QS QS", "9S 9S 8S 8S 7S 5S 3S"
+    assert "9S 9S 8S 7S 5S 3S" in legal(lead, hand, THREE, TWO_H)
+    follow = legal(lead, hand, BREAKDOWN_3, TWO_H)
+    assert follow.describe() == "play 6 spades, including a tractor of 2 pairs"
+    assert follow.reason("9S 9S 8S 7S 5S 3S") == (
+        "you hold a tractor of 2 pairs in spades (8S 8S 9S 9S): with no tractor of 2 triples,"
+        " the widest narrower tractor must be played")
+    assert plays(follow) == cards("9S 9S 8S 8S 7S 5S", "9S 9S 8S 8S 7S 3S", "9S 9S 8S 8S 5S 3S")
+
+
+def test_a_tractor_of_triples_without_a_tractor_of_pairs_draws_pairs_under_breakdown() -> None:
+    follow = legal("KS KS KS QS QS QS", "9S 9S 6S 6S 7S 5S 3S", BREAKDOWN_3, TWO_H)
+    assert follow.describe() == "play 6 spades, including 2 pairs"
+    found = plays(follow)
+    assert found and all(p.count("9S") == 2 and p.count("6S") == 2 for p in found)
+    assert "9S 9S 6S 7S 5S 3S" not in follow
+
+
+def test_a_quadruple_breaks_down_to_a_triple_before_pairs() -> None:
+    """The widest tuple first: a triple (and a single) rather than two pairs."""
+    rules = Rules(decks=4, tuple_follow=TupleFollow.BREAKDOWN)
+    follow = legal("KS KS KS KS", "9S 9S 9S 8S 8S 6S 6S", rules, TWO_H)
+    assert plays(follow) == cards("9S 9S 9S 8S", "9S 9S 9S 6S")
+    without = legal("KS KS KS KS", "9S 9S 8S 8S 6S 6S 3S", rules, TWO_H)
+    assert {p for p in plays(without) if "3S" in p} == set()  # two pairs of the three
+
+
+def test_breakdown_is_draw_out_with_two_decks() -> None:
+    lead, hand = "KS KS QS QS", "9S 9S 8S 7S 7S 3S"
+    assert plays(legal(lead, hand, Rules(tuple_follow=TupleFollow.BREAKDOWN), TWO_H)) == plays(
+        legal(lead, hand, Rules(), TWO_H))

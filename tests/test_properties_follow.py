@@ -286,13 +286,15 @@ def check_oracles(pos: Position, legal: LegalPlays, expected: set[Key], plays: l
             shapes(units) == lead_shapes for units in maximal_partitions(play, trump, rules)
         ):
             assert play in expected, f"{[str(ALL_CARDS[c]) for c in play]} matches the lead"
-    # draw-out, one unit led: the exact legal set
-    if rules.tuple_follow == TupleFollow.DRAW_OUT and not lead.is_throw:
+    # draw-out or breakdown, one unit led: the exact legal set
+    value = {TupleFollow.DRAW_OUT: draw_out_value, TupleFollow.BREAKDOWN: breakdown_value
+             }.get(rules.tuple_follow)
+    if value is not None and not lead.is_throw:
         suit_cards = Counter(int(c) for c in in_suit)
-        target = draw_out_value(suit_cards, lead.units[0], trump, rules)
+        target = value(suit_cards, lead.units[0], trump, rules)
         assert expected == {
             p for p in plays if suited(p) == need
-            and draw_out_value(Counter(p), lead.units[0], trump, rules) >= target
+            and value(Counter(p), lead.units[0], trump, rules) >= target
         }
 
 
@@ -325,6 +327,63 @@ def draw_out_value(cards: Counter[int], unit: Unit, trump: Trump, rules: Rules
         if best >= 0:
             return (size, best)
     return (0, tuples(cards, length) if fill else 0)
+
+
+def breakdown_value(cards: Counter[int], unit: Unit, trump: Trump, rules: Rules
+                    ) -> tuple[int, ...]:
+    """How well ``cards`` (all of the led suit) match one led unit under breakdown, by
+    brute force: the tractor matched (ranked: the led shape first, then narrower widths,
+    under ``longest`` each from the longest), then the tuples of each width from the led
+    one down to pairs, compared widest first, in the places left (every way to cut each
+    face into tuples tried)."""
+    width, length = unit.shape
+    widths = list(range(width, 1, -1))
+    policy = rules.tractor_follow
+
+    def tuples(counts: Counter[int], cap: int) -> tuple[int, ...]:
+        faces = [n for n in counts.values() if n >= 2]
+
+        def rec(i: int, cap: int) -> tuple[int, ...]:
+            if i == len(faces):
+                return (0,) * len(widths)
+            best = rec(i + 1, cap)
+            for cut in cuts(faces[i], cap):
+                rest = rec(i + 1, cap - sum(cut))
+                best = max(best, tuple(r + cut.count(k) for r, k in zip(rest, widths,
+                                                                          strict=True)))
+            return best
+
+        return rec(0, cap)
+
+    def cuts(n: int, cap: int) -> Iterator[list[int]]:
+        """Every non-empty multiset of widths with sum at most ``min(n, cap)``."""
+        def rec(j: int, left: int) -> Iterator[list[int]]:
+            if j == len(widths):
+                yield []
+                return
+            for c in range(left // widths[j] + 1):
+                for tail in rec(j + 1, left - c * widths[j]):
+                    yield [widths[j]] * c + tail
+        return (c for c in rec(0, min(n, cap)) if c)
+
+    if length == 1:
+        return tuples(cards, width)
+    if policy == TractorFollow.TUPLES:
+        return tuples(cards, width * length)
+    fill = policy != TractorFollow.TRACTOR_ONLY
+    lengths = range(length, 1, -1) if policy == TractorFollow.LONGEST else (length,)
+    shapes = [(w, n) for w in widths or [1] for n in lengths if n >= rules.tractor_min_length
+              and w >= rules.tractor_min_width]
+    for rank, (w, n) in enumerate(shapes):
+        best: tuple[int, ...] | None = None
+        for sub in submultisets(cards, w * n):
+            found = as_unit([ALL_CARDS[c] for c in sub], trump, rules)
+            if found is not None and found.shape == (w, n):
+                rest = tuples(cards - Counter(sub), width * length - w * n) if fill else ()
+                best = rest if best is None else max(best, rest)
+        if best is not None:
+            return (len(shapes) - rank, *best)
+    return (0, *(tuples(cards, width * length) if fill else ()))
 
 
 COMBOS = [(t, f) for t in TupleFollow for f in TractorFollow]

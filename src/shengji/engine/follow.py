@@ -62,6 +62,7 @@ from shengji.engine.units import (
     counts_of_suit,
     give,
     placements,
+    shape_allowed,
     shape_name,
     take,
     tuple_name,
@@ -89,9 +90,20 @@ class Structure:
         ]
         self.unmatched_slots = policy not in (TractorFollow.TRACTOR_ONLY,) and not none
         self.longest = policy == TractorFollow.LONGEST
+        self.breakdown = rules.tuple_follow == TupleFollow.BREAKDOWN
         self.widths = sorted({w for _, w in self.slots} | {
             u.width for u in self.tractors if u.width > 1 and self.unmatched_slots
         }, reverse=True)
+        if self.breakdown and self.widths:  # every narrower tuple may fill a place too
+            self.widths = list(range(self.widths[0], 1, -1))
+        # the tractors that answer each led tractor, best first (a value entry codes one:
+        # its length; under breakdown, its rank from the end of this list)
+        self.shapes: list[list[tuple[int, int]]] = []
+        for u in self.tractors:
+            widths = range(u.width, 1, -1) if self.breakdown and u.width > 1 else (u.width,)
+            lengths = range(u.length, 1, -1) if self.longest else (u.length,)
+            self.shapes.append([(w, n) for w in widths for n in lengths
+                                if shape_allowed(w, n, rules)])
         self.labels: list[str] = [shape_name(u.width, u.length) for u in self.tractors]
         if self.exact:
             if self.widths:
@@ -102,6 +114,13 @@ class Structure:
         self._fits: dict[tuple[tuple[int, int], ...], frozenset[Value]] = {}
         self._ceiling: Value | None = None
         self._move_cache: dict[tuple[Value, int], list[tuple[int, Value, list[int]]]] = {}
+
+    def tractor_shape(self, i: int, code: int) -> tuple[int, int]:
+        """The ``(width, length)`` of the tractor that a value entry ``code`` (not 0)
+        records for led tractor ``i``."""
+        if self.breakdown:
+            return self.shapes[i][len(self.shapes[i]) - code]
+        return self.tractors[i].width, code
 
     def best(self, cards: LevelCounts, rng: Random | None = None,
              broken: frozenset[Card] | None = None) -> tuple[Value, Used]:
@@ -137,28 +156,25 @@ class Structure:
                     best[:] = [(total, used + extra)]
                 return
             unit = tractors[i]
-            lengths = range(unit.length, 1, -1) if self.longest else (unit.length,)
-            for length in lengths:
-                if length < rules.tractor_min_length:
-                    break
-                options = list(
-                    placements(cards, unit.width, length, trump, rules, exact=exact)
-                )
+            shapes = self.shapes[i]
+            for rank, (width, length) in enumerate(shapes):
+                options = list(placements(cards, width, length, trump, rules, exact=exact))
                 if not options:
                     continue
                 if rng is not None:
                     rng.shuffle(options)
-                rest = unit.width * (unit.length - length)
+                rest = unit.size - width * length
                 more = [(rest, unit.width)] if rest and self.unmatched_slots else []
+                code = len(shapes) - rank if self.breakdown else length
                 for _, faces in options:
                     split = [f for f in faces if play and f not in pieces
-                             and cards[trump.levels[f]][f] > unit.width]
+                             and cards[trump.levels[f]][f] > width]
                     pieces.update(split)
-                    take(cards, trump, faces, unit.width)
-                    used.append((i, faces, unit.width))
-                    rec(i + 1, (*value, length), slots + more)
+                    take(cards, trump, faces, width)
+                    used.append((i, faces, width))
+                    rec(i + 1, (*value, code), slots + more)
                     used.pop()
-                    give(cards, trump, faces, unit.width)
+                    give(cards, trump, faces, width)
                     pieces.difference_update(split)
                 return
             more = [(unit.size, unit.width)] if self.unmatched_slots else []
@@ -214,7 +230,9 @@ class Structure:
             tuples: Value = () if not widths else (
                 sum(cap // widths[0] for cap, room in self.slots if room >= widths[0]),
             ) if len(widths) == 1 else max(self._demand(self.slots))
-            self._ceiling = tuple(u.length for u in self.tractors) + tuples
+            self._ceiling = tuple(
+                len(self.shapes[i]) if self.breakdown else u.length
+                for i, u in enumerate(self.tractors)) + tuples
         return self._ceiling
 
     def _demand(self, slots: list[tuple[int, int]]) -> frozenset[Value]:
@@ -310,10 +328,10 @@ class Structure:
                 if paid is not None and (not best or cost + paid < best[0]):
                     best[:] = [cost + paid]
                 return
-            width, length = tractors[i].width, target[i]
-            if length == 0:  # no tractor (the tuples' target counts the places it leaves)
+            if target[i] == 0:  # no tractor (the tuples' target counts the places it leaves)
                 rec(i + 1, cost)
                 return
+            width, length = self.tractor_shape(i, target[i])
             for _, faces in placements(cards, width, length, trump, rules):
                 extra = 0
                 saved = [left.get(f, 0) for f in faces]
@@ -542,11 +560,15 @@ class LegalPlays:
         want = self.target[index]
         if index < tractors:
             led = self._structure.tractors[index]
-            if want == led.length:
+            width, length = self._structure.tractor_shape(index, want)
+            if (width, length) == led.shape:
                 return (f"you hold a {label} in {name} ({example}): a {label} led must be "
                         f"followed by one")
-            return (f"you hold a {shape_name(led.width, want)} in {name} ({example}): with no "
-                    f"{label}, the longest shorter tractor must be played")
+            if width == led.width:
+                return (f"you hold a {shape_name(width, length)} in {name} ({example}): with "
+                        f"no {label}, the longest shorter tractor must be played")
+            return (f"you hold a {shape_name(width, length)} in {name} ({example}): with no "
+                    f"{label}, the widest narrower tractor must be played")
         if self._structure.exact and index == tractors:
             return (f"you hold {want} cards in {name} in tuples of the led size ({example}): a "
                     f"{self.lead.describe()} led must be followed by those, longer tuples being "
@@ -656,7 +678,7 @@ class LegalPlays:
             if want == 0:
                 continue
             if i < len(self._structure.tractors):
-                parts.append(f"a {shape_name(self._structure.tractors[i].width, want)}")
+                parts.append(f"a {shape_name(*self._structure.tractor_shape(i, want))}")
             elif self._structure.exact:
                 if i > len(self._structure.tractors) and want == self.target[i - 1]:
                     continue  # all the locked cards are in full-size tuples: said already

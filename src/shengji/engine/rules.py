@@ -52,6 +52,14 @@ class TupleFollow(StrEnum):
     pairs, a triple as a pair of a tractor)."""
     NONE = "none"
     """Suit only: no structure obligation at all."""
+    BREAKDOWN = "breakdown"
+    """Draw-out, and an unmatched tuple breaks down: the places of a led n-tuple that
+    the follower cannot match take the widest tuples held, then the next widest (a
+    triple with no triple held draws a pair, then a single; a 4-tuple a triple, else
+    pairs); a led tractor with no tractor of its shape draws a tractor of the next
+    narrower tuples (triples, then pairs; under ``tractor_follow="longest"`` the widest
+    first, then the longest), then tuples widest first in the places left. The same as
+    draw-out with two decks."""
 
 
 class TractorFollow(StrEnum):

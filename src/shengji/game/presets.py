@@ -279,6 +279,8 @@ _CHOICES: dict[str, dict[str, str]] = {
         "protect": "following a tuple, longer tuples are protected; as many cards in "
                    "shorter tuples as possible",
         "none": "following owes the suit only, no structure",
+        "breakdown": "an unmatched led tuple breaks down: a triple draws a pair, a tractor of "
+                     "triples a tractor of pairs, then pairs",
     },
     "tractor_follow": {
         "tractor": "a led tractor draws out a held tractor, else tuples, else singles",
