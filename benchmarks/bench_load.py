@@ -4,9 +4,10 @@ Starts a real server process (a temporary database, deal pace 0), opens ``--room
 rooms of 4 scripted players and plays ``--rounds`` rounds in each, all rooms at once. Each
 player is a computer player acting through the protocol: on its turn it waits a think time
 (uniform in ``--think`` ± 50 %), asks the server for a ``suggest``ion and sends it as its
-``action``. Reports the latency from sending an action to the moment the last of the room's
-four players has the ``state`` showing it (p50, p99, max), errors, actions per second, and the
-server's memory (resident set) per room and CPU time.
+``action``. The players run in ``--workers`` client processes. Reports the latency from sending
+an action to the moment the last of the room's four players has read the ``state`` showing it
+(p50, p99, max; overall and once every room is open), errors, actions per second, the server's
+memory (resident set) per room, and the CPU time of the server and of the clients.
 
     python3 benchmarks/bench_load.py --rooms 200
 """
@@ -60,10 +61,12 @@ def cpu_seconds(pid: int) -> float:
 class Stats:
     """What the players measured."""
 
-    latencies: list[float] = field(default_factory=list)
+    latencies: list[tuple[float, float]] = field(default_factory=list)
+    """(when the action was sent, seconds until the room's last player had it)"""
     errors: list[str] = field(default_factory=list)
     actions: int = 0
     rounds: int = 0
+    started: float = 0.0
     """Rounds finished (counted by each room's seat 0)."""
 
 
@@ -135,7 +138,7 @@ async def player(url: str, run: RoomRun, seat: int, think: float, rng: random.Ra
             if pending is not None and mark >= pending.mark:
                 pending.seen.add(seat)
                 if len(pending.seen) == 4:
-                    stats.latencies.append(time.perf_counter() - pending.sent)
+                    stats.latencies.append((pending.sent, time.perf_counter() - pending.sent))
                     run.pending = None
             if seat in info["waiting"]:
                 done += 1
@@ -194,6 +197,7 @@ def worker(base: str, rooms: int, rounds: int, think: float, ramp: float, limit:
                   file=sys.stderr, flush=True)
 
     async def everything() -> None:
+        stats.started = time.perf_counter()
         watcher = asyncio.create_task(watch())
         try:
             await asyncio.wait_for(run_load(base, rooms, rounds, think, ramp, stats), limit)
@@ -203,8 +207,9 @@ def worker(base: str, rooms: int, rounds: int, think: float, ramp: float, limit:
 
     asyncio.run(everything())
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    return {"latencies": stats.latencies, "errors": stats.errors, "actions": stats.actions,
-            "rounds": stats.rounds, "cpu": usage.ru_utime + usage.ru_stime}
+    return {"latencies": [(t - stats.started, x) for t, x in stats.latencies],
+            "errors": stats.errors, "actions": stats.actions, "rounds": stats.rounds,
+            "cpu": usage.ru_utime + usage.ru_stime}
 
 
 def main() -> int:
@@ -261,7 +266,9 @@ def main() -> int:
         finally:
             server.terminate()
             _, err = server.communicate(timeout=30)
-    lat = [x * 1000 for r in results for x in r["latencies"]]
+    lat = [x * 1000 for r in results for _, x in r["latencies"]]
+    opened = args.rooms / args.ramp  # seconds until the last room is open
+    steady = [x * 1000 for r in results for t, x in r["latencies"] if t > opened + 10]
     errors = [e for r in results for e in r["errors"]]
     actions = sum(r["actions"] for r in results)
     figures = {
@@ -273,6 +280,10 @@ def main() -> int:
                        "p99": round(percentile(lat, 99), 1),
                        "max": round(max(lat), 1),
                        "mean": round(statistics.fmean(lat), 1)} if lat else None,
+        "latency_after_start_ms": {
+            "after_seconds": round(opened + 10), "actions": len(steady),
+            "p50": round(percentile(steady, 50), 1), "p99": round(percentile(steady, 99), 1),
+            "max": round(max(steady), 1)} if steady else None,
         "errors": len(errors),
         "server_rss_mib": {"before": round(before / 1024, 1), "peak": round(peak / 1024, 1)},
         "memory_per_room_kib": round((peak - before) / max(1, args.rooms)),
