@@ -29,6 +29,7 @@ takes the last one back. :meth:`Round.view` is what one seat may know.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterator, Sequence
 from enum import StrEnum
 from itertools import combinations
@@ -227,6 +228,16 @@ class Round:
         self._plays: LegalLeads | LegalPlays | None = None
         self._trust: _Trust | None = None
         self._public_bids: Bidding | None = None
+        self._reset_view_caches()
+
+    def _reset_view_caches(self) -> None:
+        # what views share (immutable tuples, so a view never reaches the round): each
+        # seat's sorted hand with the Hand it was read from, the history and the tricks as
+        # tuples (always a prefix of the lists), the history with other seats' buries hidden
+        self._sorted: dict[int, tuple[Hand, tuple[Card, ...]]] = {}
+        self._history_tuple: tuple[Action, ...] = ()
+        self._tricks_tuple: tuple[TrickRecord, ...] = ()
+        self._redacted: dict[tuple[int, ...], tuple[Action, ...]] = {}
 
     # -- seats and sides -------------------------------------------------------------
 
@@ -523,6 +534,9 @@ class Round:
         trust = self._trust
         if trust is None or action is not trust.play:  # a play drawn here was made checked
             action = as_action(action)
+        if type(action) is Draw and self.phase is Phase.DEAL and action.seat == self.drawer:
+            self._apply_draw(action)  # the drawer may always draw: nothing to check
+            return
         fast = isinstance(action, Play) and self.phase == Phase.PLAY and (
             action.seat == self.to_move)
         if not fast:
@@ -565,6 +579,27 @@ class Round:
             self._finish(redeal=True)
 
 
+    def _apply_draw(self, action: Draw) -> None:
+        if self.track_undo:
+            self._undo.append(self._copy())
+        self.history.append(action)
+        self._legal = {}
+        self._draw()
+
+    def only_draw(self, seat: int) -> Draw | None:
+        """During the deal, ``Draw(seat)`` when drawing is the only legal action of ``seat``
+        (it is the drawer and can neither bid nor take a bid back), else ``None``; cheaper
+        than listing :meth:`legal`."""
+        if self.phase is not Phase.DEAL or seat != self.drawer:
+            return None
+        if self.rules.bid_withdraw:
+            winner = self.bidding.winner
+            if winner is not None and winner.seat == seat:
+                return None
+        if next(self._bid_options(seat), None) is not None:
+            return None
+        return Draw(seat)
+
     def undo(self) -> Action:
         """Take back the last action (needs ``track_undo``); returns it."""
         if not self._undo:
@@ -599,12 +634,22 @@ class Round:
         other._plays = None
         other._trust = None
         other._public_bids = None
+        other._reset_view_caches()
         return other
 
     # -- phase logic -----------------------------------------------------------------
 
     def _draw(self) -> None:
-        self.hands[self.drawer].add((self.deck[self.next_card],))
+        card = self.deck[self.next_card]
+        hand = self.hands[self.drawer]
+        hand.add((card,))
+        cached = self._sorted.get(self.drawer)
+        if cached is not None and self.trump is None and cached[0] is hand:
+            cards = list(cached[1])
+            insort(cards, card)  # no trump yet: the view's order is the cards' index order
+            self._sorted[self.drawer] = (hand, tuple(cards))
+        else:
+            self._sorted.pop(self.drawer, None)
         self.next_card += 1
         self.drawer = self.next_seat(self.drawer)
         if self.next_card == len(self.deck) - self.rules.kitty_size:
@@ -633,6 +678,7 @@ class Round:
             assert self.kitty_owner is not None
             self.steals += 1
             self.hands[action.seat].add(self.kitty)
+            self._sorted = {}  # new cards, and maybe a new trump
             self.kitty_owner = action.seat
             if self.rules.kitty_overbid_takes_dealer:
                 self.dealer = action.seat
@@ -700,6 +746,7 @@ class Round:
         self.kitty_owner = self.dealer
         assert self.dealer is not None
         self.hands[self.dealer].add(self.kitty)
+        self._sorted = {}  # the trump orders the hands now
         self.phase = Phase.KITTY
 
     def _kitty_suit(self, rank: Rank) -> Suit | str | None:
@@ -745,11 +792,13 @@ class Round:
         self.trump = self.rules.trump(rank, action.suit if rank is not None else None)
         self.kitty_owner = self.dealer
         self.hands[self.dealer].add(self.kitty)
+        self._sorted = {}  # the trump orders the hands now
         self.phase = Phase.KITTY
 
     def _bury(self, action: Bury) -> None:
         self.buried_at = (*self.buried_at, len(self.history) - 1)
         self.hands[action.seat].remove(action.cards)
+        self._sorted.pop(action.seat, None)
         self.kitty = tuple(action.cards)
         limit = self.rules.kitty_overbid_limit
         if self.rules.kitty_overbid and (limit is None or self.steals < limit):
@@ -802,6 +851,7 @@ class Round:
                     self.penalties.append((seat, outcome.penalty))
                 if outcome.round_lost:
                     hand.remove(trick.plays[-1].cards)  # the throw lies on the table
+                    self._sorted.pop(seat, None)
                     self._finish(lost_by=seat)
                     return
         else:
@@ -809,6 +859,12 @@ class Round:
             trick.play(action.cards, hand, legal=checked, trusted=trusted)
         played = trick.plays[-1].cards
         hand.remove(played)
+        cached = self._sorted.get(seat)
+        if cached is not None and cached[0] is hand:
+            cards = list(cached[1])
+            for card in played:  # removing keeps the rest in order
+                cards.remove(card)
+            self._sorted[seat] = (hand, tuple(cards))
         if self.tracker is not None:
             self.tracker.play(seat, played)
         if trick.is_complete:
@@ -833,6 +889,47 @@ class Round:
         from shengji.game.view import SeatView
 
         return SeatView.of(self, seat)
+
+    def sorted_hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards of ``seat`` as its view shows them (by the trump's order, strongest
+        first; by index before the trump is known); kept up to date as cards come and go."""
+        hand = self.hands[seat]
+        cached = self._sorted.get(seat)
+        if cached is None or cached[0] is not hand or len(cached[1]) != len(hand):
+            trump = self.trump
+            cards = hand.cards()
+            cached = (hand, tuple(trump.sorted(cards) if trump is not None else cards))
+            self._sorted[seat] = cached
+        return cached[1]
+
+    def history_of(self, seat: int) -> tuple[Action, ...]:
+        """The history as ``seat`` may see it: other seats' buries without their cards
+        (shown to all after the round if ``kitty_revealed``). Shared between views."""
+        history = self._history_tuple
+        if len(history) != len(self.history):  # append-only between undos (which reset it)
+            history = self._history_tuple = tuple(self.history)
+        if self.kitty_owner is None or (self.phase is Phase.DONE and self.rules.kitty_revealed):
+            return history
+        hidden = tuple(i for i in self.buried_at if history[i].seat != seat)
+        if not hidden:
+            return history
+        redacted = self._redacted.get(hidden)
+        if redacted is None or len(redacted) > len(history):
+            public = list(history)
+            for i in hidden:
+                public[i] = Bury(history[i].seat, ())
+            redacted = tuple(public)
+        elif len(redacted) < len(history):
+            redacted = (*redacted, *history[len(redacted):])
+        self._redacted[hidden] = redacted
+        return redacted
+
+    def tricks_tuple(self) -> tuple[TrickRecord, ...]:
+        """The finished tricks as a tuple shared between views."""
+        tricks = self._tricks_tuple
+        if len(tricks) != len(self.tricks):
+            tricks = self._tricks_tuple = tuple(self.tricks)
+        return tricks
 
     def __repr__(self) -> str:
         return (f"<Round seed={self.seed} phase={self.phase} dealer={self.dealer} "

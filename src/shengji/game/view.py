@@ -16,7 +16,7 @@ from shengji.engine.friends import FriendCall
 from shengji.engine.rules import Rules
 from shengji.engine.trick import Play as TrickPlay
 from shengji.engine.trump import Trump
-from shengji.game.actions import Action, Bury
+from shengji.game.actions import Action
 from shengji.game.scoresheet import RoundResult, TrickRecord
 
 if TYPE_CHECKING:
@@ -60,25 +60,15 @@ class SeatView:
         from shengji.game.round import Phase
 
         trump = rnd.trump
-        cards = rnd.hands[seat].cards()
-        hand = tuple(trump.sorted(cards) if trump is not None else cards)
         done = rnd.phase == Phase.DONE
         sees_kitty = rnd.kitty_owner == seat or (done and rnd.rules.kitty_revealed)
         trick = rnd.trick
-        history = tuple(rnd.history)
-        if rnd.kitty_owner is not None and not (done and rnd.rules.kitty_revealed):
-            hidden = [i for i in rnd.buried_at if history[i].seat != seat]
-            if hidden:
-                public = list(history)
-                for i in hidden:
-                    public[i] = Bury(history[i].seat, ())
-                history = tuple(public)
         return cls(
             seat=seat,
             rules=rnd.rules,
             phase=rnd.phase,
             to_move=rnd.to_move,
-            hand=hand,
+            hand=rnd.sorted_hand(seat),
             hand_sizes=tuple(len(h) for h in rnd.hands),
             levels=rnd.levels,
             dealer=rnd.dealer,
@@ -94,9 +84,9 @@ class SeatView:
             trick_leader=trick.leader if trick is not None else None,
             trick=tuple(trick.plays) if trick is not None else (),
             trick_winner=trick.winner if trick is not None else None,
-            tricks=tuple(rnd.tricks),
+            tricks=rnd.tricks_tuple(),
             captured=tuple(rnd.captured),
-            history=history,
+            history=rnd.history_of(seat),
             result=rnd.result if sees_kitty else _hide_kitty(rnd.result),
         )
 

@@ -21,9 +21,13 @@ def only_action(legal: Legal) -> Action | None:
 
 def decide(game: Round | Match, seat: int, player: Player) -> Action:
     """The action of ``seat``: the only legal one, or the player's choice."""
+    rnd = game if isinstance(game, Round) else game.round
+    if rnd.phase is Phase.DEAL:
+        draw = rnd.only_draw(seat)  # most drawn cards: no legal set to build
+        if draw is not None:
+            return draw
     legal = game.legal(seat)
-    phase = game.phase if isinstance(game, Round) else game.round.phase
-    forced = only_action(legal) if phase == Phase.DEAL else None
+    forced = only_action(legal) if rnd.phase is Phase.DEAL else None
     return forced if forced is not None else player.act(game.view(seat), legal)
 
 
