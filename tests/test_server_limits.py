@@ -26,7 +26,7 @@ def test_room_limit() -> None:
 
 
 def test_spectator_and_member_limits() -> None:
-    with TestClient(create_app(":memory:", Settings(max_spectators=1, max_members=3))) as http:
+    with TestClient(create_app(":memory:", Settings(max_spectators=1, max_members=4))) as http:
         server = Server(http)
         try:
             code = server.room()
@@ -41,8 +41,13 @@ def test_spectator_and_member_limits() -> None:
             assert ann.error("stand")["code"] == "too-many-spectators"
             bob.send("sit", seat=1)
             bob.until(lambda m: m["type"] == "room" and m["you"]["seat"] == 1)
-            assert server.connect(code).hello("Cy")["type"] == "room"
-            assert server.connect(code).hello("Di")["code"] == "room-full"
+            cy = server.connect(code)
+            assert cy.hello("Cy")["type"] == "room"
+            assert server.connect(code).hello("Eve")["code"] == "too-many-spectators"
+            cy.ws.close()  # a spectator who left makes room for another
+            bob.until(lambda m: m["type"] == "room" and m["spectators"] == [])
+            assert server.connect(code).hello("Di")["type"] == "room"
+            assert server.connect(code).hello("Fay")["code"] == "room-full"  # 4 members
         finally:
             server.close()
 

@@ -262,9 +262,9 @@ class Room:
         return any(c.member is not None and c.member.id == member_id for c in self.conns)
 
     def spectator_count(self) -> int:
-        """Members without a seat."""
+        """Connected members without a seat."""
         seated = {seat["member"] for seat in self.row.seats if seat["kind"] == "person"}
-        return sum(1 for m in self.members if m not in seated)
+        return sum(1 for m in self.members if m not in seated and self._connected(m))
 
     def _seat_name(self, s: int) -> str | None:
         seat = self.row.seats[s]
