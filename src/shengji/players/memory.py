@@ -35,6 +35,8 @@ class TrickLog:
         self.first = first
         self.read = 0
         self.played = [0] * 54
+        self.left: list[int] | None = None
+        """Per face, the pack less the cards played in the tricks read (kept with them)."""
         self.voids: list[set[int]] = [set() for _ in range(players)]
         self.plays: list[tuple[int, tuple[Card, ...]]] = []
 
@@ -46,9 +48,19 @@ class TrickLog:
         if view.rules is not self.rules:
             self.rules = view.rules
             self.pack = pack_counts(view.rules, view.removed)
+            self.left = None
         trump = view.trump
-        for record in tricks[self.read:]:
+        new = tricks[self.read:]
+        for record in new:
             _read_trick(record.plays, trump, self.played, self.voids, self.plays)
+        left = self.left
+        if left is None:
+            self.left = [k - p for k, p in zip(self.pack, self.played, strict=True)]
+        else:
+            for record in new:
+                for play in record.plays:
+                    for card in play.cards:
+                        left[card] -= 1
         self.read = len(tricks)
 
 
@@ -74,7 +86,9 @@ class Memory:
     """The public knowledge of one seat, computed from its view.
 
     Pass a :class:`TrickLog` kept across decisions to avoid reading every
-    finished trick again at each decision.
+    finished trick again at each decision: then only the current trick and the
+    seat's own cards are read. ``voids`` may share its sets with the log: read them,
+    never change them.
     """
 
     def __init__(self, view: SeatView, *, remember: bool = True,
@@ -86,20 +100,32 @@ class Memory:
         if log is None:
             log = TrickLog()
         log.update(view)
-        counts = list(log.pack)
+        assert log.left is not None
+        counts = list(log.left) if remember else list(log.pack)
         for card in view.hand:
             counts[card] -= 1
         if view.kitty is not None:
             for card in view.kitty:
                 counts[card] -= 1
-        played = list(log.played)
-        voids = [set(v) for v in log.voids] if log.voids else [set() for _ in range(n)]
-        plays = list(log.plays) if view.calls else []
-        _read_trick(view.trick, self.trump, played, voids, plays)
-        self.voids: list[set[int]] = voids if remember else [set() for _ in range(n)]
+        trick = view.trick
+        voids: list[set[int]] = [set() for _ in range(n)]
         if remember:
-            for face, k in enumerate(played):
-                counts[face] -= k
+            if log.voids:
+                voids = list(log.voids)  # the log's sets, replaced (not changed) below
+            for play in trick:
+                for card in play.cards:
+                    counts[card] -= 1
+            trump = self.trump
+            if trick and trump is not None:
+                index = trump.suit_index
+                lead = trick[0].cards
+                suit = index[lead[0]]
+                for play in trick[1:]:
+                    if suit not in voids[play.seat] and sum(
+                            1 for c in play.cards if index[c] == suit) < len(lead):
+                        voids[play.seat] = voids[play.seat] | {suit}
+        self.voids = voids
+        plays = [*log.plays, *((p.seat, p.cards) for p in trick)] if view.calls else []
         self.unseen = [max(0, c) for c in counts]
         self.tracker: FriendTracker | None = None
         if view.calls and view.dealer is not None:
