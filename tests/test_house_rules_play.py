@@ -142,3 +142,50 @@ def test_breakdown_is_draw_out_with_two_decks() -> None:
     lead, hand = "KS KS QS QS", "9S 9S 8S 7S 7S 3S"
     assert plays(legal(lead, hand, Rules(tuple_follow=TupleFollow.BREAKDOWN), TWO_H)) == plays(
         legal(lead, hand, Rules(), TWO_H))
+
+
+# -- bombs ----------------------------------------------------------------------------------
+
+BOMBS_4 = Rules(decks=4, bombs=4)
+
+
+def bomb_trick(rules: Rules, plays_: list[tuple[str, str]]) -> Trick:
+    """Trump 2H, seat 0 leading; each entry is (hand, play)."""
+    trick = Trick(Trump.parse("2H"), rules, leader=0)
+    for hand, cards_ in plays_:
+        trick.play(cards_, Hand(hand), hands=[Hand(h) for h, _ in plays_])
+    return trick
+
+
+def test_a_bomb_may_be_played_in_place_of_the_led_suit() -> None:
+    """Four identical clubs answer a spade tractor although the player holds a spade."""
+    lead = "AS AS KS KS"
+    assert "9C 9C 9C 9C" not in legal(lead, "QS 9C 9C 9C 9C", Rules(decks=4), Trump.parse("2H"))
+    follow = legal(lead, "QS 9C 9C 9C 9C", BOMBS_4, Trump.parse("2H"))
+    assert "9C 9C 9C 9C" in follow
+    assert follow.describe() == ("play all your spades (QS) and any 3 other cards, or a bomb "
+                                 "of 4 identical cards")
+    assert plays(follow) == cards("QS 9C 9C 9C", "9C 9C 9C 9C")
+    assert follow.forced == tuple(parse_cards("9C 9C 9C"))  # not the spade: the bomb lacks it
+
+
+def test_a_bomb_beats_a_trump_ruff_and_bombs_compare_by_rank() -> None:
+    trick = bomb_trick(BOMBS_4, [("AS AS KS KS", "AS AS KS KS"), ("QS 9C 9C 9C 9C", "9C 9C 9C 9C"),
+                                 ("3H 3H 4H 4H", "3H 3H 4H 4H"), ("3S 7D 7D 7D 7D", "7D 7D 7D 7D")])
+    assert trick.winner == 1  # 9C 9C 9C 9C: above the trump tractor and the lower bomb
+    trick = bomb_trick(BOMBS_4, [("AS AS KS KS", "AS AS KS KS"), ("QS 9C 9C 9C 9C", "9C 9C 9C 9C"),
+                                 ("3H 3H 3H 3H", "3H 3H 3H 3H"), ("3S 7D 7D 7D", "3S 7D 7D 7D")])
+    assert trick.winner == 2  # a trump bomb over a plain-suit bomb
+    without = bomb_trick(Rules(decks=4), [
+        ("AS AS KS KS", "AS AS KS KS"), ("QS 9C 9C 9C 9C", "QS 9C 9C 9C"),
+        ("3H 3H 4H 4H", "3H 3H 4H 4H"), ("3S 7D 7D 7D 7D", "3S 7D 7D 7D")])
+    assert without.winner == 2  # no bombs: the trump tractor wins
+
+
+def test_bomb_follow_suit_keeps_a_bomb_of_another_suit_for_a_void_player() -> None:
+    rules = BOMBS_4.replace(bomb_follow_suit=True)
+    assert "9C 9C 9C 9C" not in legal("AS AS KS KS", "QS 9C 9C 9C 9C", rules, Trump.parse("2H"))
+    assert "9C 9C 9C 9C" in legal("AS AS KS KS", "9C 9C 9C 9C 3D", rules, Trump.parse("2H"))
+    # of the led suit, a bomb overrides the tractor obligation
+    follow = legal("AS AS KS KS", "9S 9S 9S 9S 4S 4S 3S 3S", rules, Trump.parse("2H"))
+    assert "9S 9S 9S 9S" in follow and follow.reason("9S 9S 4S 3S") is not None

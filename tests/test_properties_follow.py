@@ -271,6 +271,17 @@ def check_oracles(pos: Position, legal: LegalPlays, expected: set[Key], plays: l
     def suited(play: Key) -> int:
         return sum(1 for c in play if trump.suit_of(ALL_CARDS[c]) == lead.suit)
 
+    # bombs: every bomb of the led size is legal (of the led suit, with bomb_follow_suit,
+    # unless void); the other rules are checked on the plays that are not bombs
+    def bomb(play: Key) -> bool:
+        return bool(rules.bombs) and len(play) >= rules.bombs and len(set(play)) == 1
+
+    if rules.bombs:
+        for play in plays:
+            if bomb(play) and (not rules.bomb_follow_suit or need == 0 or suited(play)):
+                assert play in expected, f"the bomb {ALL_CARDS[play[0]]} is refused"
+        expected = {p for p in expected if not bomb(p)}
+        plays = [p for p in plays if not bomb(p)]
     # suit rule: exactly as many led-suit cards as possible; with no structure rule,
     # every such play is legal
     assert all(suited(p) == need for p in expected)
@@ -420,6 +431,37 @@ def test_follow_agrees_with_brute_force_with_many_decks(
         st.sampled_from(MANY_DECKS), st.sampled_from([0, 0, 1]), st.sampled_from([2, 2, 3])),
         label="rules")
     pos = data.draw(positions(rules), label="position")
+    check_position(pos, seed)
+
+
+@pytest.mark.parametrize("tuple_follow", list(TupleFollow), ids=str)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 2**16))
+def test_follow_with_bombs_agrees_with_brute_force(
+    tuple_follow: TupleFollow, data: st.DataObject, seed: int,
+) -> None:
+    """Bombs (2-4 identical cards, any suit or the led suit only): the generator, forced,
+    pool and can_complete agree with the check; every bomb of the led size is legal."""
+    rules = data.draw(st.builds(
+        lambda decks, bombs, follow, tractor: Rules(
+            decks=decks, bombs=min(bombs, decks), bomb_follow_suit=follow,
+            tuple_follow=tuple_follow, tractor_follow=tractor),
+        st.sampled_from([2, 3, 4]), st.sampled_from([2, 2, 3, 4]), st.booleans(),
+        st.sampled_from(list(TractorFollow))), label="rules")
+    pos = data.draw(positions(rules), label="position")
+    # often a bomb of another face (any suit) of the led size, in place of other cards
+    face = data.draw(st.sampled_from(ALL_CARDS), label="bomb face")
+    held = Counter(pos.hand.cards())
+    room = rules.decks - Counter(pos.lead.cards)[face]
+    add = data.draw(st.sampled_from([False, True, True, True]), label="add a bomb")
+    if add and room >= pos.lead.size >= rules.bombs:
+        held[face] = pos.lead.size
+        while sum(held.values()) > MAX_HAND:
+            held[min((c for c in held if c != face), key=lambda c: (held[c], c))] -= 1
+            held = +held
+        pos = Position(pos.trump, rules, pos.lead, Hand(cards_of(held)))
+    legal = LegalPlays(pos.hand, pos.lead, pos.trump, rules)
+    event("a bomb legal only as a bomb" if legal.bombs else "no bomb beyond the rules")
     check_position(pos, seed)
 
 

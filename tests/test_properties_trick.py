@@ -151,7 +151,7 @@ def play_round(rules: Rules, trump: Trump, seed: int) -> None:
     kitty = deck[PLAYERS * size:]
     played: list[Card] = []
     leader = rng.randrange(PLAYERS)
-    simple_winner = rules.throw_beat == ThrowBeat.LARGEST_UNIT
+    simple_winner = rules.throw_beat == ThrowBeat.LARGEST_UNIT and not rules.bombs
     while len(hands[leader]):
         before = [h.copy() for h in hands]
         trick = Trick(trump, rules, leader)
@@ -227,6 +227,7 @@ RULES = {
     "every-unit": Rules(throw_beat=ThrowBeat.EVERY_UNIT),
     "card-by-card": Rules(throw_beat=ThrowBeat.CARD_BY_CARD),
     "tiebreak": Rules(throw_tiebreak=True),
+    "bombs": Rules(bombs=2),
 }
 
 

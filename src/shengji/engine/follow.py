@@ -41,7 +41,7 @@ you hold 1 pair in spades (9S 9S): a pair led must be followed by as many pairs 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice, product
 from math import prod
 from random import Random
@@ -486,6 +486,16 @@ class LegalPlays:
         self._example: Used = []
         if self.mode == "follow" and not self._structure.trivial:
             self.target, self._example = self._structure.best(self._suit_cards)
+        self.bombs: tuple[tuple[Card, ...], ...] = ()
+        """Bombs legal only as bombs (``rules.bombs``): plays of one face that the
+        follow rules alone refuse."""
+        if rules.bombs and self.count >= rules.bombs and self.mode != "free":
+            counts, suits = hand.counts, trump.suit_index
+            self.bombs = tuple(
+                (face,) * self.count for face in self.trump.sorted(
+                    c for c in ALL_CARDS if counts[c] >= self.count
+                    and (not rules.bomb_follow_suit or suits[c] == self.suit))
+                if self._follow_reason((face,) * self.count) is not None)
 
     # -- the check -------------------------------------------------------------------
 
@@ -501,6 +511,12 @@ class LegalPlays:
         missing = missing_cards(self.hand.counts, played)
         if missing:
             return f"you do not hold {format_cards(missing)}"
+        if self.bombs and tuple(played) in self.bombs:
+            return None
+        return self._follow_reason(played)
+
+    def _follow_reason(self, played: Sequence[Card]) -> str | None:
+        """:meth:`reason` for a play of the right count of held cards, bombs aside."""
         if self.mode == "free":
             return None
         suits = self.trump.suit_index
@@ -590,6 +606,16 @@ class LegalPlays:
     @property
     def forced(self) -> tuple[Card, ...]:
         """Cards every legal play contains (with multiplicity)."""
+        forced = self._forced()
+        if not self.bombs:
+            return forced
+        common = Counter(forced)
+        for bomb in self.bombs:
+            common &= Counter(bomb)
+        return tuple(self.trump.sorted(common.elements()))
+
+    def _forced(self) -> tuple[Card, ...]:
+        """Cards every legal play contains, bombs aside."""
         if self.mode != "follow" or self._structure.trivial:
             # Only the count constrains the choice: a face is forced as far as the other
             # cards it may be chosen from cannot fill the play without it.
@@ -657,9 +683,12 @@ class LegalPlays:
 
     @property
     def pool(self) -> tuple[Card, ...]:
-        """Cards a legal play may contain: the led suit when following, else the hand."""
+        """Cards a legal play may contain: the led suit when following (and bombs), else
+        the hand."""
         if self.mode == "follow":
-            return tuple(self._suit_list())
+            suits = self.trump.suit_index
+            return tuple(self.trump.sorted(self._suit_list() + [
+                c for bomb in self.bombs for c in bomb if suits[c] != self.suit]))
         return tuple(self.trump.sorted(self.hand.cards()))
 
     def describe(self) -> str:
@@ -668,10 +697,12 @@ class LegalPlays:
         n = self.count
         if self.mode == "free":
             return f"play any {_cards(n)}: you have no {name}"
+        bomb = f", or a bomb of {n} identical cards" if self.bombs else ""
         if self.mode == "short":
             rest = n - self.suit_count
             return (f"play all your {name} ({format_cards(self._suit_list())})"
-                    + (f" and any {rest} other card{'s' if rest > 1 else ''}" if rest else ""))
+                    + (f" and any {rest} other card{'s' if rest > 1 else ''}" if rest else "")
+                    + bomb)
         parts = []
         for i, label in enumerate(self._structure.labels):
             want = self.target[i] if i < len(self.target) else 0
@@ -686,7 +717,7 @@ class LegalPlays:
             else:
                 parts.append(f"{want} {label if want > 1 else label[:-1]}")
         need = f", including {' and '.join(parts)}" if parts else ""
-        return f"play {_of_suit(n, self.suit)}{need}"
+        return f"play {_of_suit(n, self.suit)}{need}{bomb}"
 
     def can_complete(self, cards: str | Iterable[Card | str]) -> bool:
         """Whether the selection can still be completed to a legal play (for interfaces)."""
@@ -694,6 +725,8 @@ class LegalPlays:
         if len(chosen) > self.count or missing_cards(self.hand.counts, chosen):
             return False
         if self.mode == "free":
+            return True
+        if any(not Counter(chosen) - Counter(bomb) for bomb in self.bombs):
             return True
         suits = self.trump.suit_index
         off = sum(1 for c in chosen if suits[c] != self.suit)
@@ -722,6 +755,7 @@ class LegalPlays:
                 yield rest[:k] + forced + rest[k:]
         else:
             yield from self._search(self.hand, ())
+        yield from self.bombs
 
     def _search(self, hand: Hand, at_least: tuple[Card, ...]) -> Iterator[tuple[Card, ...]]:
         """The legal plays of ``hand`` holding ``at_least``, in decreasing order of the

@@ -357,6 +357,16 @@ class Rules:
     throw_penalty_points: int = 10
     """Points of a throw penalty: 0 to ``MAX_PENALTY`` (200)."""
     throw_beat: ThrowBeat = ThrowBeat.LARGEST_UNIT
+    bombs: int = 0
+    """Bombs: this many identical cards or more (2 to ``decks``) make a bomb, 0 for none.
+    A follower may play a bomb of as many cards as were led in place of the cards the lead
+    asks for, whatever its suit (see ``bomb_follow_suit``); a bomb beats every play that
+    is not one, and bombs compare by size, then trump over plain suits, then rank (the
+    earlier wins ties). Plays of one trick have one size, so a bomb answers only a lead
+    of as many cards."""
+    bomb_follow_suit: bool = False
+    """With ``bombs``: a bomb played in place of the asked cards must be of the led suit
+    unless the player is void in it (False: any suit)."""
     throw_tiebreak: bool = False
     """With ``throw_beat="largest-unit"``: plays whose largest units tie are compared on
     the next-largest unit, then the next (the earlier play wins only a full tie); False:
@@ -517,6 +527,11 @@ class Rules:
                 len(set(self.fluid_overbid)) == len(self.fluid_overbid),
                 f"fluid_overbid must not repeat an overbid, got {list(self.fluid_overbid)}",
                 "fluid_overbid",
+            ),
+            (
+                self.bombs != 1,
+                "bombs must be 0 (off) or at least 2 identical cards: a single card is no bomb",
+                "bombs",
             ),
             (
                 not self.expose or self.trump_choice == TrumpChoice.DEALER,
@@ -758,6 +773,7 @@ _RANGES: dict[str, Callable[[Rules], tuple[int, int, str]]] = {
     "tractor_min_length": lambda r: (2, MAX_TRACTOR_LENGTH, ""),
     "red_fives": lambda r: (0, 2, " (0: off, 1: 5♥, 2: 5♥ and 5♦)"),
     "throw_penalty_points": lambda r: (0, MAX_PENALTY, ""),
+    "bombs": lambda r: (0, r.decks, " (0: off; identical cards, at most one per deck)"),
     "expose": lambda r: (0, r.hand_size, " (the hand size)"),
     "kitty_overbid_limit": lambda r: (1, 100, ""),
     "friends": lambda r: (0, r.players - 2, f" (at {r.players} players, leaving opponents)"),

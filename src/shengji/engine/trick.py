@@ -4,7 +4,7 @@ Who wins (seed wikipedia, §Tricks): only a play of the lead's structure, all
 in the led suit or all in trump, can win; a trump play beats the led suit;
 among equals the earlier play wins. A play that can be read several ways wins
 if any reading does. Throws are beaten under ``rules.throw_beat`` (and
-``rules.throw_tiebreak``).
+``rules.throw_tiebreak``). With ``rules.bombs``, a bomb beats every other play.
 
 >>> from shengji.engine.trump import Trump
 >>> trick = Trick(Trump.parse("7C"), Rules(), leader=0)
@@ -225,6 +225,14 @@ class Trick:
 def beats(cards: Sequence[Card], current: Reading, lead: Lead, trump: Trump, rules: Rules
           ) -> Reading | None:
     """The reading of ``cards`` that beats the ``current`` winning reading, if any."""
+    if rules.bombs:
+        bomb = _bomb(cards, trump, rules)
+        current_bomb = len(current) == 1 and _bomb(current[0].cards, trump, rules) is not None
+        if bomb is not None or current_bomb:
+            # a bomb beats every other play; bombs: size, then trumps, then rank
+            if bomb is None or (current_bomb and _bomb_key(bomb) <= _bomb_key(current[0])):
+                return None
+            return (bomb,)
     if lead.is_throw and rules.throw_beat == ThrowBeat.CARD_BY_CARD:
         # seed hundred: cards are compared one by one, so a player short of the led suit
         # may win with led-suit cards and trumps together
@@ -247,6 +255,18 @@ def beats(cards: Sequence[Card], current: Reading, lead: Lead, trump: Trump, rul
                if _reading_beats(r, current, rules)]
     # keep the strongest winning reading: later plays must beat the play at its best
     return max(winning, key=lambda r: _reading_strength(r, rules)) if winning else None
+
+
+def _bomb(cards: Sequence[Card], trump: Trump, rules: Rules) -> Unit | None:
+    """The cards as a bomb (``rules.bombs`` or more identical cards), or ``None``."""
+    if len(cards) < rules.bombs or any(c != cards[0] for c in cards):
+        return None
+    face = cards[0]
+    return make_unit(trump.suit_index[face], len(cards), trump.levels[face], (face,))
+
+
+def _bomb_key(bomb: Unit) -> tuple[int, bool, int]:
+    return (bomb.size, bomb.suit == TRUMP, bomb.top)
 
 
 def _unit_beats(unit: Unit, other: Unit) -> bool:

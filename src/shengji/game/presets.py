@@ -431,6 +431,10 @@ _PHRASES: dict[str, Callable[[Any], str]] = {
     "throw_blocked_by_equal": _flag("an equal unit in another hand also makes a throw fail",
                                     "only a higher unit makes a throw fail"),
     "throw_penalty_points": lambda v: f"a throw penalty, when on, is {v} points",
+    "bombs": lambda v: f"{v} or more identical cards make a bomb, played in place of the "
+                       "asked cards and beating every other play",
+    "bomb_follow_suit": _flag("a bomb must be of the led suit unless void",
+                              "a bomb may be of any suit"),
     "throw_tiebreak": _flag("throws whose largest units tie are compared on the next-largest "
                             "unit, then the next", "a tie on the largest unit goes to the "
                             "earlier play"),
