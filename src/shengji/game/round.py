@@ -238,6 +238,9 @@ class Round:
         self._history_tuple: tuple[Action, ...] = ()
         self._tricks_tuple: tuple[TrickRecord, ...] = ()
         self._redacted: dict[tuple[int, ...], tuple[Action, ...]] = {}
+        # seat -> (bidding version, ranks) at which it had no bid, while it has drawn no
+        # card that can be shown in a bid (a joker or a card of a bid rank) since
+        self._no_bid: dict[int, tuple[int, tuple[Rank, ...]]] = {}
 
     # -- seats and sides -------------------------------------------------------------
 
@@ -596,8 +599,12 @@ class Round:
             winner = self.bidding.winner
             if winner is not None and winner.seat == seat:
                 return None
-        if next(self._bid_options(seat), None) is not None:
-            return None
+        bidding = self.bidding
+        state = (bidding.version, bidding.ranks)
+        if self._no_bid.get(seat) != state:
+            if next(self._bid_options(seat), None) is not None:
+                return None
+            self._no_bid[seat] = state
         return Draw(seat)
 
     def undo(self) -> Action:
@@ -643,6 +650,10 @@ class Round:
         card = self.deck[self.next_card]
         hand = self.hands[self.drawer]
         hand.add((card,))
+        declared = self.bidding.declaration
+        if card.rank is None or card.rank in self.bidding.ranks or (
+                declared is not None and card.rank == declared.rank):
+            self._no_bid.pop(self.drawer, None)  # it may bid with this card
         cached = self._sorted.get(self.drawer)
         if cached is not None and self.trump is None and cached[0] is hand:
             cards = list(cached[1])

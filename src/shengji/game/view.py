@@ -17,10 +17,11 @@ from shengji.engine.rules import Rules
 from shengji.engine.trick import Play as TrickPlay
 from shengji.engine.trump import Trump
 from shengji.game.actions import Action
+from shengji.game.round import Phase
 from shengji.game.scoresheet import RoundResult, TrickRecord
 
 if TYPE_CHECKING:
-    from shengji.game.round import Phase, Round
+    from shengji.game.round import Round
 
 
 @dataclass(frozen=True)
@@ -56,11 +57,9 @@ class SeatView:
 
     @classmethod
     def of(cls, rnd: Round, seat: int) -> SeatView:
-        """Take ``seat``'s view of ``rnd``."""
-        from shengji.game.round import Phase
-
+        """Take ``seat``'s view of ``rnd`` (it shares the round's immutable tuples)."""
         trump = rnd.trump
-        done = rnd.phase == Phase.DONE
+        done = rnd.phase is Phase.DONE
         sees_kitty = rnd.kitty_owner == seat or (done and rnd.rules.kitty_revealed)
         trick = rnd.trick
         return cls(
@@ -69,7 +68,7 @@ class SeatView:
             phase=rnd.phase,
             to_move=rnd.to_move,
             hand=rnd.sorted_hand(seat),
-            hand_sizes=tuple(len(h) for h in rnd.hands),
+            hand_sizes=tuple(map(len, rnd.hands)),
             levels=rnd.levels,
             dealer=rnd.dealer,
             declarers=rnd.declarers,
@@ -87,7 +86,7 @@ class SeatView:
             tricks=rnd.tricks_tuple(),
             captured=tuple(rnd.captured),
             history=rnd.history_of(seat),
-            result=rnd.result if sees_kitty else _hide_kitty(rnd.result),
+            result=rnd.result if sees_kitty or rnd.result is None else _hide_kitty(rnd.result),
         )
 
     def hidden_cards(self) -> int:
