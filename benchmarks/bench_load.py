@@ -228,6 +228,7 @@ def main() -> int:
                         help="stop after this many seconds (default 500)")
     parser.add_argument("--progress", action="store_true", help="print progress to stderr")
     parser.add_argument("--json", help="write the figures as JSON to this file")
+    parser.add_argument("--raw", help="write every (seconds since start, latency) to this file")
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
@@ -296,6 +297,10 @@ def main() -> int:
         print("error:", line, file=sys.stderr)
     if err.strip():
         print(err.strip()[-2000:], file=sys.stderr)
+    if args.raw:
+        pairs = sorted(p for r in results for p in r["latencies"])
+        Path(args.raw).write_text("".join(f"{t:.3f} {x * 1000:.1f}\n" for t, x in pairs),
+                                  encoding="utf-8")
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     return 1 if errors else 0

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -127,31 +126,11 @@ CREATE INDEX IF NOT EXISTS chat_room ON chat (room, id);
 class SQLiteStorage:
     """:class:`Storage` in one SQLite file (``":memory:"`` for a throwaway server)."""
 
-    def __init__(self, path: str | Path, checkpoint_every: float = 2.0) -> None:
+    def __init__(self, path: str | Path) -> None:
         self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(_SCHEMA)
-        self._stop = threading.Event()
-        self._checkpointer: threading.Thread | None = None
-        if str(path) != ":memory:" and checkpoint_every > 0:
-            # A commit in WAL mode writes without waiting for the disk; the checkpoint that
-            # copies the log into the database waits for it (an fsync), so it runs here in
-            # a thread of its own instead of inside a commit on the server's event loop.
-            self.db.execute("PRAGMA wal_autocheckpoint=0")
-            self._checkpointer = threading.Thread(
-                target=self._checkpoint, args=(str(path), checkpoint_every),
-                name="shengji-checkpoint", daemon=True)
-            self._checkpointer.start()
-
-    def _checkpoint(self, path: str, every: float) -> None:
-        db = sqlite3.connect(path, isolation_level=None)
-        try:
-            while not self._stop.wait(every):
-                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-            db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        finally:
-            db.close()
 
     def _write(self, sql: str, *rows: tuple[Any, ...]) -> None:
         with self.db:  # one transaction, committed on leaving
@@ -230,8 +209,5 @@ class SQLiteStorage:
         return [ChatRow(*row) for row in reversed(rows)]
 
     def close(self) -> None:
-        """Close the database (after a last checkpoint)."""
-        self._stop.set()
-        if self._checkpointer is not None:
-            self._checkpointer.join()
+        """Close the database."""
         self.db.close()
