@@ -3,10 +3,13 @@
 Each test fails without the fix or option it names.
 """
 
+import pytest
+
 from shengji.engine import (
     Hand,
     Lead,
     LegalPlays,
+    PlayError,
     Rules,
     Trick,
     Trump,
@@ -189,3 +192,39 @@ def test_bomb_follow_suit_keeps_a_bomb_of_another_suit_for_a_void_player() -> No
     # of the led suit, a bomb overrides the tractor obligation
     follow = legal("AS AS KS KS", "9S 9S 9S 9S 4S 4S 3S 3S", rules, Trump.parse("2H"))
     assert "9S 9S 9S 9S" in follow and follow.reason("9S 9S 4S 3S") is not None
+
+
+# -- rainbow leads --------------------------------------------------------------------------
+
+RAINBOW = Rules(rainbow=4)
+TWO_S = Trump.parse("2S")
+
+
+def test_a_rainbow_may_be_led_only_with_the_option() -> None:
+    """7♠ (a trump: spades are trumps) 7♥ 7♣ 7♦: one rank in four effective suits."""
+    with pytest.raises(PlayError, match="all of one suit"):
+        Lead.from_cards("7S 7H 7C 7D", TWO_S, Rules())
+    lead = Lead.from_cards("7S 7H 7C 7D", TWO_S, RAINBOW)
+    assert lead.rainbow and not lead.is_throw and lead.describe() == "rainbow of 4"
+    with pytest.raises(PlayError):  # three suits are not enough
+        Lead.from_cards("7H 7C 7D", TWO_S, RAINBOW)
+    trumps = Lead.from_cards("2S 2H 2C 2D", TWO_S, RAINBOW)  # the trump rank: one suit
+    assert not trumps.rainbow and trumps.is_throw
+
+
+def test_a_follower_holding_a_rainbow_must_answer_with_one() -> None:
+    lead = Lead.from_cards("7S 7H 7C 7D", TWO_S, RAINBOW)
+    follow = LegalPlays(Hand("9S 9H 9C 9D 3C AH"), lead, TWO_S, RAINBOW)
+    assert plays(follow) == cards("9S 9H 9C 9D")
+    assert follow.reason("9S 9H 9C 3C") == (
+        "you hold a rainbow (9S 9H 9D 9C): a rainbow led must be answered by a rainbow of 4")
+    assert LegalPlays(Hand("AS AH AC 3D 4D"), lead, TWO_S, RAINBOW).reason("AS AH 4D 3D") is None
+
+
+def test_the_highest_rainbow_wins() -> None:
+    hands = [Hand("7S 7H 7C 7D"), Hand("9S 9H 9C 9D"), Hand("AS AH AC 3D"), Hand("8S 8H 8C 8D")]
+    trick = Trick(TWO_S, RAINBOW, leader=0)
+    trick.play("7S 7H 7C 7D", hands[0], hands=hands)
+    for seat in (1, 2, 3):
+        trick.play(hands[seat].cards(), hands[seat])
+    assert trick.winner == 1  # 9s over 7s and 8s; the aces are no rainbow

@@ -173,7 +173,7 @@ def test_describe_rules_phrases_every_option() -> None:
         second_rank="2", rank_suit_order=("S", "H"), tuple_follow="protect",
         tractor_follow="longest", throws=False, throw_mixed=False, throw_blocked_by_equal=True,
         throw_check="opponents", failed_throw="largest", throw_penalty="per-card",
-        throw_penalty_points=5, throw_beat="every-unit", bombs=3, bomb_follow_suit=True,
+        throw_penalty_points=5, throw_beat="every-unit", bombs=3, bomb_follow_suit=True, rainbow=4,
         throw_tiebreak=True,
         trump_choice="dealer", expose=3,
         first_draw="count",

@@ -54,7 +54,7 @@ from shengji.engine.cards import (
     missing_cards,
     parse_cards,
 )
-from shengji.engine.lead import Lead, PlayError
+from shengji.engine.lead import Lead, PlayError, rainbows
 from shengji.engine.rules import Rules, TractorFollow, TupleFollow
 from shengji.engine.trump import Trump, suit_name
 from shengji.engine.units import (
@@ -461,8 +461,9 @@ class LegalPlays:
     """Every legal way for ``hand`` to follow ``lead``, described without listing it.
 
     ``mode`` is ``"free"`` (void in the led suit: any cards), ``"short"`` (all
-    led-suit cards are forced, the rest is free) or ``"follow"`` (only led-suit
-    cards, with structure obligations).
+    led-suit cards are forced, the rest is free), ``"follow"`` (only led-suit
+    cards, with structure obligations) or, on a rainbow lead, ``"rainbow"`` (the
+    hand holds a rainbow as large: one must be played; else ``"free"``).
     """
 
     def __init__(self, hand: Hand, lead: Lead, trump: Trump, rules: Rules,
@@ -475,7 +476,11 @@ class LegalPlays:
         self.suit = lead.suit
         self._suit_cards = counts_of_suit(hand.counts, lead.suit, trump)
         self.suit_count = sum(n for by_face in self._suit_cards.values() for n in by_face.values())
-        if self.suit_count == 0:
+        self._rainbows: tuple[tuple[Card, ...], ...] = ()
+        if lead.rainbow:
+            self._rainbows = tuple(rainbows(hand.counts, self.count, trump, rules))
+            self.mode = "rainbow" if self._rainbows else "free"
+        elif self.suit_count == 0:
             self.mode = "free"
         elif self.suit_count <= self.count:
             self.mode = "short"
@@ -519,6 +524,11 @@ class LegalPlays:
         """:meth:`reason` for a play of the right count of held cards, bombs aside."""
         if self.mode == "free":
             return None
+        if self.mode == "rainbow":
+            if tuple(self.trump.sorted(played)) in self._rainbows:
+                return None
+            return (f"you hold a rainbow ({format_cards(self._rainbows[0])}): a rainbow led "
+                    f"must be answered by a rainbow of {self.count}")
         suits = self.trump.suit_index
         name = suit_name(self.suit)
         in_suit = [c for c in played if suits[c] == self.suit]
@@ -616,6 +626,11 @@ class LegalPlays:
 
     def _forced(self) -> tuple[Card, ...]:
         """Cards every legal play contains, bombs aside."""
+        if self.mode == "rainbow":
+            common = Counter(self._rainbows[0])
+            for play in self._rainbows[1:]:
+                common &= Counter(play)
+            return tuple(self.trump.sorted(common.elements()))
         if self.mode != "follow" or self._structure.trivial:
             # Only the count constrains the choice: a face is forced as far as the other
             # cards it may be chosen from cannot fill the play without it.
@@ -689,15 +704,23 @@ class LegalPlays:
             suits = self.trump.suit_index
             return tuple(self.trump.sorted(self._suit_list() + [
                 c for bomb in self.bombs for c in bomb if suits[c] != self.suit]))
+        if self.mode == "rainbow":
+            held = {c for play in (*self._rainbows, *self.bombs) for c in play}
+            return tuple(self.trump.sorted(c for c in held for _ in range(
+                max(play.count(c) for play in (*self._rainbows, *self.bombs)))))
         return tuple(self.trump.sorted(self.hand.cards()))
 
     def describe(self) -> str:
         """The obligations in words, e.g. ``play 4 spades, including 2 pairs``."""
         name = suit_name(self.suit)
         n = self.count
+        if self.mode == "free" and self.lead.rainbow:
+            return f"play any {_cards(n)}: you hold no rainbow of {n}"
         if self.mode == "free":
             return f"play any {_cards(n)}: you have no {name}"
         bomb = f", or a bomb of {n} identical cards" if self.bombs else ""
+        if self.mode == "rainbow":
+            return f"play a rainbow: {n} cards of one rank in {n} suits{bomb}"
         if self.mode == "short":
             rest = n - self.suit_count
             return (f"play all your {name} ({format_cards(self._suit_list())})"
@@ -726,8 +749,10 @@ class LegalPlays:
             return False
         if self.mode == "free":
             return True
-        if any(not Counter(chosen) - Counter(bomb) for bomb in self.bombs):
+        if any(not Counter(chosen) - Counter(play) for play in (*self.bombs, *self._rainbows)):
             return True
+        if self.mode == "rainbow":
+            return False
         suits = self.trump.suit_index
         off = sum(1 for c in chosen if suits[c] != self.suit)
         if self.mode == "short":
@@ -742,6 +767,8 @@ class LegalPlays:
         """Every distinct legal play once, lazily, each sorted strongest first."""
         if self.mode == "free":
             yield from _multisets(self.hand.counts, self.count, self.trump, None)
+        elif self.mode == "rainbow":
+            yield from self._rainbows
         elif self.mode == "short":
             forced = tuple(self.trump.sorted(self._suit_list()))
             suits = self.trump.suit_index
@@ -822,6 +849,8 @@ class LegalPlays:
         """A random legal play (each call draws anew from ``rng``)."""
         if self.mode == "free":
             return tuple(self.trump.sorted(rng.sample(self.hand.cards(), self.count)))
+        if self.mode == "rainbow":
+            return self._rainbows[rng.randrange(len(self._rainbows))]
         if self.mode == "short":
             others = [c for c in self.hand.cards() if self.trump.suit_index[c] != self.suit]
             extra = rng.sample(others, self.count - self.suit_count)

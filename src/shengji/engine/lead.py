@@ -16,12 +16,12 @@ shengji.engine.lead.PlayError: a lead must be all of one suit: 2H is trumps but 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import product
+from itertools import combinations, product
 from random import Random
 
-from shengji.engine.cards import Card, Hand, format_cards, parse_cards
+from shengji.engine.cards import Card, Hand, Rank, Suit, format_cards, parse_cards
 from shengji.engine.rules import Rules
 from shengji.engine.trump import Trump, suit_name
 from shengji.engine.units import (
@@ -46,6 +46,9 @@ class Lead:
     cards: tuple[Card, ...]
     suit: int
     units: Reading
+    rainbow: bool = False
+    """A rainbow (``rules.rainbow``): one rank in several effective suits; ``suit`` is the
+    strongest card's and ``units`` its singles."""
 
     @classmethod
     def from_cards(
@@ -59,6 +62,10 @@ class Lead:
         played = tuple(trump.sorted(parse_cards(cards)))  # equal cards too: order-free
         if not played:
             raise PlayError("a lead needs at least one card")
+        if rules.rainbow and is_rainbow(played, trump, rules):
+            return cls(played, trump.suit_index[played[0]], tuple(
+                make_unit(trump.suit_index[c], 1, trump.levels[c], (c,)) for c in played),
+                rainbow=True)
         suits = {trump.suit_of(c) for c in played}
         if len(suits) > 1:
             first = played[0]
@@ -97,8 +104,8 @@ class Lead:
 
     @property
     def is_throw(self) -> bool:
-        """True when several units were led together."""
-        return len(self.units) > 1
+        """True when several units of one suit were led together."""
+        return len(self.units) > 1 and not self.rainbow
 
     @property
     def largest(self) -> Unit:
@@ -106,7 +113,9 @@ class Lead:
         return self.units[0]
 
     def describe(self) -> str:
-        """``pair``, ``throw of tractor of 2 pairs + single`` ..."""
+        """``pair``, ``throw of tractor of 2 pairs + single``, ``rainbow of 4`` ..."""
+        if self.rainbow:
+            return f"rainbow of {len(self.cards)}"
         body = " + ".join(u.describe() for u in self.units)
         return f"throw of {body}" if self.is_throw else body
 
@@ -115,6 +124,29 @@ class Lead:
 
     def __repr__(self) -> str:
         return f"Lead({str(self)!r})"
+
+
+def is_rainbow(cards: Sequence[Card], trump: Trump, rules: Rules) -> bool:
+    """Whether the cards are a rainbow: one rank (no joker), one card in each of at least
+    ``rules.rainbow`` effective suits (never with rainbows off)."""
+    if not rules.rainbow or len(cards) < rules.rainbow:
+        return False
+    rank = cards[0].rank
+    suits = {trump.suit_index[c] for c in cards}
+    return rank is not None and len(suits) == len(cards) and all(
+        c.rank == rank for c in cards)
+
+
+def rainbows(counts: Sequence[int], size: int, trump: Trump, rules: Rules
+             ) -> Iterator[tuple[Card, ...]]:
+    """Every rainbow of ``size`` cards among the held ``counts``, strongest card first."""
+    if not rules.rainbow or size < rules.rainbow:
+        return
+    for rank in Rank:
+        held = [c for c in (Card.of(rank, suit) for suit in Suit) if counts[c]]
+        for combo in combinations(held, size):
+            if is_rainbow(combo, trump, rules):
+                yield tuple(trump.sorted(combo))
 
 
 class LegalLeads:
@@ -186,8 +218,10 @@ class LegalLeads:
         return specs
 
     def __iter__(self) -> Iterator[tuple[Card, ...]]:
-        """Every distinct legal lead, lazily (all sub-multisets of each suit when throws
-        are allowed: this can be very many)."""
+        """Every distinct legal lead, lazily: rainbows first, then units, or all
+        sub-multisets of each suit when throws are allowed (this can be very many)."""
+        for size in range(self.rules.rainbow, 6) if self.rules.rainbow else ():
+            yield from rainbows(self.hand.counts, size, self.trump, self.rules)
         if not self.rules.throws:
             for unit in self.units():
                 yield unit.cards

@@ -367,6 +367,11 @@ class Rules:
     bomb_follow_suit: bool = False
     """With ``bombs``: a bomb played in place of the asked cards must be of the led suit
     unless the player is void in it (False: any suit)."""
+    rainbow: int = 0
+    """Rainbow leads: one card of one rank in each of at least this many effective suits
+    (2 to 5; the trump suit counts as one), led together; 0 for none. A follower holding
+    a rainbow of as many cards must answer with one (any rank), else plays any cards;
+    the highest rank wins (the earlier among equals)."""
     throw_tiebreak: bool = False
     """With ``throw_beat="largest-unit"``: plays whose largest units tie are compared on
     the next-largest unit, then the next (the earlier play wins only a full tie); False:
@@ -532,6 +537,11 @@ class Rules:
                 self.bombs != 1,
                 "bombs must be 0 (off) or at least 2 identical cards: a single card is no bomb",
                 "bombs",
+            ),
+            (
+                self.rainbow != 1,
+                "rainbow must be 0 (off) or at least 2 suits: one card is no rainbow",
+                "rainbow",
             ),
             (
                 not self.expose or self.trump_choice == TrumpChoice.DEALER,
@@ -774,6 +784,7 @@ _RANGES: dict[str, Callable[[Rules], tuple[int, int, str]]] = {
     "red_fives": lambda r: (0, 2, " (0: off, 1: 5♥, 2: 5♥ and 5♦)"),
     "throw_penalty_points": lambda r: (0, MAX_PENALTY, ""),
     "bombs": lambda r: (0, r.decks, " (0: off; identical cards, at most one per deck)"),
+    "rainbow": lambda r: (0, 5, " (0: off; effective suits: 4 plain suits and trumps)"),
     "expose": lambda r: (0, r.hand_size, " (the hand size)"),
     "kitty_overbid_limit": lambda r: (1, 100, ""),
     "friends": lambda r: (0, r.players - 2, f" (at {r.players} players, leaving opponents)"),

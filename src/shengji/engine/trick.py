@@ -4,7 +4,8 @@ Who wins (seed wikipedia, §Tricks): only a play of the lead's structure, all
 in the led suit or all in trump, can win; a trump play beats the led suit;
 among equals the earlier play wins. A play that can be read several ways wins
 if any reading does. Throws are beaten under ``rules.throw_beat`` (and
-``rules.throw_tiebreak``). With ``rules.bombs``, a bomb beats every other play.
+``rules.throw_tiebreak``). With ``rules.bombs``, a bomb beats every other play; on a
+rainbow lead (``rules.rainbow``) only a rainbow of a higher rank wins.
 
 >>> from shengji.engine.trump import Trump
 >>> trick = Trick(Trump.parse("7C"), Rules(), leader=0)
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 
 from shengji.engine.cards import Card, Hand, format_cards, parse_cards
 from shengji.engine.follow import LegalPlays, Structure
-from shengji.engine.lead import Lead, LegalLeads, PlayError
+from shengji.engine.lead import Lead, LegalLeads, PlayError, is_rainbow
 from shengji.engine.rules import Rules, ThrowBeat, ThrowCheck
 from shengji.engine.throws import ThrowOutcome, check_throw
 from shengji.engine.trump import TRUMP, Trump
@@ -233,6 +234,15 @@ def beats(cards: Sequence[Card], current: Reading, lead: Lead, trump: Trump, rul
             if bomb is None or (current_bomb and _bomb_key(bomb) <= _bomb_key(current[0])):
                 return None
             return (bomb,)
+    if lead.rainbow:  # only a rainbow of a higher rank wins
+        if not is_rainbow(cards, trump, rules):
+            return None
+        mine, theirs = cards[0].rank, current[0].cards[0].rank
+        assert mine is not None and theirs is not None
+        if mine <= theirs:
+            return None
+        return tuple(make_unit(trump.suit_index[c], 1, trump.levels[c], (c,))
+                     for c in trump.sorted(cards))
     if lead.is_throw and rules.throw_beat == ThrowBeat.CARD_BY_CARD:
         # seed hundred: cards are compared one by one, so a player short of the led suit
         # may win with led-suit cards and trumps together

@@ -435,6 +435,9 @@ _PHRASES: dict[str, Callable[[Any], str]] = {
                        "asked cards and beating every other play",
     "bomb_follow_suit": _flag("a bomb must be of the led suit unless void",
                               "a bomb may be of any suit"),
+    "rainbow": lambda v: f"rainbow leads: one rank in {v} or more suits (trumps counting as "
+                         "one); followers answer with a rainbow if they can, the highest rank "
+                         "wins",
     "throw_tiebreak": _flag("throws whose largest units tie are compared on the next-largest "
                             "unit, then the next", "a tie on the largest unit goes to the "
                             "earlier play"),
