@@ -2,10 +2,11 @@
 
 The package is pure Python and installs as such by default (fast, everywhere).
 ``SHENGJI_COMPILE=1 python3 -m pip install --no-build-isolation .`` (after
-``python3 -m pip install mypy "setuptools>=77"``) compiles the engine and the round
-state machine with mypyc for about twice the speed. It falls back to pure Python when
-mypyc or the C compiler is missing or fails. Editable installs are always pure:
-compiled modules would shadow the ``.py`` files, so edits would be ignored.
+``python3 -m pip install mypy "setuptools>=77"``) compiles the engine, the round
+state machine and the table-level players with mypyc for about twice the speed. It
+falls back to pure Python when mypyc or the C compiler is missing or fails. Editable
+installs are always pure: compiled modules would shadow the ``.py`` files, so edits would
+be ignored.
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ COMPILED = [
     "src/shengji/game/round.py",
     "src/shengji/game/scoresheet.py",
     "src/shengji/game/view.py",
+    "src/shengji/players/heuristic.py",
+    "src/shengji/players/memory.py",
+    "src/shengji/players/random_player.py",
+    "src/shengji/players/table.py",
 ]
 """Modules mypyc compiles (all in one group: they call each other natively)."""
 
