@@ -17,6 +17,9 @@ every trick, scoring), each played as ``simulate`` plays it (a
 
 ``--growth`` adds random play for 1-4 decks and 4, 6, 8, 12 players.
 
+``--current DIR`` and ``--reference DIR`` compare other builds, e.g. both compiled
+(``pip install --no-deps --target DIR`` of each commit's compiled wheel).
+
 The same workloads run on a reference commit (default: the last commit before the speed
 work) checked out with ``git worktree`` under /tmp (the working tree is never touched)
 and imported in a subprocess, alternating with the current code, so that the ratio
@@ -142,14 +145,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ref", default=REFERENCE, help="reference commit")
     parser.add_argument("--growth", action="store_true", help="1-4 decks x 4-12 players")
     parser.add_argument("--only", default="random,throws,heuristic,follow")
+    parser.add_argument("--current", help="import the current code from this folder instead of "
+                        "src/ (e.g. a compiled build: pip install --target DIR WHEEL)")
+    parser.add_argument("--reference", help="import the reference from this folder instead of "
+                        "a worktree of --ref (e.g. the reference's compiled build)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         print(json.dumps(worker(json.loads(args.worker))))
         return 0
-    ref, cur = _reference(args.ref), ROOT / "src"
+    ref = Path(args.reference) if args.reference else _reference(args.ref)
+    cur = Path(args.current) if args.current else ROOT / "src"
     print(f"command: python benchmarks/bench_speed.py {' '.join(sys.argv[1:])}".rstrip())
-    print(f"reference: {args.ref[:10]} ({ref.parent}); current: {cur.parent}")
+    print(f"reference: {ref}; current: {cur}")
     rows: list[tuple[str, dict[str, Any], str]] = []
     names = {"random": "random legal play", "throws": "random, throws at ~45% of leads",
              "heuristic": "heuristic at every seat", "follow": "heuristic follow decision"}
