@@ -84,3 +84,25 @@ def test_rate_limit_refills() -> None:
 def test_serve_refuses_bad_options(capsys: object) -> None:
     assert main(["serve", "--port", "70000"]) == 2
     assert main(["serve", "--rate", "-1"]) == 2
+
+
+def test_host_role_passes_on_after_the_grace() -> None:
+    with TestClient(create_app(":memory:", Settings(host_grace=0.05))) as http:
+        server = Server(http)
+        try:
+            code = server.room()
+            ann = server.connect(code)
+            ann.hello("Ann")
+            spectator = server.connect(code)
+            spectator.hello("Sam")
+            bob = server.connect(code)
+            bob.hello("Bob")
+            bob.send("sit", seat=2)
+            bob.until(lambda m: m["type"] == "room" and m["you"]["seat"] == 2)
+            ann.ws.close()
+            room = bob.until(lambda m: m["type"] == "room" and m["you"]["host"])
+            assert room["host"] == bob.member  # a seated person before a spectator
+            back = server.connect(code)
+            assert back.hello("Ann", token=ann.token)["you"]["host"] is False
+        finally:
+            server.close()

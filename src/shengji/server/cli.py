@@ -35,6 +35,9 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"live rooms at most (default {d.max_rooms})")
     parser.add_argument("--max-spectators", type=int, default=d.max_spectators,
                         help=f"spectators per room at most (default {d.max_spectators})")
+    parser.add_argument("--host-grace", type=float, default=d.host_grace, metavar="SECONDS",
+                        help="seconds the host may be away before a connected player becomes "
+                             f"host (default {d.host_grace:g})")
     parser.add_argument("--idle-expiry", type=float, default=d.idle_expiry, metavar="SECONDS",
                         help="delete a room nobody is in after this long without activity "
                              f"(default {d.idle_expiry:g})")
@@ -50,7 +53,7 @@ def serve_main(args: argparse.Namespace) -> int:
     numbers = {"--deal-pace": args.deal_pace, "--bot-delay": args.bot_delay,
                "--max-message": args.max_message, "--rate": args.rate, "--burst": args.burst,
                "--max-rooms": args.max_rooms, "--max-spectators": args.max_spectators,
-               "--idle-expiry": args.idle_expiry}
+               "--idle-expiry": args.idle_expiry, "--host-grace": args.host_grace}
     bad = [name for name, value in numbers.items() if value < 0] + (
         ["--port"] if not 0 <= args.port < 65536 else [])
     if bad:
@@ -60,7 +63,7 @@ def serve_main(args: argparse.Namespace) -> int:
     settings = Settings(deal_pace=args.deal_pace, bot_delay=args.bot_delay,
                         max_message=args.max_message, rate=args.rate, burst=args.burst,
                         max_rooms=args.max_rooms, max_spectators=args.max_spectators,
-                        idle_expiry=args.idle_expiry)
+                        idle_expiry=args.idle_expiry, host_grace=args.host_grace)
     try:
         app = create_app(args.db, settings)
     except Exception as problem:  # e.g. a database that cannot be opened

@@ -30,6 +30,9 @@ class Settings:
     """A room nobody is connected to and nothing happened in for this long is deleted."""
     chat_history: int = 100
     """Chat lines sent to a member who joins."""
+    host_grace: float = 60.0
+    """Seconds the host may be away before a connected member (a seated person first)
+    becomes the host."""
 
 
 class RateLimit:

@@ -185,6 +185,7 @@ class Room:
         self.wake = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
         self.encoded = schemas.EncodeCache()
+        self._timers: set[asyncio.Task[None]] = set()
         self._encoded_round: object = None
 
     @property
@@ -237,7 +238,9 @@ class Room:
             self.wake.set()
 
     async def stop(self) -> None:
-        """Stop the driver and close every connection."""
+        """Stop the driver and the timers, and close every connection."""
+        for task in list(self._timers):
+            task.cancel()
         if self.driver is not None:
             self.driver.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -558,6 +561,7 @@ class Room:
         self._broadcast_room()
         if self.match is not None:
             conn.send(self.state_message(self.seat_of(member)))
+        self._watch_host()
         self.wake.set()
 
     def _host_in_lobby(self, member: Member) -> None:
@@ -789,6 +793,29 @@ class Room:
             conn.close()
             if conn.member is not None:
                 self._broadcast_room()
+                self._watch_host()
+
+    def _watch_host(self) -> None:
+        """If the host is away, hand the role on after the grace period."""
+        host = self.row.host
+        if host is None or self._connected(host):
+            return
+        task = asyncio.create_task(self._pass_host_later())
+        self._timers.add(task)
+        task.add_done_callback(self._timers.discard)
+
+    async def _pass_host_later(self) -> None:
+        await asyncio.sleep(self.settings.host_grace)
+        async with self.lock:
+            host = self.row.host
+            if host is None or self._connected(host):
+                return
+            seated = [seat["member"] for seat in self.row.seats if seat["kind"] == "person"]
+            order = [*seated, *(m for m in self.members if m not in seated)]
+            heir = next((m for m in order if self._connected(m)), None)
+            if heir is not None:
+                self.row.host = heir
+                self._lobby_changed()
 
     def idle(self, now: float) -> bool:
         """True when nobody is connected and nothing happened for the idle expiry."""
