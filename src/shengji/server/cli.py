@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import socket
 import sys
 
 DEFAULT_DB = "shengji.sqlite3"
@@ -73,9 +74,21 @@ def serve_main(args: argparse.Namespace) -> int:
     # room at once, so collect the young generation less often and freeze what start-up made.
     gc.set_threshold(50_000, 20, 100)
     gc.freeze()
+    try:  # listen first, so that a port in use is one clear line, not a traceback
+        family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((args.host, args.port))
+        listener.listen(2048)
+    except OSError as problem:
+        print(f"shengji serve: cannot listen on {args.host}:{args.port}: {problem.strerror}",
+              file=sys.stderr)
+        return 2
+    port = listener.getsockname()[1]
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"shengji serve: open http://{host}:{args.port}/ (rooms in {args.db}; Ctrl-C stops)",
+    config = uvicorn.Config(app, log_level="warning", ws_ping_interval=20.0,
+                            ws_max_size=max(4 * args.max_message, 65536))
+    print(f"shengji serve: open http://{host}:{port}/ (rooms in {args.db}; Ctrl-C stops)",
           flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                ws_max_size=max(4 * args.max_message, 65536), ws_ping_interval=20.0)
+    uvicorn.Server(config).run(sockets=[listener])
     return 0
