@@ -3,10 +3,12 @@ the protocol tests), and ``shengji serve``'s option checks."""
 
 from __future__ import annotations
 
+import socket
 import sqlite3
 import time
 from pathlib import Path
 
+import pytest
 from starlette.testclient import TestClient
 
 from shengji.cli import main
@@ -81,9 +83,15 @@ def test_rate_limit_refills() -> None:
     assert bucket.allow()
 
 
-def test_serve_refuses_bad_options(capsys: object) -> None:
+def test_serve_refuses_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--port", "70000"]) == 2
     assert main(["serve", "--rate", "-1"]) == 2
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["serve", "--port", str(port), "--db", str(tmp_path / "x.sqlite3")]) == 2
+    assert "cannot listen on 127.0.0.1" in capsys.readouterr().err
 
 
 def test_host_role_passes_on_after_the_grace() -> None:
