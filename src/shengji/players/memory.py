@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from shengji.engine.cards import Card
 from shengji.engine.friends import FriendTracker
 from shengji.engine.lead import Lead
-from shengji.engine.rules import Partnership
+from shengji.engine.rules import Partnership, Rules
 from shengji.engine.trick import Play, beats
 from shengji.engine.trump import Trump
 from shengji.engine.units import Reading
@@ -168,16 +168,30 @@ class Memory:
         return view.seat in view.declarers or self.holds_call()
 
 
+_Winner = tuple[Trump, Rules, tuple[Play, ...], int, Reading, Lead]
+_last_trick: list[_Winner] = []
+"""The last trick read by :func:`current_winner` (the next seat's view of the same trick
+shares its plays, so only the plays added since are compared)."""
+
+
 def current_winner(view: SeatView, trump: Trump) -> tuple[int, Reading, Lead] | None:
     """The seat winning the current trick, its winning reading and the lead."""
-    if not view.trick:
+    trick = view.trick
+    if not trick:
         return None
     rules = view.rules
-    lead = Lead.from_cards(view.trick[0].cards, trump, rules)
-    reading = lead.units
-    winner = view.trick[0].seat
-    for play in view.trick[1:]:
+    start = 1
+    last = _last_trick[0] if _last_trick else None
+    if last is not None and last[0] is trump and last[1] is rules and len(last[2]) <= len(
+            trick) and all(a is b for a, b in zip(last[2], trick, strict=False)):
+        start, winner, reading, lead = len(last[2]), last[3], last[4], last[5]
+    else:
+        lead = Lead.from_cards(trick[0].cards, trump, rules)
+        reading = lead.units
+        winner = trick[0].seat
+    for play in trick[start:]:
         better = beats(play.cards, reading, lead, trump, rules)
         if better is not None:
             reading, winner = better, play.seat
+    _last_trick[:] = [(trump, rules, trick, winner, reading, lead)]
     return winner, reading, lead
