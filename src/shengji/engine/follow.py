@@ -138,8 +138,9 @@ class Structure:
         used: Used = []
         trump, rules, tractors = self.trump, self.rules, self.tractors
         play = broken is not None
-        pieces = set(broken or ())  # faces of the play that count only as led-size tuples
         exact = self.exact and not play
+        track = self.exact and play  # protect: the faces of the play that count only as
+        pieces = set(broken or ())   # led-size tuples (parts of longer tuples)
         # the search stops at the highest value the lead allows (every tractor matched,
         # every tuple place filled); with two decks or fewer a random search goes on, so
         # that random draws stay as they were
@@ -150,7 +151,7 @@ class Structure:
                 return
             if i == len(tractors):
                 tier, extra = self._tuples(cards, slots, rng,
-                                           frozenset(pieces) if play else None)
+                                           frozenset(pieces) if track else None)
                 total = value + tier
                 if not best or total > best[0][0]:
                     best[:] = [(total, used + extra)]
@@ -167,8 +168,8 @@ class Structure:
                 more = [(rest, unit.width)] if rest and self.unmatched_slots else []
                 code = len(shapes) - rank if self.breakdown else length
                 for _, faces in options:
-                    split = [f for f in faces if play and f not in pieces
-                             and cards[trump.levels[f]][f] > width]
+                    split = [f for f in faces if f not in pieces
+                             and cards[trump.levels[f]][f] > width] if track else []
                     pieces.update(split)
                     take(cards, trump, faces, width)
                     used.append((i, faces, width))
