@@ -171,6 +171,10 @@ class Round:
         n = rules.players
         self.rules = rules
         self._teams = _teams(rules)
+        self._fixed = rules.partnership == Partnership.FIXED
+        # with fixed partnerships, each team's seats (the declarers once its seat deals)
+        self._sides = tuple(tuple(s for s in range(n) if self._teams[s] == team)
+                            for team in range(max(self._teams) + 1))
         self.seed = seed
         if _blank:  # an empty shell for _copy(), which sets every attribute
             return
@@ -258,9 +262,8 @@ class Round:
         """The declaring side as far as it is known (the dealer's team, or dealer+friends)."""
         if self.dealer is None:
             return ()
-        if self.rules.partnership == Partnership.FIXED:
-            team = self.teams[self.dealer]
-            return tuple(s for s in range(self.rules.players) if self.teams[s] == team)
+        if self._fixed:
+            return self._sides[self._teams[self.dealer]]
         friends = self.tracker.friends if self.tracker is not None else ()
         return (self.dealer, *friends)
 
