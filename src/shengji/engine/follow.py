@@ -139,8 +139,9 @@ class Structure:
         trump, rules, tractors = self.trump, self.rules, self.tractors
         play = broken is not None
         exact = self.exact and not play
-        track = self.exact and play  # protect: the faces of the play that count only as
-        pieces = set(broken or ())   # led-size tuples (parts of longer tuples)
+        # protect: the faces of the play that count only as led-size tuples
+        track = self.exact and play
+        pieces = set(broken or ())
         # the search stops at the highest value the lead allows (every tractor matched,
         # every tuple place filled); with two decks or fewer a random search goes on, so
         # that random draws stay as they were
