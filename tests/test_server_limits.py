@@ -5,16 +5,23 @@ from __future__ import annotations
 
 import socket
 import sqlite3
+import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
 from shengji.cli import main
+from shengji.game.actions import Action
+from shengji.game.legal import Legal
+from shengji.game.view import SeatView
+from shengji.players import make_player
+from shengji.server import rooms as rooms_module
 from shengji.server.app import create_app
 from shengji.server.limits import RateLimit, Settings
-from test_server_protocol import Server
+from test_server_protocol import FAST, TIMEOUT, Server, table
 
 
 def test_room_limit() -> None:
@@ -112,5 +119,41 @@ def test_host_role_passes_on_after_the_grace() -> None:
             assert room["host"] == bob.member  # a seated person before a spectator
             back = server.connect(code)
             assert back.hello("Ann", token=ann.token)["you"]["host"] is False
+        finally:
+            server.close()
+
+
+class SlowPlayer:
+    """A computer player that thinks for ``seconds`` (a stand-in for the search player)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.thinking = threading.Event()
+
+    def act(self, view: SeatView, legal: Legal) -> Action:
+        self.thinking.set()
+        time.sleep(self.seconds)
+        return next(iter(legal))
+
+
+def test_slow_bots_think_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    slow = SlowPlayer(2.5)
+    monkeypatch.setattr(rooms_module, "make_player",
+                        lambda kind, seed: slow if kind == "search" else make_player(kind, seed))
+    with TestClient(create_app(":memory:", replace(FAST, bot_time=0.5))) as http:
+        server = Server(http)
+        try:
+            code = server.room()
+            people = table(server, code, [0], {1: "search", 2: "random", 3: "random"})
+            people[0].send("start")
+            assert slow.thinking.wait(TIMEOUT)
+            began = time.monotonic()
+            while people[0].ws._send_rx.statistics().current_buffer_used:
+                people[0].recv()  # what was sent before the bot began to think
+            assert http.get("/api/presets").status_code == 200
+            assert time.monotonic() - began < 1.0  # answered while the bot thinks
+            # past bot_time a random legal action is played for it: the match goes on
+            people[0].expect("state")
+            assert time.monotonic() - began < 2.0
         finally:
             server.close()

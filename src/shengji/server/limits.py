@@ -14,6 +14,9 @@ class Settings:
     """Seconds between cards of the deal drawn for people (0: the deal is instant)."""
     bot_delay: float = 0.6
     """Seconds a computer player waits before acting (0: at once)."""
+    bot_time: float = 5.0
+    """Seconds a computer player may think (off the event loop); then a random legal action
+    is played for it."""
     max_message: int = 16 * 1024
     """Largest message a client may send, in bytes."""
     rate: float = 20.0

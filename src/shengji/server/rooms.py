@@ -30,15 +30,16 @@ from shengji.engine.cards import NotationError
 from shengji.engine.rules import Rules, RulesError
 from shengji.game.actions import Action, Draw, parse_action
 from shengji.game.config import rules_from_dict, rules_to_dict
-from shengji.game.legal import ActionError
+from shengji.game.legal import ActionError, Legal
 from shengji.game.match import Match
 from shengji.game.presets import PRESETS
 from shengji.game.record import write_record
 from shengji.game.round import Phase
+from shengji.game.view import SeatView
 from shengji.players import PLAYER_KINDS, make_player
 from shengji.players.base import Player
 from shengji.players.heuristic import HeuristicPlayer
-from shengji.players.table import decide
+from shengji.players.table import decide, only_action
 from shengji.server import schemas
 from shengji.server.limits import RateLimit, Settings
 from shengji.server.schemas import MessageError, error
@@ -122,6 +123,20 @@ class Member:
     token_hash: str
 
 
+@dataclass(frozen=True)
+class Decision:
+    """What a computer player needs to choose off the event loop: its seat's view and legal
+    actions (self-contained: they hold no reference to the round), and the room's
+    :attr:`Room.version` when they were taken."""
+
+    match: Match
+    version: int
+    seat: int
+    player: Player
+    view: SeatView
+    legal: Legal
+
+
 class Connection:
     """One websocket: its member (after ``hello``), its rate limit and its outgoing queue."""
 
@@ -176,6 +191,10 @@ class Room:
         self.match_row: MatchRow | None = None
         self.logged = 0
         """Actions of the current match in the log."""
+        self.version = 0
+        """Actions applied to the room's matches (a computer player's choice made off the
+        loop is applied only if nothing changed meanwhile)."""
+        self._thinking: dict[int, asyncio.Future[Action]] = {}
         self.bots: dict[int, Player] = {}
         self.results: dict[int | None, list[dict[str, Any]]] = {}
         """Every finished round's sheet as each seat (``None``: spectators) may see it."""
@@ -215,6 +234,7 @@ class Room:
         return room
 
     def _begin(self, stored: MatchRow) -> None:
+        self.version += 1
         self.match_row = stored
         self.match = Match(rules_from_dict(stored.rules), seed=stored.seed)
         self.results = {s: [] for s in (*range(self.match.rules.players), None)}
@@ -355,6 +375,7 @@ class Room:
         assert match is not None
         rnd = match.round
         result = match.apply(action)
+        self.version += 1
         if result is None:
             return
         for seat in range(match.rules.players):
@@ -428,31 +449,35 @@ class Room:
             return self.settings.deal_pace if dealing else self.settings.bot_delay
         return self.settings.deal_pace if dealing else None
 
-    def _auto_action(self) -> Action | None:
+    def _forced(self, seat: int) -> Action | None:
+        """The action of ``seat`` when it needs no decision: a person's draw during the deal,
+        or a computer player's only legal action of the deal (as :func:`decide` does)."""
         match = self.match
         assert match is not None
-        seat = match.to_move
-        assert seat is not None
         if self.row.seats[seat]["kind"] != "bot":
             return Draw(seat)
-        player = self.bots[seat]
-        try:
-            action = decide(match, seat, player)
-            if action.seat == seat and match.legal(seat).reason(action) is None:
-                return action
-            log.warning("room %s: bot at seat %d chose %s, refused", self.code, seat, action)
-        except Exception:
-            log.exception("room %s: bot at seat %d failed", self.code, seat)
-        return match.legal(seat).random(secrets.SystemRandom())
+        rnd = match.round
+        if rnd.phase is not Phase.DEAL:
+            return None
+        draw = rnd.only_draw(seat)
+        return draw if draw is not None else only_action(match.legal(seat))
 
-    def _run_auto(self, paced: bool) -> bool:
-        """Apply automatic actions (one if ``paced``), log them, announce them; False if
-        one failed (the room is then as its log says, and waits to be woken)."""
+    def _run_auto(self, paced: bool) -> bool | Decision:
+        """Apply automatic actions that need no decision (one if ``paced``), log them and
+        announce them. Returns the :class:`Decision` a computer player must make next (made
+        off the event loop), True when done, False if an action failed (the room is then as
+        its log says, and waits to be woken)."""
         applied: list[Action] = []
+        decision: Decision | None = None
         try:
             while self._auto_delay() is not None and len(applied) < _BATCH_LIMIT:
-                action = self._auto_action()
+                match = self.match
+                assert match is not None and match.to_move is not None
+                seat = match.to_move
+                action = self._forced(seat)
                 if action is None:
+                    decision = Decision(match, self.version, seat, self.bots[seat],
+                                        match.view(seat), match.legal(seat))
                     break
                 self._apply(action)
                 applied.append(action)
@@ -466,6 +491,46 @@ class Room:
         self._commit(applied)
         if applied:
             self._broadcast_state()
+        return decision if decision is not None and not (paced and applied) else True
+
+    async def _think(self, decision: Decision) -> Action | None:
+        """The computer player's choice, computed in a thread (the room's lock is not held);
+        ``None`` if it failed or took longer than ``bot_time`` (one decision at a time per
+        player: a player still thinking about an earlier one is not asked again)."""
+        player = decision.player
+        if self._thinking.get(id(player)) is not None:
+            return None
+        future = asyncio.ensure_future(asyncio.to_thread(player.act, decision.view,
+                                                         decision.legal))
+        self._thinking[id(player)] = future
+        future.add_done_callback(lambda _: self._thinking.pop(id(player), None))
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), self.settings.bot_time)
+        except TimeoutError:
+            log.warning("room %s: bot at seat %d took longer than %g s", self.code,
+                        decision.seat, self.settings.bot_time)
+        except Exception:
+            log.exception("room %s: bot at seat %d failed", self.code, decision.seat)
+        return None
+
+    def _decided(self, decision: Decision, action: Action | None) -> bool:
+        """Apply a computer player's choice (a random legal action if it had none or chose an
+        illegal one) unless the room changed while it thought. False if it failed."""
+        if (self.match is not decision.match or self.version != decision.version
+                or self._auto_delay() is None or self.bots.get(decision.seat) is not
+                decision.player):
+            return True  # the room moved on: the driver looks again
+        match, seat = decision.match, decision.seat
+        legal = match.legal(seat)
+        if action is not None and (action.seat != seat or legal.reason(action) is not None):
+            log.warning("room %s: bot at seat %d chose %s, refused", self.code, seat, action)
+            action = None
+        if action is None:
+            action = legal.random(secrets.SystemRandom())
+        try:
+            self._act(action)
+        except (Refusal, ActionError):
+            return False
         return True
 
     async def _drive(self) -> None:
@@ -484,6 +549,10 @@ class Room:
                         ok = self._run_auto(paced=delay > 0)
                     except Refusal:  # the log could not be written
                         ok = False
+                if isinstance(ok, Decision):
+                    action = await self._think(ok)
+                    async with self.lock:
+                        ok = self._decided(ok, action)
                 if not ok:
                     break
                 await asyncio.sleep(0)
