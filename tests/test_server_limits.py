@@ -126,9 +126,9 @@ def test_host_role_passes_on_after_the_grace() -> None:
 class SlowPlayer:
     """A computer player that thinks for ``seconds`` (a stand-in for the search player)."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, thinking: threading.Event) -> None:
         self.seconds = seconds
-        self.thinking = threading.Event()
+        self.thinking = thinking
 
     def act(self, view: SeatView, legal: Legal) -> Action:
         self.thinking.set()
@@ -137,23 +137,24 @@ class SlowPlayer:
 
 
 def test_slow_bots_think_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
-    slow = SlowPlayer(2.5)
-    monkeypatch.setattr(rooms_module, "make_player",
-                        lambda kind, seed: slow if kind == "search" else make_player(kind, seed))
+    thinking = threading.Event()
+    monkeypatch.setattr(rooms_module, "make_player", lambda kind, seed: SlowPlayer(
+        2.5, thinking) if kind == "search" else make_player(kind, seed))
     with TestClient(create_app(":memory:", replace(FAST, bot_time=0.5))) as http:
         server = Server(http)
         try:
             code = server.room()
-            people = table(server, code, [0], {1: "search", 2: "random", 3: "random"})
-            people[0].send("start")
-            assert slow.thinking.wait(TIMEOUT)
+            host = table(server, code, [0], {1: "search", 2: "search", 3: "search"})[0]
+            host.send("start")
+            host.send("replace", seat=0, kind="search")  # only computer players
+            assert thinking.wait(TIMEOUT)
             began = time.monotonic()
-            while people[0].ws._send_rx.statistics().current_buffer_used:
-                people[0].recv()  # what was sent before the bot began to think
+            while host.ws._send_rx.statistics().current_buffer_used:
+                host.recv()  # what was sent before the bot began to think
             assert http.get("/api/presets").status_code == 200
             assert time.monotonic() - began < 1.0  # answered while the bot thinks
             # past bot_time a random legal action is played for it: the match goes on
-            people[0].expect("state")
+            host.expect("state")
             assert time.monotonic() - began < 2.0
         finally:
             server.close()
