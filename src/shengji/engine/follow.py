@@ -406,8 +406,7 @@ class Structure:
         play = broken is not None
         parts = broken or frozenset()
         items = [(f, n) for f, n in faces if n >= 2 and (play or n <= widest)]
-        Pick = tuple[Card, int, bool]
-        Best = tuple[tuple[int, int], tuple[Pick, ...]]
+        Best = tuple[tuple[int, int], tuple[tuple[Card, int, bool], ...]]
         memo: dict[tuple[int, tuple[int, ...]], Best] = {}
 
         def cuts(n: int, left: tuple[int, ...]) -> dict[tuple[int, ...], tuple[int, ...]]:
