@@ -5,11 +5,13 @@ they saw before the kill, and finish the round."""
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import os
 import random
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -17,10 +19,16 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from starlette.testclient import TestClient
 from websockets.sync.client import ClientConnection, connect
 
+from shengji.game.actions import parse_action
+from shengji.game.config import rules_from_dict
+from shengji.game.match import Match
+from shengji.server.app import create_app
 from shengji.server.schemas import SERVER_MESSAGE
-from test_server_protocol import act, my_turn, play_round, settled
+from shengji.server.storage import MatchRow, SQLiteStorage
+from test_server_protocol import FAST, Server, act, my_turn, play_round, settled, table
 
 TIMEOUT = 20.0
 
@@ -136,3 +144,60 @@ def test_sigkill_mid_round_loses_nothing(tmp_path: Path) -> None:
     finally:
         server.kill()
         server.wait(TIMEOUT)
+
+
+class FailsOnTheLastAction(SQLiteStorage):
+    """SQLite storage whose append of the action that ends a match fails while ``full`` (a
+    full disk, or a kill just before the commit)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.shadow: Match | None = None
+        self.full = True
+        self.failed = False
+
+    def start_match(self, code: str, match: MatchRow) -> None:
+        super().start_match(code, match)
+        self.shadow = Match(rules_from_dict(match.rules), seed=match.seed)
+
+    def append_actions(self, code: str, no: int, first: int, actions: list[str],
+                       now: float, status: str | None = None) -> None:
+        assert self.shadow is not None
+        trial = copy.deepcopy(self.shadow)
+        for text in actions:
+            trial.apply(parse_action(text))
+        if trial.is_over and self.full:
+            self.failed = True
+            raise OSError("disk full")
+        super().append_actions(code, no, first, actions, now, status)
+        self.shadow = trial
+
+
+def test_room_is_over_only_once_the_last_action_is_logged(tmp_path: Path) -> None:
+    db = tmp_path / "rooms.sqlite3"
+    store = FailsOnTheLastAction(db)
+    with TestClient(create_app(storage=store, settings=FAST)) as http:
+        server = Server(http)
+        try:
+            code = server.room("tractor", 4, end_rank="2")
+            host = table(server, code, [0], {1: "random", 2: "random", 3: "random"})[0]
+            host.send("start")
+            host.send("replace", seat=0, kind="random")
+            deadline = time.monotonic() + TIMEOUT
+            while not store.failed and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert store.failed
+            room = server.live(code)
+            record = f"/api/rooms/{code}/record"
+            assert http.get(record).status_code == 409  # the seed stays secret
+            status = sqlite3.connect(db).execute("SELECT status FROM rooms").fetchone()
+            assert status == ("playing",)
+            store.full = False
+            watcher = server.connect(code)
+            watcher.hello("Sam")  # wakes the room: the last action is played again
+            watcher.until(lambda m: m["type"] == "state" and m["match"]["over"])
+            assert room.row.status == "over" and http.get(record).status_code == 200
+            status = sqlite3.connect(db).execute("SELECT status FROM rooms").fetchone()
+            assert status == ("over",)
+        finally:
+            server.close()

@@ -246,9 +246,8 @@ class Room:
     def _after_replay(self) -> None:
         match = self.match
         assert match is not None
-        if match.is_over:
-            self.row.status = "over"
-        elif match.results and not match.round.history:
+        self.row.status = "over" if match.is_over else "playing"
+        if not match.is_over and match.results and not match.round.history:
             self.waiting = self._person_seats()
 
     def start_driver(self) -> None:
@@ -386,26 +385,27 @@ class Room:
         sheet = rnd.view(public).result
         assert sheet is not None
         self.results[None].append(schemas.result_json(sheet))
-        if match.is_over:
-            self.row.status = "over"
-            self._save()
-        else:
+        if not match.is_over:  # the room is "over" once the last action is logged
             self.waiting = self._person_seats()
 
     def _commit(self, actions: list[Action]) -> None:
         """Write applied actions to the log (committed before anyone hears of them)."""
         if not actions:
             return
-        assert self.match_row is not None
+        assert self.match_row is not None and self.match is not None
         self._touch()
+        over = self.match.is_over
         try:
             self.storage.append_actions(self.code, self.match_row.no, self.logged,
-                                        [str(a) for a in actions], self.row.last_active)
+                                        [str(a) for a in actions], self.row.last_active,
+                                        status="over" if over else None)
         except Exception:
             log.exception("room %s: could not log actions; rebuilding from the log", self.code)
             self._rebuild()
             raise Refusal("storage", "the server could not save this; nothing changed") from None
         self.logged += len(actions)
+        if over:
+            self.row.status = "over"
 
     def _rebuild(self) -> None:
         """Rebuild the match from the stored log (after a failure left it in doubt)."""
@@ -892,7 +892,8 @@ class Room:
 
     def record(self) -> str | None:
         """The latest finished match's record (TOML), or ``None`` if none is finished."""
-        if self.row.status == "over" and self.match is not None and self.match_row is not None:
+        if (self.row.status == "over" and self.match is not None and self.match.is_over
+                and self.match_row is not None):
             return write_record(self.match, self.match_row.names, self.match_row.kinds)
         if self.row.match_no == 0:
             return None

@@ -89,8 +89,9 @@ class Storage(Protocol):
         """A stored match with its whole action log."""
 
     def append_actions(self, code: str, no: int, first: int, actions: list[str],
-                       now: float) -> None:
-        """Append actions ``first``, ``first + 1``... of match ``no``; committed on return."""
+                       now: float, status: str | None = None) -> None:
+        """Append actions ``first``, ``first + 1``... of match ``no`` (and set the room's
+        ``status`` if given) in one transaction, committed on return."""
 
     def add_chat(self, code: str, line: ChatRow) -> None:
         """Store a chat line."""
@@ -188,13 +189,15 @@ class SQLiteStorage:
                         actions)
 
     def append_actions(self, code: str, no: int, first: int, actions: list[str],
-                       now: float) -> None:
-        """Append actions to match ``no``'s log and touch the room, in one transaction."""
+                       now: float, status: str | None = None) -> None:
+        """Append actions to match ``no``'s log and touch the room (setting its ``status`` if
+        given), in one transaction."""
         with self.db:
             self.db.execute("BEGIN")
             self.db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)",
                                 [(code, no, first + i, a) for i, a in enumerate(actions)])
-            self.db.execute("UPDATE rooms SET last_active = ? WHERE code = ?", (now, code))
+            self.db.execute("UPDATE rooms SET last_active = ?, status = COALESCE(?, status)"
+                            " WHERE code = ?", (now, status, code))
 
     def add_chat(self, code: str, line: ChatRow) -> None:
         """Store a chat line."""
