@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from shengji.cli import main
 from shengji.game.actions import Action
@@ -156,5 +157,29 @@ def test_slow_bots_think_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> 
             # past bot_time a random legal action is played for it: the match goes on
             host.expect("state")
             assert time.monotonic() - began < 2.0
+        finally:
+            server.close()
+
+
+def test_connection_limits_and_hello_timeout() -> None:
+    settings = replace(FAST, max_connections=3, max_member_connections=2, hello_timeout=0.3)
+    with TestClient(create_app(":memory:", settings)) as http:
+        server = Server(http)
+        try:
+            code = server.room()
+            ann = server.connect(code)
+            assert ann.hello("Ann")["type"] == "room"
+            again = server.connect(code)
+            assert again.hello("Ann", token=ann.token)["type"] == "room"
+            third = server.connect(code)
+            refusal = third.hello("Ann", token=ann.token)
+            assert refusal["code"] == "too-many-connections" and "2 times" in refusal["message"]
+            full = server.connect(code).recv()  # a fourth connection to the room
+            assert full["code"] == "too-many-connections" and "3 connections" in full["message"]
+            assert third.recv()["code"] == "hello-timeout"  # it never said hello
+            with pytest.raises(WebSocketDisconnect):
+                third.ws.receive_text()
+            again.ws.close()
+            assert server.connect(code).hello("Ann", token=ann.token)["type"] == "room"
         finally:
             server.close()

@@ -26,6 +26,18 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-delay", type=float, default=d.bot_delay, metavar="SECONDS",
                         help=f"seconds a computer player waits before acting "
                              f"(default {d.bot_delay})")
+    parser.add_argument("--bot-time", type=float, default=d.bot_time, metavar="SECONDS",
+                        help="seconds a computer player may think before a random legal action "
+                             f"is played for it (default {d.bot_time:g})")
+    parser.add_argument("--max-connections", type=int, default=d.max_connections,
+                        help=f"connections per room at most (default {d.max_connections})")
+    parser.add_argument("--max-member-connections", type=int,
+                        default=d.max_member_connections,
+                        help="connections of one member at most "
+                             f"(default {d.max_member_connections})")
+    parser.add_argument("--hello-timeout", type=float, default=d.hello_timeout,
+                        metavar="SECONDS", help="seconds a connection has to say hello "
+                                                f"(default {d.hello_timeout:g})")
     parser.add_argument("--max-message", type=int, default=d.max_message, metavar="BYTES",
                         help=f"largest client message (default {d.max_message})")
     parser.add_argument("--rate", type=float, default=d.rate,
@@ -54,7 +66,10 @@ def serve_main(args: argparse.Namespace) -> int:
     numbers = {"--deal-pace": args.deal_pace, "--bot-delay": args.bot_delay,
                "--max-message": args.max_message, "--rate": args.rate, "--burst": args.burst,
                "--max-rooms": args.max_rooms, "--max-spectators": args.max_spectators,
-               "--idle-expiry": args.idle_expiry, "--host-grace": args.host_grace}
+               "--idle-expiry": args.idle_expiry, "--host-grace": args.host_grace,
+               "--bot-time": args.bot_time, "--max-connections": args.max_connections,
+               "--max-member-connections": args.max_member_connections,
+               "--hello-timeout": args.hello_timeout}
     bad = [name for name, value in numbers.items() if value < 0] + (
         ["--port"] if not 0 <= args.port < 65536 else [])
     if bad:
@@ -64,7 +79,10 @@ def serve_main(args: argparse.Namespace) -> int:
     settings = Settings(deal_pace=args.deal_pace, bot_delay=args.bot_delay,
                         max_message=args.max_message, rate=args.rate, burst=args.burst,
                         max_rooms=args.max_rooms, max_spectators=args.max_spectators,
-                        idle_expiry=args.idle_expiry, host_grace=args.host_grace)
+                        idle_expiry=args.idle_expiry, host_grace=args.host_grace,
+                        bot_time=args.bot_time, max_connections=args.max_connections,
+                        max_member_connections=args.max_member_connections,
+                        hello_timeout=args.hello_timeout)
     try:
         app = create_app(args.db, settings)
     except Exception as problem:  # e.g. a database that cannot be opened

@@ -29,6 +29,12 @@ class Settings:
     """Members without a seat per room at most."""
     max_members: int = 50
     """Members (everyone who ever joined) per room at most."""
+    max_connections: int = 100
+    """Websocket connections per room at most."""
+    max_member_connections: int = 3
+    """Connections of one member (say, browser tabs) at most."""
+    hello_timeout: float = 5.0
+    """Seconds a new connection has to say ``hello`` before it is closed."""
     idle_expiry: float = 24 * 3600.0
     """A room nobody is connected to and nothing happened in for this long is deleted."""
     chat_history: int = 100

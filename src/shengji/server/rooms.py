@@ -187,6 +187,8 @@ class Room:
         self.lock = asyncio.Lock()
         self.members: dict[str, Member] = {}
         self.conns: list[Connection] = []
+        self.online: dict[str, int] = {}
+        """Open connections of each member who said hello."""
         self.match: Match | None = None
         self.match_row: MatchRow | None = None
         self.logged = 0
@@ -281,7 +283,7 @@ class Room:
         return None
 
     def _connected(self, member_id: str) -> bool:
-        return any(c.member is not None and c.member.id == member_id for c in self.conns)
+        return member_id in self.online
 
     def spectator_count(self) -> int:
         """Connected members without a seat."""
@@ -305,15 +307,19 @@ class Room:
 
     # -- messages out --------------------------------------------------------------------
 
-    def room_message(self, conn: Connection) -> dict[str, Any]:
-        """The ``room`` message for one connection."""
+    def room_message(self, conn: Connection, shared: dict[str, Any]) -> dict[str, Any]:
+        """The ``room`` message for one connection (``shared``: its part common to every
+        connection, from :meth:`_room_shared`)."""
         member = conn.member
+        return {**shared,
+                "you": {"member": member.id if member else "",
+                        "seat": self.seat_of(member) if member else None,
+                        "host": member is not None and member.id == self.row.host}}
+
+    def _room_shared(self) -> dict[str, Any]:
         seated = {seat["member"] for seat in self.row.seats if seat["kind"] == "person"}
         return {
             "type": "room", "code": self.code, "status": self.row.status, "host": self.row.host,
-            "you": {"member": member.id if member else "",
-                    "seat": self.seat_of(member) if member else None,
-                    "host": member is not None and member.id == self.row.host},
             "seats": [{"seat": s, "name": self._seat_name(s), "kind": seat["kind"],
                        "bot": seat["bot"],
                        "connected": seat["kind"] == "bot" or (
@@ -325,9 +331,10 @@ class Room:
         }
 
     def _broadcast_room(self) -> None:
+        shared = self._room_shared()
         for conn in self.conns:
             if conn.member is not None:
-                conn.send(self.room_message(conn))
+                conn.send(self.room_message(conn, shared))
 
     def state_message(self, seat: int | None) -> str:
         """The ``state`` message of ``seat`` (``None``: a spectator), as JSON text."""
@@ -605,7 +612,12 @@ class Room:
             digest = hash_token(token)
             member = next((m for m in self.members.values()
                            if secrets.compare_digest(m.token_hash, digest)), None)
-        if member is None:
+        if member is not None:
+            if self.online.get(member.id, 0) >= self.settings.max_member_connections:
+                raise Refusal("too-many-connections", "you are connected to this room "
+                              f"{self.settings.max_member_connections} times already; close "
+                              "one of them first")
+        else:
             name = hello.name
             if any(m.name.casefold() == name.casefold() for m in self.members.values()):
                 raise Refusal("name-taken", f"someone in this room is already called {name!r}; "
@@ -624,6 +636,7 @@ class Room:
                 self.row.host = member.id
                 self._save()
         conn.member = member
+        self.online[member.id] = self.online.get(member.id, 0) + 1
         conn.send({"type": "welcome", "token": token, "member": member.id, "room": self.code})
         for line in self.chat:
             conn.send(_chat_message(line))
@@ -849,18 +862,25 @@ class Room:
 
     # -- connections ---------------------------------------------------------------------
 
-    async def join(self, conn: Connection) -> None:
-        """A new connection (it says hello next)."""
+    async def join(self, conn: Connection) -> bool:
+        """A new connection (it says hello next); False if the room has as many as it may."""
         async with self.lock:
+            if len(self.conns) >= self.settings.max_connections:
+                return False
             self.conns.append(conn)
+            return True
 
     async def leave(self, conn: Connection) -> None:
         """A connection closed."""
         async with self.lock:
-            if conn in self.conns:
-                self.conns.remove(conn)
+            if conn not in self.conns:
+                return
+            self.conns.remove(conn)
             conn.close()
             if conn.member is not None:
+                count = self.online.pop(conn.member.id) - 1
+                if count:
+                    self.online[conn.member.id] = count
                 self._broadcast_room()
                 self._watch_host()
 
@@ -995,12 +1015,28 @@ class Rooms:
             await websocket.close(code=4404)
             return
         conn = Connection(websocket, self.settings)
+        if not await room.join(conn):
+            await websocket.send_text(json.dumps(error(
+                "too-many-connections", f"this room already has {self.settings.max_connections}"
+                " connections; try again later")))
+            await websocket.close(code=1013)
+            return
         writer = asyncio.create_task(conn.write())
-        await room.join(conn)
         limit = self.settings.max_message
+        hello_by = time.monotonic() + self.settings.hello_timeout
         try:
             while not conn.closed:
-                event = await websocket.receive()
+                if conn.member is None:
+                    try:
+                        event = await asyncio.wait_for(websocket.receive(),
+                                                       max(0.0, hello_by - time.monotonic()))
+                    except TimeoutError:
+                        conn.send(error("hello-timeout", "say hello within "
+                                        f"{self.settings.hello_timeout:g} seconds"))
+                        conn.close()
+                        break
+                else:
+                    event = await websocket.receive()
                 if event["type"] == "websocket.disconnect":
                     break
                 text = event.get("text")
