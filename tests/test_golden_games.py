@@ -22,10 +22,11 @@ from random import Random
 import pytest
 
 from shengji.engine.lead import LegalLeads
-from shengji.game.actions import Action, Play
+from shengji.game.actions import Action, Bury, Play
 from shengji.game.legal import Legal
 from shengji.game.match import Match
 from shengji.game.presets import PRESETS, preset
+from shengji.game.round import Phase, Round
 from shengji.game.view import SeatView
 from shengji.players import make_player
 from shengji.players.base import Player
@@ -120,6 +121,44 @@ def test_game_is_unchanged(golden: dict[str, dict[str, str]], name: str, kind: s
 
 def test_reference_covers_every_case(golden: dict[str, dict[str, str]]) -> None:
     assert sorted(golden) == sorted(_key(*case) for case in cases())
+
+
+def _fresh(rnd: Round, seat: int) -> tuple[object, ...]:
+    """The seat's hand, history and tricks read from scratch (as views did before they
+    shared the round's tuples)."""
+    cards = rnd.hands[seat].cards()
+    hand = tuple(rnd.trump.sorted(cards) if rnd.trump is not None else cards)
+    history = list(rnd.history)
+    if rnd.kitty_owner is not None and not (rnd.phase == Phase.DONE and rnd.rules.kitty_revealed):
+        for i in rnd.buried_at:
+            if history[i].seat != seat:
+                history[i] = Bury(history[i].seat, ())
+    return hand, tuple(history), tuple(rnd.tricks)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_shared_view_parts_match_a_fresh_reading(name: str) -> None:
+    """Views share sorted hands, the history and the tricks kept up to date by the round;
+    through draws, bids, buries, plays, undos and copies they equal a reading from
+    scratch, for every seat."""
+    rules = preset(name)
+    for seed in range(3):
+        rnd = Round(rules, seed=seed)
+        rng = Random(seed)
+        while rnd.phase != Phase.DONE:
+            seat = rnd.to_move
+            assert seat is not None
+            for s in range(rules.players):
+                view = rnd.view(s)
+                assert (view.hand, view.history, view.tricks) == _fresh(rnd, s)
+            if len(rnd.history) > 1 and rng.random() < 0.1:
+                rnd.undo()
+                continue
+            rnd.apply(rnd.legal(seat).random(rng))
+            if rng.random() < 0.05:
+                rnd = rnd.copy()
+        for s in range(rules.players):
+            assert (rnd.view(s).hand, rnd.view(s).history) == _fresh(rnd, s)[:2]
 
 
 if __name__ == "__main__":
