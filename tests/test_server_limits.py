@@ -57,7 +57,7 @@ def test_spectator_and_member_limits() -> None:
             cy.ws.close()  # a spectator who left makes room for another
             bob.until(lambda m: m["type"] == "room" and m["spectators"] == [])
             assert server.connect(code).hello("Di")["type"] == "room"
-            assert server.connect(code).hello("Fay")["code"] == "room-full"  # 4 members
+            assert server.connect(code).hello("Fay")["code"] == "too-many-spectators"
         finally:
             server.close()
 
@@ -181,5 +181,64 @@ def test_connection_limits_and_hello_timeout() -> None:
                 third.ws.receive_text()
             again.ws.close()
             assert server.connect(code).hello("Ann", token=ann.token)["type"] == "room"
+        finally:
+            server.close()
+
+
+def test_members_who_left_make_room_and_are_forgotten(tmp_path: Path) -> None:
+    db = tmp_path / "rooms.sqlite3"
+    with TestClient(create_app(db, replace(FAST, max_members=2, member_expiry=60))) as http:
+        server = Server(http)
+        try:
+            code = server.room()
+            ann = server.connect(code)
+            ann.hello("Ann")
+            bob = server.connect(code)
+            bob.hello("Bob")
+            bob.ws.close()
+            ann.until(lambda m: m["type"] == "room" and m["spectators"] == ["Ann"])
+            cy = server.connect(code)
+            assert cy.hello("Cy")["type"] == "room"  # Bob is away: 2 members connected
+            refusal = server.connect(code).hello("Di")
+            assert refusal["code"] == "room-full" and "2 connected" in refusal["message"]
+            rooms = http.app.state.rooms  # type: ignore[attr-defined]
+            rooms.expire(time.time() + 30)
+            assert len(server.live(code).members) == 3
+            rooms.expire(time.time() + 61)  # Bob is forgotten, the others are connected
+            assert sorted(m.name for m in server.live(code).members.values()) == ["Ann", "Cy"]
+            stored = sqlite3.connect(db).execute("SELECT COUNT(*) FROM members").fetchone()
+            assert stored == (2,)
+            cy.ws.close()
+            ann.until(lambda m: m["type"] == "room" and m["spectators"] == ["Ann"])
+            back = server.connect(code)
+            assert back.hello("Bob", token=bob.token)["type"] == "room"
+            assert back.member != bob.member  # a new member: the old token is forgotten
+        finally:
+            server.close()
+
+
+def test_host_kicks_a_member() -> None:
+    with TestClient(create_app(":memory:", FAST)) as http:
+        server = Server(http)
+        try:
+            code = server.room()
+            ann = server.connect(code)
+            ann.hello("Ann")
+            bob = server.connect(code)
+            bob.hello("Bob")
+            bob.send("sit", seat=1)
+            bob.until(lambda m: m["type"] == "room" and m["you"]["seat"] == 1)
+            assert bob.error("kick", member=ann.member)["code"] == "not-host"
+            assert ann.error("kick", member=ann.member)["code"] == "not-yourself"
+            assert ann.error("kick", member="nobody")["code"] == "no-member"
+            ann.send("kick", member=bob.member)
+            assert bob.expect("error")["code"] == "kicked"
+            with pytest.raises(WebSocketDisconnect):
+                bob.ws.receive_text()
+            room = ann.until(lambda m: m["type"] == "room" and m["seats"][1]["kind"] is None)
+            assert room["spectators"] == ["Ann"]
+            again = server.connect(code)
+            assert again.hello("Bob", token=bob.token)["type"] == "room"
+            assert again.member != bob.member
         finally:
             server.close()

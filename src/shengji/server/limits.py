@@ -28,7 +28,10 @@ class Settings:
     max_spectators: int = 20
     """Members without a seat per room at most."""
     max_members: int = 50
-    """Members (everyone who ever joined) per room at most."""
+    """Connected members per room at most."""
+    member_expiry: float = 600.0
+    """A member without a seat who is away this long is forgotten (their token then joins as
+    a new member)."""
     max_connections: int = 100
     """Websocket connections per room at most."""
     max_member_connections: int = 3

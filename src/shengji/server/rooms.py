@@ -121,6 +121,8 @@ class Member:
     id: str
     name: str
     token_hash: str
+    away: float = 0.0
+    """When the member's last connection closed (``time.time()``)."""
 
 
 @dataclass(frozen=True)
@@ -221,7 +223,7 @@ class Room:
         """Rebuild a stored room: members, chat and the match replayed from its log."""
         room = cls(row, storage, settings)
         for m in storage.members(row.code):
-            room.members[m.id] = Member(m.id, m.name, m.token_hash)
+            room.members[m.id] = Member(m.id, m.name, m.token_hash, time.time())
         room.chat.extend(storage.chat(row.code, settings.chat_history))
         if row.status != "lobby":
             stored = storage.load_match(row.code, row.match_no)
@@ -592,6 +594,7 @@ class Room:
             schemas.Remove: self._remove, schemas.Move: self._move, schemas.Start: self._start,
             schemas.Replace: self._replace, schemas.NewMatch: self._new_match,
             schemas.NextRound: self._next_round, schemas.Chat: self._chat,
+            schemas.Kick: self._kick,
         }
         if isinstance(message, schemas.ActionMessage):
             self._action(member, message.action)
@@ -622,8 +625,9 @@ class Room:
             if any(m.name.casefold() == name.casefold() for m in self.members.values()):
                 raise Refusal("name-taken", f"someone in this room is already called {name!r}; "
                                             "choose another name (or rejoin with your token)")
-            if len(self.members) >= self.settings.max_members:
-                raise Refusal("room-full", "this room has as many members as it may have")
+            if len(self.online) >= self.settings.max_members:
+                raise Refusal("room-full", f"this room already has {self.settings.max_members}"
+                                           " connected members")
             if self.spectator_count() >= self.settings.max_spectators:
                 raise Refusal("too-many-spectators",
                               f"this room already has {self.settings.max_spectators} spectators")
@@ -803,6 +807,46 @@ class Room:
             if conn.member is not None:
                 conn.send(text)
 
+    def _kick(self, member: Member, message: schemas.Kick) -> None:
+        if member.id != self.row.host:
+            raise Refusal("not-host", "only the host may do this")
+        gone = self.members.get(message.member)
+        if gone is None:
+            raise Refusal("no-member", f"there is no member {message.member!r} in this room")
+        if gone is member:
+            raise Refusal("not-yourself", "the host cannot kick themselves")
+        seat = self.seat_of(gone)
+        if seat is not None and self.row.status == "playing":
+            raise Refusal("seated-in-match", f"{gone.name} holds seat {seat} in the match: "
+                                             "replace the seat first")
+        self._forget([gone.id])
+        for conn in [c for c in self.conns if c.member is gone]:
+            conn.send(error("kicked", "the host removed you from this room"))
+            conn.member = None
+            conn.close()
+        self._lobby_changed()
+
+    def _forget(self, ids: list[str]) -> None:
+        """Remove members (and free their seats; the caller saves the room)."""
+        self.storage.delete_members(self.code, ids)
+        for member_id in ids:
+            del self.members[member_id]
+            self.online.pop(member_id, None)
+            for s, seat in enumerate(self.row.seats):
+                if seat["kind"] == "person" and seat["member"] == member_id:
+                    self.row.seats[s] = _free()
+
+    def prune(self, now: float) -> list[str]:
+        """Forget members without a seat (nor the host's role) away for the member expiry;
+        returns their ids."""
+        seated = {seat["member"] for seat in self.row.seats if seat["kind"] == "person"}
+        gone = [m.id for m in self.members.values()
+                if m.id not in seated and m.id != self.row.host and m.id not in self.online
+                and now - m.away > self.settings.member_expiry]
+        if gone:
+            self._forget(gone)
+        return gone
+
     def _seated_match(self, member: Member) -> tuple[Match, int]:
         seat = self.seat_of(member)
         if seat is None:
@@ -881,6 +925,8 @@ class Room:
                 count = self.online.pop(conn.member.id) - 1
                 if count:
                     self.online[conn.member.id] = count
+                else:
+                    conn.member.away = time.time()
                 self._broadcast_room()
                 self._watch_host()
 
@@ -975,7 +1021,10 @@ class Rooms:
             self.expire(time.time())
 
     def expire(self, now: float) -> list[str]:
-        """Delete idle rooms; returns their codes."""
+        """Delete idle rooms and forget long-gone members; returns the deleted rooms' codes."""
+        for room in self.rooms.values():
+            if not room.lock.locked():
+                room.prune(now)
         gone = [code for code, room in self.rooms.items() if room.idle(now)]
         for code in gone:
             room = self.rooms.pop(code)

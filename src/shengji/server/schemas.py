@@ -144,6 +144,13 @@ class Chat(_In):
     text: ChatText
 
 
+class Kick(_In):
+    """Host: remove a member (not seated in a match being played) from the room for good."""
+
+    type: Literal["kick"]
+    member: Annotated[str, StringConstraints(min_length=1, max_length=40)]
+
+
 class NewMatch(_In):
     """Host, after the match: back to the lobby with the same seats for a new match."""
 
@@ -158,13 +165,13 @@ class NextRound(_In):
 
 
 ClientMessage = (Hello | Sit | Stand | Configure | AddBot | Remove | Move | Start | Replace
-                 | ActionMessage | Check | Suggest | Chat | NewMatch | NextRound)
+                 | ActionMessage | Check | Suggest | Chat | Kick | NewMatch | NextRound)
 """Any message a client may send."""
 
 _CLIENT = TypeAdapter[ClientMessage](Annotated[ClientMessage, Field(discriminator="type")])
 CLIENT_TYPES: tuple[str, ...] = ("hello", "sit", "stand", "configure", "add_bot", "remove",
                                  "move", "start", "replace", "action", "check", "suggest",
-                                 "chat", "new_match", "next_round")
+                                 "chat", "kick", "new_match", "next_round")
 
 
 class MessageError(ValueError):

@@ -82,6 +82,9 @@ class Storage(Protocol):
     def members(self, code: str) -> list[MemberRow]:
         """A room's members, in the order they joined."""
 
+    def delete_members(self, code: str, ids: list[str]) -> None:
+        """Forget members of a room."""
+
     def start_match(self, code: str, match: MatchRow) -> None:
         """Store a match as it starts (its seed never leaves the server before it ends)."""
 
@@ -170,6 +173,10 @@ class SQLiteStorage:
         rows = self.db.execute("SELECT id, name, token_hash FROM members WHERE room = ?"
                                " ORDER BY n", (code,)).fetchall()
         return [MemberRow(*row) for row in rows]
+
+    def delete_members(self, code: str, ids: list[str]) -> None:
+        """Forget members of a room."""
+        self._write("DELETE FROM members WHERE room = ? AND id = ?", *((code, i) for i in ids))
 
     def start_match(self, code: str, match: MatchRow) -> None:
         """Store a match as it starts."""
