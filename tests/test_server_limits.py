@@ -242,3 +242,20 @@ def test_host_kicks_a_member() -> None:
             assert again.member != bob.member
         finally:
             server.close()
+
+
+def test_room_creation_rate_and_unjoined_rooms_expire() -> None:
+    with TestClient(create_app(":memory:", replace(FAST, room_creation=2))) as http:
+        server = Server(http)
+        try:
+            unjoined, joined = server.room(), server.room()
+            answer = http.post("/api/rooms", json={"preset": "tractor", "table": 4})
+            assert answer.status_code == 429 and answer.json()["code"] == "rate"
+            watcher = server.connect(joined)
+            watcher.hello("Ann")
+            watcher.ws.close()
+            rooms = http.app.state.rooms  # type: ignore[attr-defined]
+            assert rooms.expire(time.time() + 60) == []
+            assert rooms.expire(time.time() + 601) == [unjoined]
+        finally:
+            server.close()

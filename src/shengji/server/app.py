@@ -14,12 +14,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Body, FastAPI, WebSocket
+from fastapi import Body, FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from shengji.game.config import rules_to_dict
-from shengji.server.limits import Settings
+from shengji.server.limits import RateLimit, Settings
 from shengji.server.rooms import Refusal, Rooms, check_rules
 from shengji.server.schemas import presets_json
 from shengji.server.storage import SQLiteStorage, Storage
@@ -48,6 +48,17 @@ def create_app(db: str | Path = ":memory:", settings: Settings | None = None,
                   openapi_url=None)
     app.state.rooms = rooms
     presets = presets_json()
+    creators: dict[str, RateLimit] = {}
+
+    def may_create(client: str) -> bool:
+        if len(creators) > 10_000:  # forget addresses whose bucket is full again
+            for address in [a for a, bucket in creators.items() if bucket.full()]:
+                del creators[address]
+        bucket = creators.get(client)
+        if bucket is None:
+            per_minute = chosen.room_creation
+            bucket = creators[client] = RateLimit(per_minute / 60.0, per_minute)
+        return bucket.allow()
 
     def page() -> Response:
         index = STATIC / "index.html"
@@ -75,8 +86,13 @@ def create_app(db: str | Path = ":memory:", settings: Settings | None = None,
                 "rules": rules_to_dict(checked) if checked is not None else None}
 
     @app.post("/api/rooms")
-    async def create_room(preset: Annotated[str, Body()], table: Annotated[int, Body()],
+    async def create_room(request: Request, preset: Annotated[str, Body()],
+                          table: Annotated[int, Body()],
                           rules: Annotated[dict[str, Any] | None, Body()] = None) -> Response:
+        if not may_create(request.client.host if request.client else ""):
+            return JSONResponse({"errors": {"room": "too many rooms opened from this address: "
+                                            f"at most {chosen.room_creation} a minute"},
+                                 "code": "rate"}, status_code=429)
         try:
             code = rooms.create(preset, table, rules or {})
         except Refusal as refusal:

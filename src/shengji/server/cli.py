@@ -46,6 +46,9 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"messages at once per connection (default {d.burst})")
     parser.add_argument("--max-rooms", type=int, default=d.max_rooms,
                         help=f"live rooms at most (default {d.max_rooms})")
+    parser.add_argument("--rooms-per-minute", type=int, default=d.room_creation,
+                        help="rooms one client address may open per minute "
+                             f"(default {d.room_creation})")
     parser.add_argument("--max-spectators", type=int, default=d.max_spectators,
                         help=f"spectators per room at most (default {d.max_spectators})")
     parser.add_argument("--host-grace", type=float, default=d.host_grace, metavar="SECONDS",
@@ -69,7 +72,8 @@ def serve_main(args: argparse.Namespace) -> int:
                "--idle-expiry": args.idle_expiry, "--host-grace": args.host_grace,
                "--bot-time": args.bot_time, "--max-connections": args.max_connections,
                "--max-member-connections": args.max_member_connections,
-               "--hello-timeout": args.hello_timeout}
+               "--hello-timeout": args.hello_timeout,
+               "--rooms-per-minute": args.rooms_per_minute}
     bad = [name for name, value in numbers.items() if value < 0] + (
         ["--port"] if not 0 <= args.port < 65536 else [])
     if bad:
@@ -82,7 +86,8 @@ def serve_main(args: argparse.Namespace) -> int:
                         idle_expiry=args.idle_expiry, host_grace=args.host_grace,
                         bot_time=args.bot_time, max_connections=args.max_connections,
                         max_member_connections=args.max_member_connections,
-                        hello_timeout=args.hello_timeout)
+                        hello_timeout=args.hello_timeout,
+                        room_creation=args.rooms_per_minute)
     try:
         app = create_app(args.db, settings)
     except Exception as problem:  # e.g. a database that cannot be opened

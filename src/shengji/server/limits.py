@@ -25,6 +25,10 @@ class Settings:
     """...and at most this many at once."""
     max_rooms: int = 1000
     """Live rooms at most; creating another is refused."""
+    room_creation: int = 10
+    """Rooms one client address may open per minute (bursts of as many)."""
+    unjoined_expiry: float = 600.0
+    """A room nobody joined (said ``hello`` in) this long after its creation is deleted."""
     max_spectators: int = 20
     """Members without a seat per room at most."""
     max_members: int = 50
@@ -55,6 +59,10 @@ class RateLimit:
         self.burst = float(burst)
         self.tokens = float(burst)
         self.stamp = time.monotonic()
+
+    def full(self) -> bool:
+        """True when the bucket has refilled (it may be forgotten)."""
+        return self.tokens + (time.monotonic() - self.stamp) * self.rate >= self.burst
 
     def allow(self) -> bool:
         """Take one token if there is one."""

@@ -953,7 +953,10 @@ class Room:
                 self._lobby_changed()
 
     def idle(self, now: float) -> bool:
-        """True when nobody is connected and nothing happened for the idle expiry."""
+        """True when nobody is connected and nothing happened for the idle expiry, or nobody
+        joined within the unjoined expiry."""
+        if not self.members and now - self.row.created > self.settings.unjoined_expiry:
+            return True
         return not self.conns and now - self.row.last_active > self.settings.idle_expiry
 
     def record(self) -> str | None:
