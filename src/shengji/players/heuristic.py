@@ -108,8 +108,9 @@ class HeuristicPlayer:
         hand = view.hand
         drawn = max(len(hand), 1)
         best: tuple[float, Bid] | None = None
+        tally = _HandTally(hand)
         for bid in bids:
-            strength = _bid_strength(bid, hand, view)
+            strength = tally.bid_strength(bid)
             if best is None or strength > best[0]:
                 best = (strength, bid)
         assert best is not None
@@ -425,14 +426,30 @@ def _high(unit: Unit, trump: Trump) -> bool:
     return any(trump.high[c] for c in unit.cards)
 
 
-def _bid_strength(bid: Bid, hand: Sequence[Card], view: SeatView) -> float:
-    card = bid.cards[0]
-    rank_cards = sum(1 for c in hand if c.rank == card.rank and not c.is_joker)
-    jokers = sum(1 for c in hand if c.is_joker)
-    if card.is_joker:
-        return rank_cards * 1.5 + jokers * 1.5 - 1
-    suit_cards = sum(1 for c in hand if c.suit == card.suit and c.rank != card.rank)
-    return suit_cards + 1.5 * (rank_cards + jokers)
+class _HandTally:
+    """A hand's cards counted by rank, by suit and by both, read once per bid decision."""
+
+    def __init__(self, hand: Sequence[Card]) -> None:
+        self.ranks: Counter[Rank | None] = Counter()
+        self.suits: Counter[Suit | None] = Counter()
+        self.both: Counter[tuple[Suit | None, Rank | None]] = Counter()
+        self.jokers = 0
+        for card in hand:
+            if card.is_joker:
+                self.jokers += 1
+                continue
+            self.ranks[card.rank] += 1
+            self.suits[card.suit] += 1
+            self.both[card.suit, card.rank] += 1
+
+    def bid_strength(self, bid: Bid) -> float:
+        """How strong a trump holding the bid's suit (or no-trump) makes of this hand."""
+        card = bid.cards[0]
+        rank_cards = 0 if card.rank is None else self.ranks[card.rank]
+        if card.is_joker:
+            return rank_cards * 1.5 + self.jokers * 1.5 - 1
+        suit_cards = self.suits[card.suit] - self.both[card.suit, card.rank]
+        return suit_cards + 1.5 * (rank_cards + self.jokers)
 
 
 def _suit_strength(cards: Sequence[Card], suit: Suit) -> tuple[int, int]:

@@ -126,7 +126,7 @@ class Memory:
                         voids[play.seat] = voids[play.seat] | {suit}
         self.voids = voids
         plays = [*log.plays, *((p.seat, p.cards) for p in trick)] if view.calls else []
-        self.unseen = [max(0, c) for c in counts]
+        self.unseen = [c if c > 0 else 0 for c in counts]
         self.tracker: FriendTracker | None = None
         if view.calls and view.dealer is not None:
             tracker = FriendTracker(view.calls, view.dealer, rules)
