@@ -9,6 +9,7 @@ import threading
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -257,5 +258,32 @@ def test_room_creation_rate_and_unjoined_rooms_expire() -> None:
             rooms = http.app.state.rooms  # type: ignore[attr-defined]
             assert rooms.expire(time.time() + 60) == []
             assert rooms.expire(time.time() + 601) == [unjoined]
+        finally:
+            server.close()
+
+
+def test_record_is_built_once_in_a_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    threads: list[threading.Thread] = []
+    real = rooms_module.write_record
+
+    def counted(*args: Any) -> str:
+        threads.append(threading.current_thread())
+        return real(*args)
+
+    monkeypatch.setattr(rooms_module, "write_record", counted)
+    with TestClient(create_app(":memory:", FAST)) as http:
+        server = Server(http)
+        try:
+            code = server.room("tractor", 4, end_rank="2")
+            host = table(server, code, [0], {1: "random", 2: "random", 3: "random"})[0]
+            host.send("start")
+            host.send("replace", seat=0, kind="random")
+            host.until(lambda m: m["type"] == "state" and m["match"]["over"])
+            record = f"/api/rooms/{code}/record"
+            first = http.get(record)
+            assert first.status_code == 200 and http.get(record).text == first.text
+            assert http.portal is not None
+            loop_thread = http.portal.call(threading.get_ident)
+            assert len(threads) == 1 and threads[0].ident != loop_thread
         finally:
             server.close()

@@ -107,8 +107,7 @@ def create_app(db: str | Path = ":memory:", settings: Settings | None = None,
         room = rooms.rooms.get(code)
         if room is None:
             return JSONResponse({"error": f"there is no room {code!r}"}, status_code=404)
-        async with room.lock:
-            text = room.record()
+        text = await room.record()
         if text is None:
             return JSONResponse({"error": "the record is available once the match is over"},
                                 status_code=409)

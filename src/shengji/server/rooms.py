@@ -199,6 +199,8 @@ class Room:
         """Actions applied to the room's matches (a computer player's choice made off the
         loop is applied only if nothing changed meanwhile)."""
         self._thinking: dict[int, asyncio.Future[Action]] = {}
+        self._record: tuple[int, str] | None = None
+        """The latest finished match's number and record text."""
         self.bots: dict[int, Player] = {}
         self.results: dict[int | None, list[dict[str, Any]]] = {}
         """Every finished round's sheet as each seat (``None``: spectators) may see it."""
@@ -959,20 +961,36 @@ class Room:
             return True
         return not self.conns and now - self.row.last_active > self.settings.idle_expiry
 
-    def record(self) -> str | None:
-        """The latest finished match's record (TOML), or ``None`` if none is finished."""
-        if (self.row.status == "over" and self.match is not None and self.match.is_over
-                and self.match_row is not None):
-            return write_record(self.match, self.match_row.names, self.match_row.kinds)
-        if self.row.match_no == 0:
-            return None
-        stored = self.storage.load_match(self.code, self.row.match_no - 1)
-        if stored is None:
-            return None
+    async def record(self) -> str | None:
+        """The latest finished match's record (TOML), or ``None`` if none is finished. Built in
+        a thread (replaying the match), once per match: a finished match never changes."""
+        async with self.lock:
+            if self.match is not None and self.match.is_over and self.match_row is not None:
+                no, finished, stored = self.match_row.no, self.match, self.match_row
+            elif self.row.match_no == 0:
+                return None
+            else:
+                no, finished = self.row.match_no - 1, None
+                loaded = self.storage.load_match(self.code, no)
+                if loaded is None:
+                    return None
+                stored = loaded
+            if self._record is not None and self._record[0] == no:
+                return self._record[1]
+        text = await asyncio.to_thread(_write_record, finished, stored)
+        if text is not None:
+            self._record = (no, text)
+        return text
+
+
+def _write_record(match: Match | None, stored: MatchRow) -> str | None:
+    """A finished match's record (``match``, or replayed from ``stored``); ``None`` if the
+    stored match is not over."""
+    if match is None:
         match = Match(rules_from_dict(stored.rules), seed=stored.seed)
         for text in stored.actions:
             match.apply(parse_action(text))
-        return write_record(match, stored.names, stored.kinds) if match.is_over else None
+    return write_record(match, stored.names, stored.kinds) if match.is_over else None
 
 
 def _free() -> dict[str, Any]:
