@@ -218,8 +218,8 @@ class HeuristicPlayer:
         plain = [u for u in units if u.suit != TRUMP]
         side = memory.side()
         opponents = [s for s in range(view.rules.players) if s not in side]
-        sure = [u for u in plain if self._sure(u, memory, trump)
-                and not any(u.suit in memory.voids[s] for s in opponents)]
+        sure = [u for u in plain if not any(u.suit in memory.voids[s] for s in opponents)
+                and self._sure(u, memory, trump)]
         if sure:
             throw = self._throw(sure, memory, legal)
             if throw is not None:
@@ -251,7 +251,7 @@ class HeuristicPlayer:
         return min(units, key=lambda u: (u.top, -u.size)).cards
 
     def _sure(self, unit: Unit, memory: Memory, trump: Trump) -> bool:
-        unseen = counts_of_suit(memory.unseen, unit.suit, trump)
+        unseen = memory.unseen_in(unit.suit, trump)
         return next(placements(unseen, unit.width, unit.length, trump, memory.view.rules,
                                above=unit.top), None) is None
 
@@ -347,7 +347,7 @@ class HeuristicPlayer:
         if suit != TRUMP and any(lead.suit in memory.voids[s] for s in threats) and (
                 not all(TRUMP in memory.voids[s] for s in threats)):
             return False
-        unseen = counts_of_suit(memory.unseen, suit, trump)
+        unseen = memory.unseen_in(suit, trump)
         for unit in reading:
             if next(placements(unseen, unit.width, unit.length, trump, memory.view.rules,
                                above=unit.top), None) is not None:

@@ -16,7 +16,7 @@ from shengji.engine.lead import Lead
 from shengji.engine.rules import Partnership, Rules
 from shengji.engine.trick import Play, beats
 from shengji.engine.trump import Trump
-from shengji.engine.units import Reading
+from shengji.engine.units import LevelCounts, Reading, counts_of_suit
 from shengji.game.deal import pack_counts
 from shengji.game.view import SeatView
 
@@ -127,6 +127,7 @@ class Memory:
         self.voids = voids
         plays = [*log.plays, *((p.seat, p.cards) for p in trick)] if view.calls else []
         self.unseen = [c if c > 0 else 0 for c in counts]
+        self._by_suit: dict[int, LevelCounts] = {}
         self.tracker: FriendTracker | None = None
         if view.calls and view.dealer is not None:
             tracker = FriendTracker(view.calls, view.dealer, rules)
@@ -134,6 +135,14 @@ class Memory:
                 tracker.play(seat, cards)
             self.tracker = tracker
         self.fluid = rules.partnership == Partnership.FLUID
+
+    def unseen_in(self, suit: int, trump: Trump) -> LevelCounts:
+        """The unseen cards of one effective suit by level (read once per decision; the
+        result is shared: do not change it)."""
+        found = self._by_suit.get(suit)
+        if found is None:
+            found = self._by_suit[suit] = counts_of_suit(self.unseen, suit, trump)
+        return found
 
     def side(self) -> set[int]:
         """Seats this seat knows to be on its side (itself included)."""
