@@ -287,3 +287,25 @@ def test_record_is_built_once_in_a_thread(monkeypatch: pytest.MonkeyPatch) -> No
             assert len(threads) == 1 and threads[0].ident != loop_thread
         finally:
             server.close()
+
+
+def test_chat_rate_is_per_member_and_storage_keeps_the_last_lines(tmp_path: Path) -> None:
+    db = tmp_path / "rooms.sqlite3"
+    settings = replace(FAST, chat_rate=0.01, chat_burst=3, chat_history=2)
+    with TestClient(create_app(db, settings)) as http:
+        server = Server(http)
+        try:
+            code = server.room()
+            ann = server.connect(code)
+            ann.hello("Ann")
+            tab = server.connect(code)
+            tab.hello("Ann", token=ann.token)
+            for n, c in enumerate([ann, tab, ann]):
+                c.send("chat", text=f"line {n}")
+                c.expect("chat")
+            refusal = tab.error("chat", text="one more")  # a second tab shares the limit
+            assert refusal["code"] == "rate" and "chat" in refusal["message"]
+            lines = sqlite3.connect(db).execute("SELECT text FROM chat ORDER BY id").fetchall()
+            assert lines == [("line 1",), ("line 2",)]
+        finally:
+            server.close()

@@ -45,7 +45,11 @@ class Settings:
     idle_expiry: float = 24 * 3600.0
     """A room nobody is connected to and nothing happened in for this long is deleted."""
     chat_history: int = 100
-    """Chat lines sent to a member who joins."""
+    """Chat lines kept per room (and sent to a member who joins)."""
+    chat_rate: float = 1.0
+    """Chat lines per second a member may send on average..."""
+    chat_burst: int = 5
+    """...and at most this many at once."""
     host_grace: float = 60.0
     """Seconds the host may be away before a connected member (a seated person first)
     becomes the host."""

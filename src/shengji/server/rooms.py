@@ -207,6 +207,8 @@ class Room:
         self.waiting: set[int] = set()
         """Person seats still reading the score sheet before the next deal."""
         self.chat: deque[ChatRow] = deque(maxlen=settings.chat_history)
+        self.chat_rates: dict[str, RateLimit] = {}
+        """Each member's chat rate limit (whatever connection they write from)."""
         self.wake = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
         self.encoded = schemas.EncodeCache()
@@ -800,8 +802,15 @@ class Room:
         self.wake.set()
 
     def _chat(self, member: Member, message: schemas.Chat) -> None:
+        settings = self.settings
+        rate = self.chat_rates.get(member.id)
+        if rate is None:
+            rate = self.chat_rates[member.id] = RateLimit(settings.chat_rate, settings.chat_burst)
+        if not rate.allow():
+            raise Refusal("rate", f"too many chat lines: at most {settings.chat_rate:g} per "
+                                  f"second (bursts of {settings.chat_burst})")
         line = ChatRow(member.id, member.name, self.seat_of(member), message.text, time.time())
-        self.storage.add_chat(self.code, line)
+        self.storage.add_chat(self.code, line, settings.chat_history)
         self.chat.append(line)
         self._touch()
         text = json.dumps(_chat_message(line))
@@ -834,6 +843,7 @@ class Room:
         for member_id in ids:
             del self.members[member_id]
             self.online.pop(member_id, None)
+            self.chat_rates.pop(member_id, None)
             for s, seat in enumerate(self.row.seats):
                 if seat["kind"] == "person" and seat["member"] == member_id:
                     self.row.seats[s] = _free()

@@ -96,8 +96,8 @@ class Storage(Protocol):
         """Append actions ``first``, ``first + 1``... of match ``no`` (and set the room's
         ``status`` if given) in one transaction, committed on return."""
 
-    def add_chat(self, code: str, line: ChatRow) -> None:
-        """Store a chat line."""
+    def add_chat(self, code: str, line: ChatRow, keep: int) -> None:
+        """Store a chat line, keeping the room's last ``keep`` lines only."""
 
     def chat(self, code: str, limit: int) -> list[ChatRow]:
         """The last ``limit`` chat lines, oldest first."""
@@ -206,11 +206,16 @@ class SQLiteStorage:
             self.db.execute("UPDATE rooms SET last_active = ?, status = COALESCE(?, status)"
                             " WHERE code = ?", (now, status, code))
 
-    def add_chat(self, code: str, line: ChatRow) -> None:
-        """Store a chat line."""
-        self._write("INSERT INTO chat (room, member, name, seat, text, time)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (code, line.member, line.name, line.seat, line.text, line.time))
+    def add_chat(self, code: str, line: ChatRow, keep: int) -> None:
+        """Store a chat line and drop the room's older ones beyond ``keep``, in one
+        transaction."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("INSERT INTO chat (room, member, name, seat, text, time)"
+                            " VALUES (?, ?, ?, ?, ?, ?)",
+                            (code, line.member, line.name, line.seat, line.text, line.time))
+            self.db.execute("DELETE FROM chat WHERE room = ? AND id NOT IN (SELECT id FROM chat"
+                            " WHERE room = ? ORDER BY id DESC LIMIT ?)", (code, code, keep))
 
     def chat(self, code: str, limit: int) -> list[ChatRow]:
         """The last ``limit`` chat lines, oldest first."""
