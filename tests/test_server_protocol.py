@@ -400,6 +400,7 @@ def test_refusals_change_nothing(server: Server) -> None:
     mover, other = people[to_move], people[1 - to_move]
     checks = [
         ("{not json", "bad-message"), ("[1, 2]", "bad-message"),
+        ("[" * 5000 + "]" * 5000, "bad-message"),  # too deep for the JSON reader
         (json.dumps({"type": "dance"}), "unknown-type"),
         (json.dumps({"type": "chat", "text": "x", "extra": 1}), "bad-message"),
         (json.dumps({"type": "sit", "seat": "1"}), "bad-message"),
@@ -553,3 +554,14 @@ def test_actions_are_logged_before_the_reply(server: Server, tmp_path: Path) -> 
     room = server.live(code)
     assert room.match is not None
     assert logged == [str(a) for a in room.match.history]
+
+
+def test_names_are_normalised_and_compared_folded(server: Server) -> None:
+    code = server.room()
+    ann = server.connect(code)
+    assert ann.hello("\uff21nn")["spectators"] == ["Ann"]  # fullwidth A: NFKC makes it A
+    for name in ("ANN", "\uff41nn", " ann "):
+        assert server.connect(code).hello(name)["code"] == "name-taken"
+    for name in ("Bo\u200bb", "Bo\u2028b", "\ue000Bob", "Bob\x07", "\u0378Bob"):
+        refusal = server.connect(code).hello(name)
+        assert refusal["code"] == "bad-message" and "U+" in refusal["message"], name

@@ -626,7 +626,8 @@ class Room:
                               "one of them first")
         else:
             name = hello.name
-            if any(m.name.casefold() == name.casefold() for m in self.members.values()):
+            key = schemas.name_key(name)
+            if any(schemas.name_key(m.name) == key for m in self.members.values()):
                 raise Refusal("name-taken", f"someone in this room is already called {name!r}; "
                                             "choose another name (or rejoin with your token)")
             if len(self.online) >= self.settings.max_members:

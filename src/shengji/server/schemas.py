@@ -16,12 +16,21 @@ import functools
 import json
 import re
 import types
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from itertools import islice
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+)
 
 from shengji.engine.cards import Card
 from shengji.engine.follow import LegalPlays
@@ -37,8 +46,27 @@ from shengji.game.view import SeatView
 MAX_SEATS = 12
 """The largest table the engine deals for."""
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24,
-                                        pattern=r"^[^\x00-\x1f\x7f]+$")]
+_BAD_NAME_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cn"})
+
+
+def _clean_name(name: str) -> str:
+    """A name in NFKC form, trimmed; refuses control, format, separator-line/paragraph,
+    private-use and unassigned characters."""
+    name = unicodedata.normalize("NFKC", name).strip()
+    if not 1 <= len(name) <= 24:
+        raise ValueError("a name has 1 to 24 characters")
+    bad = next((c for c in name if unicodedata.category(c) in _BAD_NAME_CATEGORIES), None)
+    if bad is not None:
+        raise ValueError(f"a name may not contain the character U+{ord(bad):04X}")
+    return name
+
+
+def name_key(name: str) -> str:
+    """What two names must not share in one room: their NFKC case-folded form."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+Name = Annotated[str, StringConstraints(max_length=100), AfterValidator(_clean_name)]
 SeatNo = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
 Word = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 ActionText = Annotated[str, StringConstraints(min_length=1, max_length=1000)]
@@ -188,6 +216,8 @@ def read_client_message(text: str) -> ClientMessage:
         data = json.loads(text)
     except ValueError:
         raise MessageError("bad-message", "the message is not valid JSON") from None
+    except RecursionError:
+        raise MessageError("bad-message", "the message is nested too deeply") from None
     if not isinstance(data, dict):
         raise MessageError("bad-message", "a message is a JSON object with a \"type\"")
     kind = data.get("type")
