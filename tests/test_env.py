@@ -79,6 +79,10 @@ VARIANTS = {
     "protect": lambda: preset("tractor", tuple_follow="protect"),
     "longest": lambda: preset("tractor-6", tractor_follow="longest"),
     "overbid": lambda: preset("tractor", kitty_overbid=True, bid_reinforce_equal=True),
+    "bombs": lambda: preset("tractor-6", bombs=2),
+    "bombs-follow-suit": lambda: preset("tractor", bombs=2, bomb_follow_suit=True),
+    "rainbow": lambda: preset("da-bai-fen", rainbow=3),
+    "breakdown": lambda: preset("tractor-6", tuple_follow="breakdown"),
 }
 
 

@@ -24,7 +24,7 @@ from typing import cast
 
 from shengji.engine.cards import ALL_CARDS, Card
 from shengji.engine.follow import LegalPlays
-from shengji.engine.lead import Lead, LegalLeads, PlayError
+from shengji.engine.lead import Lead, LegalLeads, PlayError, rainbows
 from shengji.engine.rules import Rules
 from shengji.engine.trump import Trump
 
@@ -162,7 +162,8 @@ class LeadSelector(Selector):
 
     With throws of mixed shapes allowed every non-empty set of one suit is a lead; without
     throws the selection must lie within a unit the hand holds; with ``throw_mixed =
-    false`` the completions within the suit are tried (up to :data:`SUPERSET_LIMIT`)."""
+    false`` the completions within the suit are tried (up to :data:`SUPERSET_LIMIT`). With
+    ``rules.rainbow`` the hand's rainbows (one rank across effective suits) are leads too."""
 
     def __init__(self, legal: LegalLeads) -> None:
         super().__init__(legal.hand.counts)
@@ -172,20 +173,39 @@ class LeadSelector(Selector):
         self._units: OptionsSelector | None = None
         if not self.rules.throws:
             self._units = OptionsSelector(self.held, (u.cards for u in legal.units()))
+        self._rainbows: OptionsSelector | None = None
+        if self.rules.rainbow:
+            found = [r for size in range(self.rules.rainbow, 6)
+                     for r in rainbows(self.held, size, self.trump, self.rules)]
+            if found:
+                self._rainbows = OptionsSelector(self.held, found)
         self._memo: dict[tuple[int, ...], bool] = {}
 
     def add(self, card: Card) -> None:
         super().add(card)
-        if self._units is not None:
-            self._units.add(card)
+        for options in (self._units, self._rainbows):
+            if options is not None:
+                options.add(card)
 
     def clone(self) -> LeadSelector:
         other = cast(LeadSelector, super().clone())
         if self._units is not None:
             other._units = cast(OptionsSelector, self._units.clone())
+        if self._rainbows is not None:
+            other._rainbows = cast(OptionsSelector, self._rainbows.clone())
         return other
 
+    def _one_suit(self) -> bool:
+        suits = self.trump.suit_index
+        return all(suits[c] == suits[self.cards[0]] for c in self.cards)
+
     def addable(self) -> list[Card]:
+        cards = self._suit_addable() if self._one_suit() else []
+        if self._rainbows is not None:
+            cards += [c for c in self._rainbows.addable() if c not in cards]
+        return cards
+
+    def _suit_addable(self) -> list[Card]:
         if self._units is not None:
             return self._units.addable()
         free = self._free()
@@ -198,6 +218,10 @@ class LeadSelector(Selector):
 
     def complete(self) -> bool:
         if not self.cards:
+            return False
+        if self._rainbows is not None and self._rainbows.complete():
+            return True
+        if not self._one_suit():
             return False
         if self._units is not None:
             return self._units.complete()
@@ -277,6 +301,8 @@ class FollowSelector(Selector):
         if len(self.cards) >= self.count:
             return []
         mode = self.legal.mode
+        if self.legal.bombs or mode == "rainbow":  # answers outside the led suit's rules
+            return [c for c in self._free() if self.legal.can_complete([*self.cards, c])]
         if mode == "free":
             return self._free()
         if mode == "short":
