@@ -29,6 +29,7 @@ from shengji.server.app import create_app
 from shengji.server.limits import Settings
 from shengji.server.rooms import Room
 from shengji.server.schemas import SERVER_MESSAGE
+from shengji.server.storage import MemberRow, RoomRow, SQLiteStorage
 
 FAST = Settings(deal_pace=0, bot_delay=0, rate=10_000, burst=10_000)
 TIMEOUT = 20.0
@@ -524,6 +525,7 @@ def test_replace_record_and_new_match(server: Server) -> None:
     record = read_record(answer.text)
     assert replay(record).winners == tuple(host.state["match"]["winners"])  # type: ignore[index]
     assert record.names == ("p0", "p1", "Random 2", "Random 3")
+    assert record.kinds == ("human", "heuristic", "random", "random")  # seat 1 was replaced
     host.send("new_match")
     room = host.until(lambda m: m["type"] == "room" and m["status"] == "lobby")
     assert room["seats"][1]["kind"] == "bot"
@@ -565,3 +567,42 @@ def test_names_are_normalised_and_compared_folded(server: Server) -> None:
     for name in ("Bo\u200bb", "Bo\u2028b", "\ue000Bob", "Bob\x07", "\u0378Bob"):
         refusal = server.connect(code).hello(name)
         assert refusal["code"] == "bad-message" and "U+" in refusal["message"], name
+
+
+class FailingSaves(SQLiteStorage):
+    """Storage whose room and member writes fail while ``failing``."""
+
+    failing = False
+
+    def save_room(self, room: RoomRow) -> None:
+        if self.failing:
+            raise OSError("disk full")
+        super().save_room(room)
+
+    def add_member(self, code: str, member: MemberRow, room: RoomRow | None = None) -> None:
+        if self.failing:
+            raise OSError("disk full")
+        super().add_member(code, member, room)
+
+
+def test_a_failed_save_changes_nothing(tmp_path: Path) -> None:
+    store = FailingSaves(tmp_path / "rooms.sqlite3")
+    with TestClient(create_app(storage=store, settings=FAST)) as http:
+        server = Server(http)
+        try:
+            code = server.room()
+            room = server.live(code)
+            store.failing = True
+            ann = server.connect(code)
+            assert ann.hello("Ann")["code"] == "storage"
+            assert room.members == {} and room.row.host is None
+            store.failing = False
+            ann.hello("Ann")
+            store.failing = True
+            before = copy.deepcopy(room.row)
+            for kind, fields in [("sit", {"seat": 0}), ("add_bot", {"seat": 1, "kind": "random"}),
+                                 ("configure", {"preset": "tractor", "table": 6, "rules": {}})]:
+                assert ann.error(kind, **fields)["code"] == "storage"
+                assert room.row == before
+        finally:
+            server.close()

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
+import dataclasses
 import hashlib
 import json
 import logging
@@ -306,10 +308,6 @@ class Room:
 
     def _touch(self) -> None:
         self.row.last_active = time.time()
-
-    def _save(self) -> None:
-        self._touch()
-        self.storage.save_room(self.row)
 
     # -- messages out --------------------------------------------------------------------
 
@@ -638,12 +636,15 @@ class Room:
                               f"this room already has {self.settings.max_spectators} spectators")
             token = secrets.token_urlsafe(24)
             member = Member(secrets.token_hex(4), name, hash_token(token))
-            self.storage.add_member(self.code, MemberRow(member.id, member.name,
-                                                         member.token_hash))
+            row = None
+            if self.row.host is None:  # the first member hosts: stored with the member
+                row = self._draft()
+                row.host = member.id
+            self._store(lambda: self.storage.add_member(
+                self.code, MemberRow(member.id, member.name, member.token_hash), row))
             self.members[member.id] = member
-            if self.row.host is None:
-                self.row.host = member.id
-                self._save()
+            if row is not None:
+                self.row = row
         conn.member = member
         self.online[member.id] = self.online.get(member.id, 0) + 1
         conn.send({"type": "welcome", "token": token, "member": member.id, "room": self.code})
@@ -667,8 +668,23 @@ class Room:
                                      f"(seats 0..{len(self.row.seats) - 1})")
         return seat
 
-    def _lobby_changed(self) -> None:
-        self._save()
+    def _draft(self) -> RoomRow:
+        """A copy of the room's row to change; :meth:`_lobby_changed` stores it, then makes it
+        the room's (a failed save leaves the room as it was)."""
+        row = copy.deepcopy(self.row)
+        row.last_active = time.time()
+        return row
+
+    def _store(self, write: Callable[[], None]) -> None:
+        try:
+            write()
+        except Exception:
+            log.exception("room %s: could not save", self.code)
+            raise Refusal("storage", "the server could not save this; nothing changed") from None
+
+    def _lobby_changed(self, row: RoomRow) -> None:
+        self._store(lambda: self.storage.save_room(row))
+        self.row = row
         self._broadcast_room()
 
     def _sit(self, member: Member, message: schemas.Sit) -> None:
@@ -678,10 +694,11 @@ class Room:
         if self.row.seats[seat]["kind"] is not None:
             raise Refusal("seat-taken", f"seat {seat} is taken")
         old = self.seat_of(member)
+        row = self._draft()
         if old is not None:
-            self.row.seats[old] = _free()
-        self.row.seats[seat] = {"kind": "person", "member": member.id, "bot": None}
-        self._lobby_changed()
+            row.seats[old] = _free()
+        row.seats[seat] = {"kind": "person", "member": member.id, "bot": None}
+        self._lobby_changed(row)
 
     def _stand(self, member: Member, message: schemas.Stand) -> None:
         if self.row.status != "lobby":
@@ -692,19 +709,21 @@ class Room:
         if self.spectator_count() >= self.settings.max_spectators:
             raise Refusal("too-many-spectators",
                           f"this room already has {self.settings.max_spectators} spectators")
-        self.row.seats[seat] = _free()
-        self._lobby_changed()
+        row = self._draft()
+        row.seats[seat] = _free()
+        self._lobby_changed(row)
 
     def _configure(self, member: Member, message: schemas.Configure) -> None:
         self._host_in_lobby(member)
         rules, errors = check_rules(message.preset, message.table, message.rules)
         if rules is None:
             raise Refusal("bad-rules", "; ".join(f"{k}: {v}" for k, v in errors.items()))
-        self.row.config = {"preset": message.preset, "table": message.table,
-                           "rules": dict(message.rules)}
-        seats = self.row.seats[:message.table]
-        self.row.seats = seats + [_free() for _ in range(message.table - len(seats))]
-        self._lobby_changed()
+        row = self._draft()
+        row.config = {"preset": message.preset, "table": message.table,
+                      "rules": dict(message.rules)}
+        seats = row.seats[:message.table]
+        row.seats = seats + [_free() for _ in range(message.table - len(seats))]
+        self._lobby_changed(row)
 
     def _bot_kind(self, kind: str) -> str:
         if kind not in PLAYER_KINDS:
@@ -718,25 +737,28 @@ class Room:
         kind = self._bot_kind(message.kind)
         if self.row.seats[seat]["kind"] is not None:
             raise Refusal("seat-taken", f"seat {seat} is taken")
-        self.row.seats[seat] = {"kind": "bot", "member": None, "bot": kind}
-        self._lobby_changed()
+        row = self._draft()
+        row.seats[seat] = {"kind": "bot", "member": None, "bot": kind}
+        self._lobby_changed(row)
 
     def _remove(self, member: Member, message: schemas.Remove) -> None:
         self._host_in_lobby(member)
         seat = self._seat_index(message.seat)
         if self.row.seats[seat]["kind"] is None:
             raise Refusal("seat-free", f"seat {seat} is already free")
-        self.row.seats[seat] = _free()
-        self._lobby_changed()
+        row = self._draft()
+        row.seats[seat] = _free()
+        self._lobby_changed(row)
 
     def _move(self, member: Member, message: schemas.Move) -> None:
         self._host_in_lobby(member)
         a, b = self._seat_index(message.seat), self._seat_index(message.to)
         if self.row.seats[a]["kind"] is None:
             raise Refusal("seat-free", f"seat {a} is free: nobody to move")
-        seats = self.row.seats
+        row = self._draft()
+        seats = row.seats
         seats[a], seats[b] = seats[b], seats[a]
-        self._lobby_changed()
+        self._lobby_changed(row)
 
     def _start(self, member: Member, message: schemas.Start) -> None:
         self._host_in_lobby(member)
@@ -753,10 +775,11 @@ class Room:
                           [self._seat_name(s) or "" for s in range(len(seats))],
                           ["human" if seat["kind"] == "person" else str(seat["bot"])
                            for seat in seats])
-        self.storage.start_match(self.code, stored)
+        row = self._draft()
+        row.status = "playing"
+        self._store(lambda: self.storage.start_match(self.code, stored))
+        self._lobby_changed(row)
         self._begin(stored)
-        self.row.status = "playing"
-        self._lobby_changed()
         self._broadcast_state()
         self.wake.set()
 
@@ -769,10 +792,17 @@ class Room:
         kind = self._bot_kind(message.kind)
         if self.row.seats[seat]["kind"] != "person":
             raise Refusal("not-a-person", f"seat {seat} is not held by a person")
-        self.row.seats[seat] = {"kind": "bot", "member": None, "bot": kind}
+        assert self.match_row is not None
+        row = self._draft()
+        row.seats[seat] = {"kind": "bot", "member": None, "bot": kind}
+        kinds = list(self.match_row.kinds)
+        kinds[seat] = kind  # the record says who played the seat in the end
+        stored = dataclasses.replace(self.match_row, kinds=kinds)
+        self._store(lambda: self.storage.start_match(self.code, stored))
+        self._lobby_changed(row)
+        self.match_row = stored
         self.bots[seat] = make_player(kind, seed=secrets.randbits(32))
         self.waiting.discard(seat)
-        self._lobby_changed()
         self._broadcast_state()
         self.wake.set()
 
@@ -781,13 +811,14 @@ class Room:
             raise Refusal("not-host", "only the host may do this")
         if self.row.status != "over":
             raise Refusal("not-over", "a new match starts after this one is over")
-        self.row.status = "lobby"
-        self.row.match_no += 1
+        row = self._draft()
+        row.status = "lobby"
+        row.match_no += 1
+        self._lobby_changed(row)
         self.match = None
         self.match_row = None
         self.bots = {}
         self.waiting = set()
-        self._lobby_changed()
 
     def _next_round(self, member: Member, message: schemas.NextRound) -> None:
         if message.all:
@@ -836,18 +867,19 @@ class Room:
             conn.send(error("kicked", "the host removed you from this room"))
             conn.member = None
             conn.close()
-        self._lobby_changed()
+        self._broadcast_room()
 
     def _forget(self, ids: list[str]) -> None:
-        """Remove members (and free their seats; the caller saves the room)."""
-        self.storage.delete_members(self.code, ids)
+        """Remove members and free their seats (stored together, then in memory)."""
+        row = self._draft()
+        row.seats = [_free() if seat["kind"] == "person" and seat["member"] in ids else seat
+                     for seat in row.seats]
+        self._store(lambda: self.storage.delete_members(self.code, ids, row))
+        self.row = row
         for member_id in ids:
             del self.members[member_id]
             self.online.pop(member_id, None)
             self.chat_rates.pop(member_id, None)
-            for s, seat in enumerate(self.row.seats):
-                if seat["kind"] == "person" and seat["member"] == member_id:
-                    self.row.seats[s] = _free()
 
     def prune(self, now: float) -> list[str]:
         """Forget members without a seat (nor the host's role) away for the member expiry;
@@ -857,7 +889,10 @@ class Room:
                 if m.id not in seated and m.id != self.row.host and m.id not in self.online
                 and now - m.away > self.settings.member_expiry]
         if gone:
-            self._forget(gone)
+            try:
+                self._forget(gone)
+            except Refusal:  # not stored: forgotten at a later sweep
+                return []
         return gone
 
     def _seated_match(self, member: Member) -> tuple[Match, int]:
@@ -962,8 +997,10 @@ class Room:
             order = [*seated, *(m for m in self.members if m not in seated)]
             heir = next((m for m in order if self._connected(m)), None)
             if heir is not None:
-                self.row.host = heir
-                self._lobby_changed()
+                row = self._draft()
+                row.host = heir
+                with contextlib.suppress(Refusal):  # not stored: tried again at the next leave
+                    self._lobby_changed(row)
 
     def idle(self, now: float) -> bool:
         """True when nobody is connected and nothing happened for the idle expiry, or nobody

@@ -76,17 +76,18 @@ class Storage(Protocol):
     def load_rooms(self) -> list[RoomRow]:
         """Every stored room."""
 
-    def add_member(self, code: str, member: MemberRow) -> None:
-        """Add a member to a room."""
+    def add_member(self, code: str, member: MemberRow, room: RoomRow | None = None) -> None:
+        """Add a member to a room (and save ``room``'s row, in the same transaction)."""
 
     def members(self, code: str) -> list[MemberRow]:
         """A room's members, in the order they joined."""
 
-    def delete_members(self, code: str, ids: list[str]) -> None:
-        """Forget members of a room."""
+    def delete_members(self, code: str, ids: list[str], room: RoomRow) -> None:
+        """Forget members of a room and save its row, in one transaction."""
 
     def start_match(self, code: str, match: MatchRow) -> None:
-        """Store a match as it starts (its seed never leaves the server before it ends)."""
+        """Store a match as it starts (its seed never leaves the server before it ends), or
+        store its row again (the seats' kinds after a ``replace``), keeping its action log."""
 
     def load_match(self, code: str, no: int) -> MatchRow | None:
         """A stored match with its whole action log."""
@@ -143,9 +144,14 @@ class SQLiteStorage:
 
     def save_room(self, room: RoomRow) -> None:
         """Insert or update a room's lobby row."""
-        self._write("INSERT OR REPLACE INTO rooms VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (room.code, json.dumps(room.config), room.host, json.dumps(room.seats),
-                     room.status, room.match_no, room.created, room.last_active))
+        with self.db:
+            self.db.execute("BEGIN")
+            self._save_room(room)
+
+    def _save_room(self, room: RoomRow) -> None:
+        self.db.execute("INSERT OR REPLACE INTO rooms VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (room.code, json.dumps(room.config), room.host, json.dumps(room.seats),
+                         room.status, room.match_no, room.created, room.last_active))
 
     def delete_room(self, code: str) -> None:
         """Forget a room and everything in it."""
@@ -163,10 +169,15 @@ class SQLiteStorage:
                         active)
                 for code, config, host, seats, status, no, created, active in rows]
 
-    def add_member(self, code: str, member: MemberRow) -> None:
-        """Add a member to a room."""
-        self._write("INSERT INTO members VALUES (?, (SELECT COUNT(*) FROM members WHERE room = ?),"
-                    " ?, ?, ?)", (code, code, member.id, member.name, member.token_hash))
+    def add_member(self, code: str, member: MemberRow, room: RoomRow | None = None) -> None:
+        """Add a member to a room (and save ``room``'s row, in the same transaction)."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("INSERT INTO members VALUES (?, (SELECT COALESCE(MAX(n) + 1, 0)"
+                            " FROM members WHERE room = ?), ?, ?, ?)",
+                            (code, code, member.id, member.name, member.token_hash))
+            if room is not None:
+                self._save_room(room)
 
     def members(self, code: str) -> list[MemberRow]:
         """A room's members, in the order they joined."""
@@ -174,9 +185,13 @@ class SQLiteStorage:
                                " ORDER BY n", (code,)).fetchall()
         return [MemberRow(*row) for row in rows]
 
-    def delete_members(self, code: str, ids: list[str]) -> None:
-        """Forget members of a room."""
-        self._write("DELETE FROM members WHERE room = ? AND id = ?", *((code, i) for i in ids))
+    def delete_members(self, code: str, ids: list[str], room: RoomRow) -> None:
+        """Forget members of a room and save its row, in one transaction."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.executemany("DELETE FROM members WHERE room = ? AND id = ?",
+                                [(code, i) for i in ids])
+            self._save_room(room)
 
     def start_match(self, code: str, match: MatchRow) -> None:
         """Store a match as it starts."""
