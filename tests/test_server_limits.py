@@ -7,6 +7,7 @@ import socket
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -309,3 +310,33 @@ def test_chat_rate_is_per_member_and_storage_keeps_the_last_lines(tmp_path: Path
             assert lines == [("line 1",), ("line 2",)]
         finally:
             server.close()
+
+
+def test_http_bounds_table_and_body_size() -> None:
+    with TestClient(create_app(":memory:", FAST)) as http:
+        for path in ("/api/rooms", "/api/rules/check"):
+            answer = http.post(path, json={"preset": "tractor", "table": 13, "rules": {}})
+            assert answer.status_code in (200, 400) and "1 to 12" in answer.json()["errors"][
+                "table"]
+        big = {"preset": "tractor", "table": 4, "rules": {"x": "a" * 70_000}}
+        assert http.post("/api/rooms", json=big).status_code == 413
+
+        def chunks() -> Iterator[bytes]:  # no content-length
+            yield b'{"preset": "tractor", "table": 4, "rules": {"x": "'
+            yield from (b"a" * 10_000 for _ in range(10))
+            yield b'"}}'
+
+        assert http.post("/api/rooms", content=chunks(),
+                         headers={"content-type": "application/json"}).status_code == 413
+
+
+def test_database_is_private_and_zero_limits_are_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "rooms.sqlite3"
+    with TestClient(create_app(db, FAST)) as http:
+        assert http.post("/api/rooms", json={"preset": "tractor", "table": 4}).status_code == 201
+        for path in tmp_path.iterdir():
+            assert path.stat().st_mode & 0o777 == 0o600, path
+    for option in ("--max-message", "--rate"):
+        assert main(["serve", option, "0", "--db", str(db)]) == 2
+        assert f"{option} must be more than 0" in capsys.readouterr().err

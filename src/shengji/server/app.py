@@ -17,6 +17,7 @@ from typing import Annotated, Any
 from fastapi import Body, FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shengji.game.config import rules_to_dict
 from shengji.server.limits import RateLimit, Settings
@@ -26,6 +27,51 @@ from shengji.server.storage import SQLiteStorage, Storage
 
 STATIC = Path(__file__).parent / "static"
 """The browser client, served from the installed package."""
+MAX_BODY = 64 * 1024
+"""Largest HTTP request body, in bytes (a larger one gets 413)."""
+
+
+class BodyLimit:
+    """ASGI middleware: HTTP requests with a body over ``limit`` bytes get 413."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length", b"0")
+        if not declared.isdigit() or int(declared) > self.limit:
+            await self._refuse(scope, receive, send)
+            return
+        body = b""  # read it all first (at most the limit): a chunked body has no length
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            body += message.get("body", b"")
+            if len(body) > self.limit:
+                await self._refuse(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        answer = JSONResponse({"error": f"request bodies are at most {self.limit} bytes"},
+                              status_code=413)
+        await answer(scope, receive, send)
 
 
 def create_app(db: str | Path = ":memory:", settings: Settings | None = None,
@@ -47,6 +93,7 @@ def create_app(db: str | Path = ":memory:", settings: Settings | None = None,
     app = FastAPI(title="shengji", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)
     app.state.rooms = rooms
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
     presets = presets_json()
     creators: dict[str, RateLimit] = {}
 

@@ -80,6 +80,13 @@ def serve_main(args: argparse.Namespace) -> int:
         print(f"shengji serve: {', '.join(bad)} must not be negative (port 0-65535)",
               file=sys.stderr)
         return 2
+    positive = ("--max-message", "--rate", "--burst", "--max-connections",
+                "--max-member-connections", "--rooms-per-minute", "--hello-timeout",
+                "--bot-time")
+    zero = [name for name in positive if numbers[name] == 0]
+    if zero:
+        print(f"shengji serve: {', '.join(zero)} must be more than 0", file=sys.stderr)
+        return 2
     settings = Settings(deal_pace=args.deal_pace, bot_delay=args.bot_delay,
                         max_message=args.max_message, rate=args.rate, burst=args.burst,
                         max_rooms=args.max_rooms, max_spectators=args.max_spectators,

@@ -83,6 +83,8 @@ def check_rules(preset_name: str, table: int, options: dict[str, Any]
     if preset_name not in PRESETS:
         return None, {"preset": f"unknown preset {preset_name!r}; presets are: "
                                 + ", ".join(PRESETS)}
+    if not 1 <= table <= schemas.MAX_SEATS:
+        return None, {"table": f"a table has 1 to {schemas.MAX_SEATS} seats"}
     base: dict[str, object] = {"preset": preset_name, "players": table}
     try:
         rules_from_dict(base)

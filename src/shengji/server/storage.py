@@ -12,6 +12,7 @@ loss may lose the last ones). Another backend (PostgreSQL) implements the same m
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -132,6 +133,8 @@ class SQLiteStorage:
     """:class:`Storage` in one SQLite file (``":memory:"`` for a throwaway server)."""
 
     def __init__(self, path: str | Path) -> None:
+        if str(path) != ":memory:":  # readable by its owner only (SQLite gives its WAL files
+            os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))  # the same mode)
         self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
