@@ -41,6 +41,8 @@ OUT_OF_RANGE: list[tuple[str, int | None, int, dict[str, object], str]] = [
     ("red_five_penalty", -1, 201, {}, "at least 0 and at most 200"),
     ("expose", -1, 26, {}, "at least 0 and at most 25 (the hand size)"),
     ("kitty_overbid_limit", 0, 101, {}, "at least 1 and at most 100"),
+    ("bombs", -1, 3, {}, "at least 0 and at most 2"),
+    ("rainbow", -1, 6, {}, "at least 0 and at most 5"),
 ]
 
 
