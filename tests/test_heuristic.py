@@ -398,3 +398,22 @@ def test_keeps_a_high_trump_for_the_last_trick_when_the_kitty_is_rich() -> None:
         rnd.apply(Bury(0, parse_cards(kitty)))
         play(rnd, "0 play 3C", "1 play 4C", "2 play 5C", "3 play AC", "3 play 10S")
         assert played(rnd) == cards(expected), kitty
+
+
+def test_voids_are_not_inferred_from_rainbow_leads_or_bomb_answers() -> None:
+    from shengji.engine.cards import parse_cards
+    from shengji.engine.rules import Rules
+    from shengji.engine.trump import Trump
+    from shengji.players.memory import shows_void
+
+    trump = Trump.parse("2S")
+    plain = Rules()
+    assert shows_void(parse_cards("3D"), parse_cards("4C"), trump, plain)
+    assert not shows_void(parse_cards("3D"), parse_cards("4D"), trump, plain)
+    rainbow = Rules(rainbow=3)
+    assert not shows_void(parse_cards("5C 5D 5H"), parse_cards("3C 4C 6D"), trump, rainbow)
+    bombs = Rules(bombs=2)
+    assert not shows_void(parse_cards("3D 3D"), parse_cards("KC KC"), trump, bombs)
+    assert shows_void(parse_cards("3D 3D"), parse_cards("KC QC"), trump, bombs)
+    follow = Rules(bombs=2, bomb_follow_suit=True)  # an off-suit bomb only when void
+    assert shows_void(parse_cards("3D 3D"), parse_cards("KC KC"), trump, follow)

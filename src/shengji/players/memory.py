@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from shengji.engine.cards import Card
 from shengji.engine.friends import FriendTracker
-from shengji.engine.lead import Lead
+from shengji.engine.lead import Lead, is_rainbow
 from shengji.engine.rules import Partnership, Rules
 from shengji.engine.trick import Play, beats
 from shengji.engine.trump import Trump
@@ -52,7 +52,7 @@ class TrickLog:
         trump = view.trump
         new = tricks[self.read:]
         for record in new:
-            _read_trick(record.plays, trump, self.played, self.voids, self.plays)
+            _read_trick(record.plays, trump, view.rules, self.played, self.voids, self.plays)
         left = self.left
         if left is None:
             self.left = [k - p for k, p in zip(self.pack, self.played, strict=True)]
@@ -64,7 +64,21 @@ class TrickLog:
         self.read = len(tricks)
 
 
-def _read_trick(trick: Sequence[Play], trump: Trump | None, played: list[int],
+def shows_void(lead: Sequence[Card], play: Sequence[Card], trump: Trump, rules: Rules) -> bool:
+    """True if ``play``, following ``lead``, proves its seat void in the led suit: fewer
+    cards of that suit than were led — unless the lead was a rainbow (followers owe no
+    suit) or the play is a bomb that may be played instead of following suit."""
+    index = trump.suit_index
+    suit = index[lead[0]]
+    if sum(1 for c in play if index[c] == suit) >= len(lead):
+        return False
+    if rules.rainbow and is_rainbow(lead, trump, rules):
+        return False
+    bomb = rules.bombs and len(play) >= rules.bombs and len(set(play)) == 1
+    return not bomb or rules.bomb_follow_suit
+
+
+def _read_trick(trick: Sequence[Play], trump: Trump | None, rules: Rules, played: list[int],
                 voids: list[set[int]], plays: list[tuple[int, tuple[Card, ...]]]) -> None:
     if not trick:
         return
@@ -76,9 +90,8 @@ def _read_trick(trick: Sequence[Play], trump: Trump | None, played: list[int],
         return
     lead = trick[0].cards
     suit = trump.suit_index[lead[0]]
-    index = trump.suit_index
     for play in trick[1:]:
-        if sum(1 for c in play.cards if index[c] == suit) < len(lead):
+        if shows_void(lead, play.cards, trump, rules):
             voids[play.seat].add(suit)
 
 
@@ -117,12 +130,11 @@ class Memory:
                     counts[card] -= 1
             trump = self.trump
             if trick and trump is not None:
-                index = trump.suit_index
                 lead = trick[0].cards
-                suit = index[lead[0]]
+                suit = trump.suit_index[lead[0]]
                 for play in trick[1:]:
-                    if suit not in voids[play.seat] and sum(
-                            1 for c in play.cards if index[c] == suit) < len(lead):
+                    if suit not in voids[play.seat] and shows_void(lead, play.cards, trump,
+                                                                    rules):
                         voids[play.seat] = voids[play.seat] | {suit}
         self.voids = voids
         plays = [*log.plays, *((p.seat, p.cards) for p in trick)] if view.calls else []

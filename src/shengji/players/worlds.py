@@ -36,6 +36,7 @@ from shengji.game.actions import ActionError, Bid, Bury, Draw, Expose, Play
 from shengji.game.deal import Deal, DealError, pack_counts
 from shengji.game.round import Phase, Round
 from shengji.game.view import SeatView
+from shengji.players.memory import shows_void
 
 _PRE_KITTY = (Phase.BID, Phase.EXPOSE, Phase.DECLARE)
 _KITTY = "kitty"
@@ -101,7 +102,7 @@ def _voids(view: SeatView) -> tuple[dict[int, frozenset[int]], dict[int, frozens
     unpaired: dict[int, set[int]] = {s: set() for s in seats}
     if trump is None:
         return {s: frozenset() for s in seats}, {s: frozenset() for s in seats}
-    pairs_forced = rules.tuple_follow == TupleFollow.DRAW_OUT
+    pairs_forced = rules.tuple_follow in (TupleFollow.DRAW_OUT, TupleFollow.BREAKDOWN)
     tricks = [r.plays for r in view.tricks] + ([view.trick] if view.trick else [])
     index = trump.suit_index
     for trick in tricks:
@@ -113,9 +114,10 @@ def _voids(view: SeatView) -> tuple[dict[int, frozenset[int]], dict[int, frozens
             pairs_led = 0
         for play in trick[1:]:
             followed = [c for c in play.cards if index[c] == suit]
-            if len(followed) < len(lead):
+            if shows_void(lead, play.cards, trump, rules):
                 found[play.seat].add(suit)
-            elif pairs_led and sum(1 for k in Counter(followed).values() if k >= 2) < pairs_led:
+            elif len(followed) == len(lead) and pairs_led and sum(
+                    1 for k in Counter(followed).values() if k >= 2) < pairs_led:
                 unpaired[play.seat].add(suit)
     return ({s: frozenset(v) for s, v in found.items()},
             {s: frozenset(v) for s, v in unpaired.items()})
