@@ -236,7 +236,8 @@ def main() -> int:
         server = subprocess.Popen(
             [sys.executable, "-m", "shengji", "serve", "--port", str(port), "--db", str(db),
              "--deal-pace", "0", "--bot-delay", "0", "--max-rooms", str(args.rooms + 10),
-             "--rate", "1000", "--burst", "1000"],
+             "--rate", "1000", "--burst", "1000",
+             "--rooms-per-minute", str(args.rooms + 10)],  # every room from one address
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         base = f"http://127.0.0.1:{port}"
         try:
