@@ -557,6 +557,12 @@ def hundred_match(server: Server, browser: Any) -> None:
     page.click("#new-match-btn")
     page.wait_for_selector("#start")
     watcher.page.wait_for_selector(".seats-list")
+    # the host sends the spectator away for good: the list empties, the spectator is told
+    page.click(".watcher-row button.kick")
+    page.wait_for_selector("text=Spectators: 0")
+    watcher.page.wait_for_selector("text=The host has sent you away", timeout=10000)
+    page.wait_for_timeout(1500)  # the spectator's page does not come back by itself
+    assert page.locator(".watcher-row").count() == 0
     for player in (host, watcher):
         assert not player.errors, player.errors
         player.context.close()

@@ -239,6 +239,7 @@ def test_host_kicks_a_member() -> None:
                 bob.ws.receive_text()
             room = ann.until(lambda m: m["type"] == "room" and m["seats"][1]["kind"] is None)
             assert room["spectators"] == ["Ann"]
+            assert room["watchers"] == [{"member": ann.member, "name": "Ann"}]
             again = server.connect(code)
             assert again.hello("Bob", token=bob.token)["type"] == "room"
             assert again.member != bob.member

@@ -333,6 +333,8 @@ class Room:
                       for s, seat in enumerate(self.row.seats)],
             "spectators": [m.name for m in self.members.values()
                            if m.id not in seated and self._connected(m.id)],
+            "watchers": [{"member": m.id, "name": m.name} for m in self.members.values()
+                         if m.id not in seated and self._connected(m.id)],
             "config": self.row.config,
         }
 

@@ -258,6 +258,13 @@ class SeatInfo(_Out):
     connected: bool
 
 
+class Watcher(_Out):
+    """A connected member without a seat (the host may ``kick`` them by ``member``)."""
+
+    member: str
+    name: str
+
+
 class You(_Out):
     """Who this connection is."""
 
@@ -284,6 +291,7 @@ class RoomMessage(_Out):
     you: You
     seats: list[SeatInfo]
     spectators: list[str]
+    watchers: list[Watcher]
     config: RoomConfig
 
 

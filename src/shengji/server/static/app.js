@@ -133,6 +133,7 @@ function onMessage(message) {
       break;
     case "error":
       if (message.code === "no-room") S.fatal = t("noRoom");
+      else if (message.code === "kicked") S.fatal = t("kicked");
       else if (!S.room && conn) {
         // The hello was refused (a bad name...): back to the join form, with the reason.
         conn.stop();

@@ -82,7 +82,10 @@ export class Connection {
       if (message.type === "welcome" && message.token) {
         localStorage.setItem(TOKEN_PREFIX + this.code, message.token);
       }
-      if (message.type === "error" && message.code === "no-room") this.stopped = true;
+      if (message.type === "error" && (message.code === "no-room" || message.code === "kicked")) {
+        this.stopped = true;  // gone for good: no reconnecting
+        localStorage.removeItem(TOKEN_PREFIX + this.code);
+      }
       this.handlers.onMessage(message);
     });
     ws.addEventListener("close", () => {

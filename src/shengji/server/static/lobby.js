@@ -363,6 +363,13 @@ export function renderLobby(S, act) {
                                                n: cfg.table })),
       h("ol", { class: "seats-list", start: 0 }, room.seats.map((s) => seatRow(S, act, s))),
       h("p", { class: "muted" }, t("spectators", { n: room.spectators?.length ?? 0 })),
+      you.host ? h("ul", { class: "watchers" }, (room.watchers ?? [])
+        .filter((w) => w.member !== you.member)
+        .map((w) => h("li", { class: "watcher-row", dataset: { member: w.member } },
+          h("span", {}, w.name), " ",
+          h("button", { type: "button", class: "kick small",
+                        onclick: () => act.send({ type: "kick", member: w.member }) },
+            t("kick"))))) : null,
       you.seat === null || you.seat === undefined ? h("p", {}, t("watching")) : null,
       you.host
         ? h("div", { class: "actions" },
