@@ -19,7 +19,7 @@ from random import Random
 
 from shengji.engine.rules import AfterEnd, FluidBidders, Partnership, Rules
 from shengji.engine.scoring import NO_TRUMP_LEVEL, level_name
-from shengji.game.actions import Action, ActionError, as_action
+from shengji.game.actions import Action, ActionError
 from shengji.game.deal import Deal
 from shengji.game.legal import Legal, nothing
 from shengji.game.round import Phase, Round
@@ -85,11 +85,10 @@ class Match:
     def apply(self, action: Action | str) -> RoundResult | None:
         """Perform ``action`` (an action or its notation); returns the round's result when
         it ends the round. Raises :class:`ActionError`, changing nothing, if it is refused."""
-        action = as_action(action)
         if self.is_over:
             raise ActionError("the match is over")
-        self.round.apply(action)
-        self.history.append(action)
+        self.round.apply(action)  # reads and checks the action once
+        self.history.append(self.round.history[-1])  # as the round stored it
         if self.round.phase != Phase.DONE:
             return None
         result = self.round.result
