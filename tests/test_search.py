@@ -92,16 +92,37 @@ def test_saves_the_kitty_with_a_trump_on_the_last_trick() -> None:
 
 
 def test_the_same_seed_gives_the_same_action_whatever_the_workers() -> None:
+    """With an iteration budget the figures of every candidate are the same for 1, 2 or 3
+    worker processes (5 worlds do not split evenly) and whatever the time budget."""
     rnd = short_round(["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"])
     view, legal = rnd.view(0), rnd.legal(0)
     results = []
-    for workers in (1, 1, 2):
-        player = SearchPlayer(7, iterations=6, workers=workers)
+    for workers, seconds in ((1, 1.0), (1, 1e-6), (2, 1.0), (3, 1e-6)):
+        player = SearchPlayer(7, iterations=5, workers=workers, time_budget=seconds)
         action = player.act(view, legal)
-        assert player.last is not None
+        assert player.last is not None and player.last.tried == 5
         results.append((action, player.last.means, player.last.worlds))
         player.close()
-    assert results[0] == results[1] == results[2]
+    assert results[0][1] != [0.0] * len(results[0][1])
+    assert all(r == results[0] for r in results)
+    other = SearchPlayer(8, iterations=5)
+    other.act(view, legal)
+    assert other.last is not None and other.last.means != results[0][1]  # the seed matters
+
+
+def test_rounds_are_the_same_whatever_the_workers() -> None:
+    """A whole round with two search seats comes out the same with 1 and 2 workers."""
+    def game(workers: int) -> tuple[Action, ...]:
+        players = [SearchPlayer(10 + s, iterations=2, candidates=3, workers=workers)
+                   if s % 2 == 0 else HeuristicPlayer(s) for s in range(4)]
+        rnd = play_round(Round(preset("tractor"), seed=5, dealer=0, track_undo=False),
+                         players)
+        for p in players:
+            if isinstance(p, SearchPlayer):
+                p.close()
+        return tuple(rnd.history)
+
+    assert game(1) == game(2)
 
 
 def test_candidates_start_with_the_heuristic_choice_and_are_legal() -> None:
@@ -150,17 +171,42 @@ def test_every_preset_plays_a_round_with_a_search_seat(
     search = SearchPlayer(3, iterations=2, candidates=2)
     seats = [search if s == 0 else HeuristicPlayer(s) for s in range(rules.players)]
     searched_phases = set()
+    decided = set()
     rnd = Round(rules, seed=21, dealer=0, track_undo=False)
     while rnd.phase != Phase.DONE:
         seat = rnd.to_move
         assert seat is not None
         action = decide(rnd, seat, seats[seat])
         assert action in rnd.legal(seat)
-        if seats[seat] is search and search.last is not None:
-            searched_phases.add(rnd.phase)
+        if seats[seat] is search:
+            decided.add(rnd.phase)
+            if search.last is not None:
+                searched_phases.add(rnd.phase)
         rnd.apply(action)
     assert Phase.PLAY in searched_phases
+    # the kitty bury, the friend call and the Hundred's trump are searched too
+    assert decided & {Phase.KITTY, Phase.CALL, Phase.DECLARE} <= searched_phases
     assert rnd.result is not None
+
+
+def test_the_dealer_searches_the_bury_the_call_and_the_trump() -> None:
+    """Seat 0 deals (and keeps the kitty): in the Hundred it names the trump and buries,
+    in Finding Friends it buries and calls its friend, each decision searched."""
+    for rules, phases in ((preset("hundred"), {Phase.DECLARE, Phase.KITTY}),
+                          (preset("finding-friends", players=5), {Phase.KITTY, Phase.CALL})):
+        search = SearchPlayer(3, iterations=2, candidates=3)
+        seats = [search if s == 0 else HeuristicPlayer(s) for s in range(rules.players)]
+        rnd = Round(rules, seed=21, dealer=0, track_undo=False)
+        found = set()
+        while rnd.phase not in (Phase.PLAY, Phase.DONE):
+            seat = rnd.to_move
+            assert seat is not None
+            action = decide(rnd, seat, seats[seat])
+            if seats[seat] is search and search.last is not None:
+                found.add(rnd.phase)
+                assert search.last.worlds == 2 and len(search.last.means) >= 2
+            rnd.apply(action)
+        assert found == phases
 
 
 def test_plays_with_a_time_budget() -> None:

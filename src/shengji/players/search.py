@@ -129,12 +129,13 @@ class SearchPlayer:
             if self.iterations is not None:
                 if done >= self.iterations:
                     break
-                count = min(batch * 4, self.iterations - done)
+                count = self.iterations  # all at once, split evenly between the workers
             else:
                 spent = time.perf_counter() - start
                 if done and spent + spent / done * batch > self.time_budget:
                     break  # the next batch would end past the budget
                 count = batch
+            # world i has its own seed: the rows do not depend on how they are shared out
             seeds = [key * 1_000_003 + done + i for i in range(count)]
             rows.extend(r for r in self._worlds(knowledge, options, seeds) if r is not None)
             done += count
@@ -148,11 +149,17 @@ class SearchPlayer:
     def _worlds(self, knowledge: Knowledge, options: list[Action],
                 seeds: list[int]) -> list[list[float] | None]:
         if self.workers == 1 or len(seeds) == 1:
-            return [evaluate(knowledge, options, s) for s in seeds]
+            return evaluate_many(knowledge, options, seeds)
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.workers)
-        return list(self._pool.map(evaluate, [knowledge] * len(seeds), [options] * len(seeds),
-                                   seeds))
+        parts = min(self.workers, len(seeds))
+        chunks = [seeds[i * len(seeds) // parts:(i + 1) * len(seeds) // parts]
+                  for i in range(parts)]  # contiguous, in order: one message per worker
+        rows: list[list[float] | None] = []
+        for part in self._pool.map(evaluate_many, [knowledge] * parts, [options] * parts,
+                                   chunks):
+            rows.extend(part)
+        return rows
 
 
 class SearchStats:
@@ -206,6 +213,12 @@ def evaluate(knowledge: Knowledge, options: Sequence[Action], seed: int) -> list
         rollout.apply(action)
         values.append(_value(_play_out(rollout, seed), seat))
     return values
+
+
+def evaluate_many(knowledge: Knowledge, options: Sequence[Action],
+                  seeds: Sequence[int]) -> list[list[float] | None]:
+    """:func:`evaluate` for each seed, in order (the work one process does at a time)."""
+    return [evaluate(knowledge, options, s) for s in seeds]
 
 
 def _play_out(rnd: Round, seed: int) -> Round:
