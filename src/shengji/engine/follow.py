@@ -55,8 +55,9 @@ from shengji.engine.cards import (
     parse_cards,
 )
 from shengji.engine.lead import Lead, PlayError, rainbows
+from shengji.engine.reasons import Param, Reason, suit_code
 from shengji.engine.rules import Rules, TractorFollow, TupleFollow
-from shengji.engine.trump import Trump, suit_name
+from shengji.engine.trump import Trump
 from shengji.engine.units import (
     LevelCounts,
     counts_of_suit,
@@ -505,49 +506,44 @@ class LegalPlays:
 
     # -- the check -------------------------------------------------------------------
 
-    def reason(self, cards: str | Iterable[Card | str]) -> str | None:
+    def reason(self, cards: str | Iterable[Card | str]) -> Reason | None:
         """Why ``cards`` is not a legal follow, in a player's words; ``None`` if it is."""
         try:
             played = parse_cards(cards)
         except ValueError as error:
-            return str(error)
+            return Reason("bad-input", error=str(error))
         if len(played) != self.count:
-            n = self.count
-            return f"play {_cards(n)}: {n} {'was' if n == 1 else 'were'} led"
+            return Reason("follow-count", n=self.count)
         missing = missing_cards(self.hand.counts, played)
         if missing:
-            return f"you do not hold {format_cards(missing)}"
+            return Reason("not-held", cards=format_cards(missing))
         if self.bombs and tuple(played) in self.bombs:
             return None
         return self._follow_reason(played)
 
-    def _follow_reason(self, played: Sequence[Card]) -> str | None:
+    def _follow_reason(self, played: Sequence[Card]) -> Reason | None:
         """:meth:`reason` for a play of the right count of held cards, bombs aside."""
         if self.mode == "free":
             return None
         if self.mode == "rainbow":
             if tuple(self.trump.sorted(played)) in self._rainbows:
                 return None
-            return (f"you hold a rainbow ({format_cards(self._rainbows[0])}): a rainbow led "
-                    f"must be answered by a rainbow of {self.count}")
+            return Reason("follow-rainbow", cards=format_cards(self._rainbows[0]),
+                          n=self.count)
         suits = self.trump.suit_index
-        name = suit_name(self.suit)
         in_suit = [c for c in played if suits[c] == self.suit]
         if self.mode == "short":
             if len(in_suit) < self.suit_count:
-                them = "it" if self.suit_count == 1 else "all of them"
-                return (
-                    f"you hold only {_of_suit(self.suit_count, self.suit)}"
-                    f" ({format_cards(self._suit_list())}): play {them} before other cards"
-                )
+                return Reason("follow-short", held=self.suit_count, suit=suit_code(self.suit),
+                              cards=format_cards(self._suit_list()))
             return None
         if len(in_suit) < self.count:
-            must = (f"the card must be a {name[:-1]}" if self.count == 1
-                    else f"all {self.count} cards must be {name}")
-            return (
-                f"you hold {_of_suit(self.suit_count, self.suit)}: {must}"
-                f" (you played {format_cards(c for c in played if suits[c] != self.suit)})"
-            )
+            off = format_cards(c for c in played if suits[c] != self.suit)
+            if self.count == 1:
+                return Reason("follow-suit-one", held=self.suit_count,
+                              suit=suit_code(self.suit), played=off)
+            return Reason("follow-suit", held=self.suit_count, suit=suit_code(self.suit),
+                          n=self.count, played=off)
         if self._structure.trivial:
             return None
         value, _ = self._structure.best(_group(played, self.trump), broken=self._broken(played))
@@ -573,9 +569,8 @@ class LegalPlays:
         if why is not None:
             raise PlayError(why)
 
-    def _explain(self, value: Value) -> str:
+    def _explain(self, value: Value) -> Reason:
         index = next(i for i, (a, b) in enumerate(zip(value, self.target, strict=True)) if a < b)
-        label = self._structure.labels[index]
         tractors = len(self._structure.tractors)
         # in protect mode the second count (cards locked) includes the first (full-size tuples)
         shown = {index, index - 1} if self._structure.exact and index > tractors else {index}
@@ -583,30 +578,24 @@ class LegalPlays:
             f for i, faces, width in self._example if i in shown
             for f in faces for _ in range(width)
         )
-        name = suit_name(self.suit)
+        suit = suit_code(self.suit)
         want = self.target[index]
         if index < tractors:
             led = self._structure.tractors[index]
-            width, length = self._structure.tractor_shape(index, want)
-            if (width, length) == led.shape:
-                return (f"you hold a {label} in {name} ({example}): a {label} led must be "
-                        f"followed by one")
-            if width == led.width:
-                return (f"you hold a {shape_name(width, length)} in {name} ({example}): with "
-                        f"no {label}, the longest shorter tractor must be played")
-            return (f"you hold a {shape_name(width, length)} in {name} ({example}): with no "
-                    f"{label}, the widest narrower tractor must be played")
+            shape = self._structure.tractor_shape(index, want)
+            if shape == led.shape:
+                return Reason("follow-tractor", shape=shape, suit=suit, cards=example)
+            key = ("follow-tractor-shorter" if shape[0] == led.width
+                   else "follow-tractor-narrower")
+            return Reason(key, shape=shape, led=led.shape, suit=suit, cards=example)
         if self._structure.exact and index == tractors:
-            return (f"you hold {want} cards in {name} in tuples of the led size ({example}): a "
-                    f"{self.lead.describe()} led must be followed by those, longer tuples being "
-                    f"protected (you played {value[index]} such cards)")
+            return Reason("follow-protect", want=want, suit=suit, cards=example,
+                          lead=lead_param(self.lead), played=value[index])
         if self._structure.exact:
-            return (f"you can lock {want} cards in tuples of {name} ({example}): play as many "
-                    f"cards in tuples as the lead's structure allows (you locked {value[index]})")
-        word = label if want > 1 else label[:-1]
-        led_word = self.lead.describe()
-        return (f"you hold {want} {word} in {name} ({example}): a {led_word} led must be "
-                f"followed by as many {label} as you can play")
+            return Reason("follow-locked", want=want, suit=suit, cards=example,
+                          played=value[index])
+        return Reason("follow-tuples", want=want, width=self._structure.widths[index - tractors],
+                      suit=suit, cards=example, lead=lead_param(self.lead))
 
     def _suit_list(self) -> list[Card]:
         return [f for lv in sorted(self._suit_cards, reverse=True)
@@ -711,37 +700,35 @@ class LegalPlays:
                 max(play.count(c) for play in (*self._rainbows, *self.bombs)))))
         return tuple(self.trump.sorted(self.hand.cards()))
 
-    def describe(self) -> str:
+    def describe(self) -> Reason:
         """The obligations in words, e.g. ``play 4 spades, including 2 pairs``."""
-        name = suit_name(self.suit)
+        suit = suit_code(self.suit)
         n = self.count
         if self.mode == "free" and self.lead.rainbow:
-            return f"play any {_cards(n)}: you hold no rainbow of {n}"
+            return Reason("must-any-rainbow", n=n)
         if self.mode == "free":
-            return f"play any {_cards(n)}: you have no {name}"
-        bomb = f", or a bomb of {n} identical cards" if self.bombs else ""
+            return Reason("must-any", n=n, suit=suit)
+        bomb = n if self.bombs else 0
         if self.mode == "rainbow":
-            return f"play a rainbow: {n} cards of one rank in {n} suits{bomb}"
+            return Reason("must-rainbow", n=n, bomb=bomb)
         if self.mode == "short":
-            rest = n - self.suit_count
-            return (f"play all your {name} ({format_cards(self._suit_list())})"
-                    + (f" and any {rest} other card{'s' if rest > 1 else ''}" if rest else "")
-                    + bomb)
-        parts = []
-        for i, label in enumerate(self._structure.labels):
+            return Reason("must-short", suit=suit, cards=format_cards(self._suit_list()),
+                          rest=n - self.suit_count, bomb=bomb)
+        parts: list[Param] = []
+        tractors = len(self._structure.tractors)
+        for i in range(len(self._structure.labels)):
             want = self.target[i] if i < len(self.target) else 0
             if want == 0:
                 continue
-            if i < len(self._structure.tractors):
-                parts.append(f"a {shape_name(*self._structure.tractor_shape(i, want))}")
+            if i < tractors:
+                parts.append(("tractor", *self._structure.tractor_shape(i, want)))
             elif self._structure.exact:
-                if i > len(self._structure.tractors) and want == self.target[i - 1]:
+                if i > tractors and want == self.target[i - 1]:
                     continue  # all the locked cards are in full-size tuples: said already
-                parts.append(f"{want} {label}")
+                parts.append(("led-size" if i == tractors else "locked", want))
             else:
-                parts.append(f"{want} {label if want > 1 else label[:-1]}")
-        need = f", including {' and '.join(parts)}" if parts else ""
-        return f"play {_of_suit(n, self.suit)}{need}{bomb}"
+                parts.append(("tuples", want, self._structure.widths[i - tractors]))
+        return Reason("must-follow", n=n, suit=suit, needs=tuple(parts), bomb=bomb)
 
     def can_complete(self, cards: str | Iterable[Card | str]) -> bool:
         """Whether the selection can still be completed to a legal play (for interfaces)."""
@@ -869,15 +856,12 @@ class LegalPlays:
         return f"<LegalPlays {self.describe()!r} on {self.lead}>"
 
 
-def _cards(n: int) -> str:
-    """``1 card``, ``2 cards``."""
-    return f"{n} card{'' if n == 1 else 's'}"
-
-
-def _of_suit(n: int, suit: int) -> str:
-    """``1 spade``, ``2 spades``, ``1 trump``."""
-    name = suit_name(suit)
-    return f"{n} {name[:-1] if n == 1 else name}"
+def lead_param(lead: Lead) -> Param:
+    """A lead as a reason parameter: ``("rainbow", n)``, ``("unit", shape)`` or
+    ``("throw", shape, ...)`` (see :mod:`shengji.engine.reasons`)."""
+    if lead.rainbow:
+        return ("rainbow", len(lead.cards))
+    return ("throw" if lead.is_throw else "unit", *(u.shape for u in lead.units))
 
 
 def _vectors(widths: list[int], cap: int, allowed: list[bool]) -> list[Value]:

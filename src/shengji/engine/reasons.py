@@ -1,0 +1,352 @@
+"""Refusal reasons with a key and parameters, so that any language can render them.
+
+A :class:`Reason` is the English text of a refusal (a ``str``: every caller that
+compares or prints reasons keeps working) that also carries a ``key`` naming the
+sentence and the ``params`` filling it (strings, integers and tuples of them, all
+JSON-friendly). :data:`TEMPLATES` holds the English sentence of every key; it is the
+single source of the English text. A client in another language keeps its own
+template for each key (the browser's are in ``server/static/reasons.js``).
+
+A template is text with fields in braces:
+
+- ``{name}``: the parameter as written (an integer, a rank, a seat number);
+- ``{name:fmt}`` and ``{name:fmt:count}``: the parameter rendered by the formatter
+  ``fmt`` of :data:`FORMATTERS` (a suit, cards, a unit shape, a lead ...), in the plural
+  when ``count`` (another parameter's name, or ``*`` for always) is not 1;
+- ``{name|one|many}``: the word ``one`` when the parameter is 1, else ``many``.
+
+>>> why = Reason("follow-count", n=2)
+>>> why, why.key, dict(why.params)
+('play 2 cards: 2 were led', 'follow-count', {'n': 2})
+>>> Reason("follow-suit-one", held=3, suit=suit_code(3), played="5H")
+'you hold 3 spades: the card must be a spade (you played 5H)'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import TypeAlias
+
+Param: TypeAlias = "str | int | tuple[Param, ...]"
+"""A parameter of a reason: text, a number, or a tuple of them (a JSON list)."""
+
+_SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades", "T": "trumps"}
+_TUPLE_NAMES = {1: "single", 2: "pair", 3: "triple"}
+
+
+def suit_code(suit: int) -> str:
+    """The parameter for an effective suit (0-3 plain, 4 trump): ``C D H S`` or ``T``."""
+    return "CDHST"[suit]
+
+
+def _tuple(width: int, plural: bool) -> str:
+    return _TUPLE_NAMES.get(width, f"{width}-tuple") + ("s" if plural else "")
+
+
+def _shape(shape: Param) -> str:
+    assert isinstance(shape, tuple)
+    width, length = shape
+    assert isinstance(width, int) and isinstance(length, int)
+    if length == 1:
+        return _tuple(width, False)
+    if width == 1:
+        return f"sequence of {length}"
+    return f"tractor of {length} {_tuple(width, True)}"
+
+
+def _units(shapes: Param) -> str:
+    assert isinstance(shapes, tuple)
+    return " + ".join(_shape(s) for s in shapes)
+
+
+def _lead(lead: Param, plural: bool) -> str:
+    """``("rainbow", n)``, ``("unit", shape)`` or ``("throw", shape, shape, ...)``."""
+    assert isinstance(lead, tuple)
+    kind, *rest = lead
+    if kind == "rainbow":
+        return f"rainbow of {rest[0]}"
+    body = _units(tuple(rest))
+    return f"throw of {body}" if kind == "throw" else body
+
+
+def _needs(parts: Param) -> str:
+    """What a follow must include: ``("tractor", width, length)``, ``("tuples", count,
+    width)``, ``("led-size", count)`` or ``("locked", count)``; nothing when empty."""
+    assert isinstance(parts, tuple)
+    words = []
+    for part in parts:
+        assert isinstance(part, tuple)
+        kind, *values = part
+        if kind == "tractor":
+            words.append(f"a {_shape(tuple(values))}")
+        elif kind == "tuples":
+            count, width = values
+            assert isinstance(count, int) and isinstance(width, int)
+            words.append(f"{count} {_tuple(width, count != 1)}")
+        elif kind == "led-size":
+            words.append(f"{values[0]} cards in tuples of the led size")
+        else:
+            words.append(f"{values[0]} cards in tuples")
+    return f", including {' and '.join(words)}" if words else ""
+
+
+def _others(rest: Param) -> str:
+    return f" and any {rest} other card{'s' if rest != 1 else ''}" if rest else ""
+
+
+def _bomb(n: Param) -> str:
+    return f", or a bomb of {n} identical cards" if n else ""
+
+
+def _text(value: Param) -> str:
+    assert not isinstance(value, tuple)
+    return str(value)
+
+
+Formatter = Callable[[Param, bool], str]
+"""Renders a parameter, in the plural or not."""
+
+FORMATTERS: dict[str, Formatter] = {
+    "suit": lambda code, plural: (_SUIT_NAMES[_text(code)] if plural
+                                  else _SUIT_NAMES[_text(code)][:-1]),
+    "tuple": lambda width, plural: _tuple(int(_text(width)), plural),
+    "shape": lambda shape, plural: _shape(shape),
+    "lead": lambda lead, plural: _lead(lead, plural),
+    "units": lambda shapes, plural: _units(shapes),
+    "needs": lambda parts, plural: _needs(parts),
+    "others": lambda rest, plural: _others(rest),
+    "bomb": lambda n, plural: _bomb(n),
+    "verbs": lambda verbs, plural: " or ".join(_text(v) for v in verbs)
+    if isinstance(verbs, tuple) else _text(verbs),
+    "where": lambda buried, plural: "hold or buried" if buried else "hold",
+    # the same in English; other languages translate them
+    "cards": lambda cards, plural: _text(cards),
+    "card": lambda card, plural: _text(card),
+    "call": lambda call, plural: _text(call),
+    "callee": lambda what, plural: _text(what),
+    "colour": lambda colour, plural: _text(colour),
+    "phase": lambda phase, plural: _text(phase),
+}
+"""English formatters by name: parameter and plural flag to text."""
+
+TEMPLATES: dict[str, str] = {
+    # following a lead (engine.follow)
+    "follow-count": "play {n} {n|card|cards}: {n} {n|was|were} led",
+    "not-held": "you do not hold {cards:cards}",
+    "follow-rainbow": "you hold a rainbow ({cards:cards}): a rainbow led must be answered "
+                      "by a rainbow of {n}",
+    "follow-short": "you hold only {held} {suit:suit:held} ({cards:cards}): "
+                    "play {held|it|all of them} before other cards",
+    "follow-suit-one": "you hold {held} {suit:suit:held}: the card must be a {suit:suit} "
+                       "(you played {played:cards})",
+    "follow-suit": "you hold {held} {suit:suit:held}: all {n} cards must be {suit:suit:*} "
+                   "(you played {played:cards})",
+    "follow-tractor": "you hold a {shape:shape} in {suit:suit:*} ({cards:cards}): a "
+                      "{shape:shape} led must be followed by one",
+    "follow-tractor-shorter": "you hold a {shape:shape} in {suit:suit:*} ({cards:cards}): "
+                              "with no {led:shape}, the longest shorter tractor must be played",
+    "follow-tractor-narrower": "you hold a {shape:shape} in {suit:suit:*} ({cards:cards}): "
+                               "with no {led:shape}, the widest narrower tractor must be played",
+    "follow-protect": "you hold {want} cards in {suit:suit:*} in tuples of the led size "
+                      "({cards:cards}): a {lead:lead} led must be followed by those, longer "
+                      "tuples being protected (you played {played} such cards)",
+    "follow-locked": "you can lock {want} cards in tuples of {suit:suit:*} ({cards:cards}): "
+                     "play as many cards in tuples as the lead's structure allows "
+                     "(you locked {played})",
+    "follow-tuples": "you hold {want} {width:tuple:want} in {suit:suit:*} ({cards:cards}): "
+                     "a {lead:lead} led must be followed by as many {width:tuple:*} as you "
+                     "can play",
+    # what a follow must be (LegalPlays.describe)
+    "must-any-rainbow": "play any {n} {n|card|cards}: you hold no rainbow of {n}",
+    "must-any": "play any {n} {n|card|cards}: you have no {suit:suit:*}",
+    "must-rainbow": "play a rainbow: {n} cards of one rank in {n} suits{bomb:bomb}",
+    "must-short": "play all your {suit:suit:*} ({cards:cards}){rest:others}{bomb:bomb}",
+    "must-follow": "play {n} {suit:suit:n}{needs:needs}{bomb:bomb}",
+    # leading (engine.lead)
+    "lead-empty": "a lead needs at least one card",
+    "lead-suits": "a lead must be all of one suit: {first:card} is {first_suit:suit:*} but "
+                  "{other:card} is {other_suit:suit:*}",
+    "lead-no-throws": "throws (several units at once) are not allowed: lead a single, "
+                      "a tuple or a tractor",
+    "lead-reading": "{cards:cards} cannot be read as {reading:units}",
+    "lead-mixed": "mixed throws are not allowed: a throw must be units of one shape "
+                  "(all singles, or all pairs, ...)",
+    "lead-empty-hand": "an empty hand cannot lead",
+    # bidding (engine.bidding)
+    "bid-no-jokers": "jokers cannot be bid under these rules",
+    "bid-joker-count": "a joker bid needs at least {need} identical jokers",
+    "bid-fluid-own-rank": "once trump is declared it can only be overbid with your own rank",
+    "bid-rank": "bids show cards of your trump rank ({rank}) or identical jokers",
+    "bid-fluid-fixed": "once trump is declared it cannot be changed under these rules",
+    "bid-overbid-own": "an overbid shows cards of your own rank ({own})",
+    "bid-overbid-maker": "an overbid shows cards of the trumpmaker's rank ({maker})",
+    "bid-overbid-either": "an overbid shows cards of your own rank ({own}) or the "
+                          "trumpmaker's rank ({maker})",
+    "bid-empty": "a bid shows at least one card",
+    "bid-identical": "a bid shows identical cards only (same rank and suit, or the same joker)",
+    "bid-copies": "there are only {decks} copies of each card",
+    "bid-ineligible": "you may not bid this round (you lost the previous one)",
+    "bid-switch": "you bid {card:card} before: you may only reinforce it, not switch",
+    "bid-reinforce-off": "reinforcing your own bid is not allowed under these rules",
+    "bid-reinforce-more": "reinforcing needs more than {count} cards",
+    "bid-reinforce-partner": "you may not reinforce your partner's bid",
+    "bid-weak": "a bid of {count} {count|card|cards} does not beat {bid:cards} (seat {seat}): "
+                "show more cards (or jokers)",
+    "withdraw-off": "bids may not be taken back under these rules",
+    "withdraw-not-yours": "only the standing bid can be taken back, by its bidder",
+    "withdraw-settled": "the trump is settled: bids may not be taken back after the kitty",
+    # friend calls (engine.friends)
+    "call-count": "call exactly {n} friend {n|card|cards}",
+    "call-card-only": "calls name a precise card under these rules, e.g. '2nd AS'",
+    "call-colour-only": "calls name a colour and rank under these rules, e.g. '1st black A'",
+    "call-copies": "there are only {decks} copies of {card:card}",
+    "call-trump": "{card:card} is a trump: trump cards may not be called",
+    "call-colour-copies": "there are only {n} {colour:colour} {rank}s",
+    "call-points": "{what:callee} is a point card: point cards (5, 10, K) may not be called",
+    "call-top": "{what:callee} is the highest card of its suit: it may not be called",
+    "call-all-held": "you {buried:where} every {what:callee}",
+    "call-some-held": "you {buried:where} {mine} of the {total} {what:callee}: the "
+                      "{call:call} cannot be another player's",
+    "call-all-held-refused": "you {buried:where} every {what:callee}, so nobody else can be "
+                             "the friend of the {call:call}: call a card another player can "
+                             "play",
+    "call-some-held-refused": "you {buried:where} {mine} of the {total} {what:callee}: the "
+                              "{call:call} cannot be another player's, so nobody else can be "
+                              "the friend of the {call:call}: call a card another player can "
+                              "play",
+    # the kitty (game.bury)
+    "bury-count": "bury exactly {size} cards (you gave {given})",
+    "bury-points": "point cards (5, 10, K) may not be buried under these rules",
+    # a round's phases (game.round, game.legal)
+    "not-your-turn": "it is not your turn",
+    "turn-of": "it is seat {seat}'s turn ({phase:phase} phase)",
+    "turn-of-nobody": "it is nobody's turn ({phase:phase} phase)",
+    "draw-turn": "it is seat {seat}'s turn to draw",
+    "deal-no-pass": "there is nothing to pass on during the deal",
+    "bid-time": "now is the time to {verbs:verbs}",
+    "expose-needed": "expose up to {most} cards (or none)",
+    "expose-count": "expose at most {most} cards (you gave {given})",
+    "declare-needed": "name the trump suit (C, D, H, S) or no-trump (NT)",
+    "show-needed": "show your hand for a redeal, or pass",
+    "bury-needed": "bury {size} cards",
+    "call-needed": "call {n} friend card(s)",
+    "play-needed": "play cards to the trick",
+    "round-over": "the round is over",
+    "no-seat": "there is no seat {seat} (seats are 0..{last})",
+    "other-seat": "it is not seat {seat}'s action here (this is seat {own}'s)",
+    # what a seat may do (Legal.summary)
+    "do-verbs": "{verbs:verbs}",
+    "do-expose": "expose up to {most} cards",
+    "do-declare": "name the trump suit",
+    "do-show": "show or pass",
+    "do-bury": "bury {size} cards",
+    "do-call": "call friends",
+    "do-lead": "lead",
+    "do-nothing": "nothing to do",
+    # input that is not an action or not cards (the text says what is wrong)
+    "bad-input": "{error}",
+}
+"""The English sentence of every reason key."""
+
+_FIELD = re.compile(r"\{(\w+)(?:\|([^|{}]*)\|([^|{}]*)|:(\w+)(?::(\w+|\*))?)?\}")
+
+Piece = str | tuple[str, str | None, str | None, str | None, str | None]
+"""Literal text, or a field: name, singular word, plural word, formatter, count."""
+
+
+def parse_template(template: str) -> list[Piece]:
+    """Split a template into literal text and fields (see the module's syntax)."""
+    pieces: list[Piece] = []
+    at = 0
+    for match in _FIELD.finditer(template):
+        if match.start() > at:
+            pieces.append(template[at:match.start()])
+        pieces.append(match.groups())  # type: ignore[arg-type]
+        at = match.end()
+    if at < len(template):
+        pieces.append(template[at:])
+    return pieces
+
+
+def placeholders(template: str) -> frozenset[str]:
+    """The parameter names a template uses (fields and their counts)."""
+    names = set()
+    for piece in parse_template(template):
+        if isinstance(piece, tuple):
+            names.add(piece[0])
+            if piece[4] is not None and piece[4] != "*":
+                names.add(piece[4])
+    return frozenset(names)
+
+
+_PARSED = {key: parse_template(text) for key, text in TEMPLATES.items()}
+_NAMES = {key: placeholders(text) for key, text in TEMPLATES.items()}
+
+
+def render(key: str, params: Mapping[str, Param]) -> str:
+    """The English text of reason ``key`` with ``params`` (JSON lists count as tuples)."""
+    out = []
+    for piece in _PARSED[key]:
+        if isinstance(piece, str):
+            out.append(piece)
+            continue
+        name, one, many, fmt, count = piece
+        value = _tuples(params[name])
+        if one is not None and many is not None:
+            out.append(one if value == 1 else many)
+        elif fmt is not None:
+            plural = count == "*" or (count is not None and params[count] != 1)
+            out.append(FORMATTERS[fmt](value, plural))
+        else:
+            out.append(_text(value))
+    return "".join(out)
+
+
+def _tuples(value: object) -> Param:
+    """A parameter back from JSON: lists as tuples."""
+    if isinstance(value, list | tuple):
+        return tuple(_tuples(v) for v in value)
+    assert isinstance(value, str | int)
+    return value
+
+
+class Reason(str):
+    """A refusal's English text (this string) with its ``key`` and ``params``."""
+
+    key: str
+    params: Mapping[str, Param]
+
+    def __new__(cls, key: str, /, **params: Param) -> Reason:
+        if key not in TEMPLATES:
+            raise KeyError(f"unknown reason key {key!r}")
+        if params.keys() != _NAMES[key]:
+            raise TypeError(f"reason {key!r} takes {sorted(_NAMES[key])}, "
+                            f"got {sorted(params)}")
+        self = super().__new__(cls, render(key, params))
+        self.key = key
+        self.params = params
+        return self
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, Param]]:
+        return (self.key,), dict(self.params)
+
+    def as_json(self) -> dict[str, object]:
+        """``{"key", "params", "text"}`` for a client (tuples become lists)."""
+        return {"key": self.key, "params": _lists(self.params), "text": str(self)}
+
+
+def _lists(value: object) -> object:
+    if isinstance(value, Mapping):
+        return {k: _lists(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_lists(v) for v in value]
+    return value
+
+
+def reason_json(why: str) -> dict[str, object]:
+    """The structured form of any reason text: a :class:`Reason`'s own, or (for plain
+    text from elsewhere) the ``bad-input`` key carrying the text."""
+    if isinstance(why, Reason):
+        return why.as_json()
+    return {"key": "bad-input", "params": {"error": why}, "text": why}
