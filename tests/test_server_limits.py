@@ -21,7 +21,8 @@ from shengji.game.actions import Action
 from shengji.game.legal import Legal
 from shengji.game.view import SeatView
 from shengji.players import make_player
-from shengji.server import rooms as rooms_module
+from shengji.server import room as room_module
+from shengji.server import state as state_module
 from shengji.server.app import create_app
 from shengji.server.limits import RateLimit, Settings
 from test_server_protocol import FAST, TIMEOUT, Server, table
@@ -141,7 +142,7 @@ class SlowPlayer:
 
 def test_slow_bots_think_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
     thinking = threading.Event()
-    monkeypatch.setattr(rooms_module, "make_player", lambda kind, seed: SlowPlayer(
+    monkeypatch.setattr(state_module, "make_player", lambda kind, seed: SlowPlayer(
         2.5, thinking) if kind == "search" else make_player(kind, seed))
     with TestClient(create_app(":memory:", replace(FAST, bot_time=0.5))) as http:
         server = Server(http)
@@ -266,13 +267,13 @@ def test_room_creation_rate_and_unjoined_rooms_expire() -> None:
 
 def test_record_is_built_once_in_a_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     threads: list[threading.Thread] = []
-    real = rooms_module.write_record
+    real = room_module.write_record
 
     def counted(*args: Any) -> str:
         threads.append(threading.current_thread())
         return real(*args)
 
-    monkeypatch.setattr(rooms_module, "write_record", counted)
+    monkeypatch.setattr(room_module, "write_record", counted)
     with TestClient(create_app(":memory:", FAST)) as http:
         server = Server(http)
         try:

@@ -27,7 +27,7 @@ from shengji.game.record import read_record, replay
 from shengji.game.round import Phase
 from shengji.server.app import create_app
 from shengji.server.limits import Settings
-from shengji.server.rooms import Room
+from shengji.server.room import Room
 from shengji.server.schemas import SERVER_MESSAGE
 from shengji.server.storage import MemberRow, RoomRow, SQLiteStorage
 

@@ -1,9 +1,9 @@
 """The routes of ``shengji serve``: the static client, the lobby API and the websocket.
 
-Everything behind the routes lives in :mod:`shengji.server.rooms`; the protocol is
-``docs/protocol.md``. No route returns a room's hidden state: the websocket sends each
-connection its own redacted view, and a match's record (which holds the seed) is served only
-once the match is over.
+Everything behind the routes lives in :mod:`shengji.server.rooms` and the modules of a room
+(:mod:`shengji.server.room`); the protocol is ``docs/protocol.md``. No route returns a room's
+hidden state: the websocket sends each connection its own redacted view, and a match's record
+(which holds the seed) is served only once the match is over.
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shengji.game.config import rules_to_dict
 from shengji.server.limits import RateLimit, Settings
-from shengji.server.rooms import Refusal, Rooms, check_rules
+from shengji.server.lobby import check_rules
+from shengji.server.members import Refusal
+from shengji.server.rooms import Rooms
 from shengji.server.schemas import presets_json
 from shengji.server.storage import SQLiteStorage, Storage
 

@@ -1,0 +1,299 @@
+"""A room's state and its messages out: seats, the match and its action log, and each
+connection's redacted ``room`` and ``state`` messages.
+
+:class:`RoomState` is the base of :class:`shengji.server.room.Room`: computer-player scheduling
+(:mod:`shengji.server.autoplay`), the lobby's commands (:mod:`shengji.server.lobby`) and the
+messages in (:mod:`shengji.server.room`) build on it. An action is checked by the engine
+(:meth:`shengji.game.Match.apply` refuses it with an :class:`ActionError`, changing nothing),
+written to the room's action log (:mod:`shengji.server.storage`) and only then announced:
+every connection gets its own redacted ``state`` (:func:`shengji.game.Match.view` of its
+seat; spectators the public part only).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from shengji.game.actions import Action, parse_action
+from shengji.game.config import rules_from_dict
+from shengji.game.legal import ActionError
+from shengji.game.match import Match
+from shengji.players import make_player
+from shengji.players.base import Player
+from shengji.server import schemas
+from shengji.server.limits import RateLimit, Settings
+from shengji.server.members import Connection, Member, Refusal
+from shengji.server.storage import ChatRow, MatchRow, RoomRow, Storage
+
+log = logging.getLogger("shengji.server")
+
+
+class RoomState:
+    """A room's state under one lock: members, connections, seats, the match and its log."""
+
+    def __init__(self, row: RoomRow, storage: Storage, settings: Settings) -> None:
+        self.row = row
+        self.storage = storage
+        self.settings = settings
+        self.lock = asyncio.Lock()
+        self.members: dict[str, Member] = {}
+        self.conns: list[Connection] = []
+        self.online: dict[str, int] = {}
+        """Open connections of each member who said hello."""
+        self.match: Match | None = None
+        self.match_row: MatchRow | None = None
+        self.logged = 0
+        """Actions of the current match in the log."""
+        self.version = 0
+        """Actions applied to the room's matches (a computer player's choice made off the
+        loop is applied only if nothing changed meanwhile)."""
+        self._thinking: dict[int, asyncio.Future[Action]] = {}
+        self._record: tuple[int, str] | None = None
+        """The latest finished match's number and record text."""
+        self.bots: dict[int, Player] = {}
+        self.results: dict[int | None, list[dict[str, Any]]] = {}
+        """Every finished round's sheet as each seat (``None``: spectators) may see it."""
+        self.waiting: set[int] = set()
+        """Person seats still reading the score sheet before the next deal."""
+        self.chat: deque[ChatRow] = deque(maxlen=settings.chat_history)
+        self.chat_rates: dict[str, RateLimit] = {}
+        """Each member's chat rate limit (whatever connection they write from)."""
+        self.wake = asyncio.Event()
+        self.driver: asyncio.Task[None] | None = None
+        self.encoded = schemas.EncodeCache()
+        self._timers: set[asyncio.Task[None]] = set()
+        self._encoded_round: object = None
+
+    @property
+    def code(self) -> str:
+        """The room's code."""
+        return self.row.code
+
+    def _begin(self, stored: MatchRow) -> None:
+        self.version += 1
+        self.match_row = stored
+        self.match = Match(rules_from_dict(stored.rules), seed=stored.seed)
+        self.results = {s: [] for s in (*range(self.match.rules.players), None)}
+        self.waiting = set()
+        self.logged = 0
+        self.bots = {s: new_bot(seat["bot"]) for s, seat in enumerate(self.row.seats)
+                     if seat["kind"] == "bot"}
+
+    def _after_replay(self) -> None:
+        match = self.match
+        assert match is not None
+        self.row.status = "over" if match.is_over else "playing"
+        if not match.is_over and match.results and not match.round.history:
+            self.waiting = self._person_seats()
+
+    # -- seats ---------------------------------------------------------------------------
+
+    def _person_seats(self) -> set[int]:
+        return {s for s, seat in enumerate(self.row.seats) if seat["kind"] == "person"}
+
+    def seat_of(self, member: Member) -> int | None:
+        """The member's seat, if any."""
+        for s, seat in enumerate(self.row.seats):
+            if seat["kind"] == "person" and seat["member"] == member.id:
+                return s
+        return None
+
+    def _connected(self, member_id: str) -> bool:
+        return member_id in self.online
+
+    def spectator_count(self) -> int:
+        """Connected members without a seat."""
+        seated = {seat["member"] for seat in self.row.seats if seat["kind"] == "person"}
+        return sum(1 for m in self.members if m not in seated and self._connected(m))
+
+    def _seat_name(self, s: int) -> str | None:
+        seat = self.row.seats[s]
+        if seat["kind"] == "person":
+            return self.members[seat["member"]].name
+        if seat["kind"] == "bot":
+            return f"{str(seat['bot']).capitalize()} {s}"
+        return None
+
+    def _touch(self) -> None:
+        self.row.last_active = time.time()
+
+    # -- messages out --------------------------------------------------------------------
+
+    def room_message(self, conn: Connection, shared: dict[str, Any]) -> dict[str, Any]:
+        """The ``room`` message for one connection (``shared``: its part common to every
+        connection, from :meth:`_room_shared`)."""
+        member = conn.member
+        return {**shared,
+                "you": {"member": member.id if member else "",
+                        "seat": self.seat_of(member) if member else None,
+                        "host": member is not None and member.id == self.row.host}}
+
+    def _room_shared(self) -> dict[str, Any]:
+        seated = {seat["member"] for seat in self.row.seats if seat["kind"] == "person"}
+        return {
+            "type": "room", "code": self.code, "status": self.row.status, "host": self.row.host,
+            "seats": [{"seat": s, "name": self._seat_name(s), "kind": seat["kind"],
+                       "bot": seat["bot"],
+                       "connected": seat["kind"] == "bot" or (
+                           seat["kind"] == "person" and self._connected(seat["member"]))}
+                      for s, seat in enumerate(self.row.seats)],
+            "spectators": [m.name for m in self.members.values()
+                           if m.id not in seated and self._connected(m.id)],
+            "watchers": [{"member": m.id, "name": m.name} for m in self.members.values()
+                         if m.id not in seated and self._connected(m.id)],
+            "config": self.row.config,
+        }
+
+    def _broadcast_room(self) -> None:
+        shared = self._room_shared()
+        for conn in self.conns:
+            if conn.member is not None:
+                conn.send(self.room_message(conn, shared))
+
+    def state_message(self, seat: int | None) -> str:
+        """The ``state`` message of ``seat`` (``None``: a spectator), as JSON text."""
+        match = self.match
+        assert match is not None
+        legal = None
+        rnd = match.round
+        if rnd is not self._encoded_round:
+            self.encoded.clear()
+            self._encoded_round = rnd
+        if seat is None:
+            public = next(s for s in range(match.rules.players) if s != rnd.kitty_owner)
+            view = schemas.view_json(schemas.spectator_view(match.view(public)), spectator=True,
+                                     cache=self.encoded)
+        else:
+            seat_view = match.view(seat)
+            view = schemas.view_json(seat_view, cache=self.encoded)
+            if not self.waiting and not match.is_over:
+                legal = schemas.legal_json(match.legal(seat), seat_view)
+        info = {"round": len(match.results) + (0 if match.is_over else 1),
+                "levels": list(match.levels), "results": self.results[seat],
+                "over": match.is_over, "winners": list(match.winners),
+                "waiting": sorted(self.waiting)}
+        return json.dumps({"type": "state", "view": view, "legal": legal, "match": info})
+
+    def _broadcast_state(self) -> None:
+        if self.match is None:
+            return
+        cache: dict[int | None, str] = {}
+        for conn in self.conns:
+            if conn.member is None:
+                continue
+            seat = self.seat_of(conn.member)
+            if seat not in cache:
+                cache[seat] = self.state_message(seat)
+            conn.send(cache[seat])
+
+    # -- the match -----------------------------------------------------------------------
+
+    def _apply(self, action: Action) -> None:
+        """Apply one action to the match (raises ActionError, changing nothing, if refused);
+        keeps each seat's score sheets and starts the wait between rounds."""
+        match = self.match
+        assert match is not None
+        rnd = match.round
+        result = match.apply(action)
+        self.version += 1
+        if result is None:
+            return
+        for seat in range(match.rules.players):
+            sheet = rnd.view(seat).result
+            assert sheet is not None
+            self.results[seat].append(schemas.result_json(sheet))
+        public = next(s for s in range(match.rules.players) if s != rnd.kitty_owner)
+        sheet = rnd.view(public).result
+        assert sheet is not None
+        self.results[None].append(schemas.result_json(sheet))
+        if not match.is_over:  # the room is "over" once the last action is logged
+            self.waiting = self._person_seats()
+
+    def _commit(self, actions: list[Action]) -> None:
+        """Write applied actions to the log (committed before anyone hears of them)."""
+        if not actions:
+            return
+        assert self.match_row is not None and self.match is not None
+        self._touch()
+        over = self.match.is_over
+        try:
+            self.storage.append_actions(self.code, self.match_row.no, self.logged,
+                                        [str(a) for a in actions], self.row.last_active,
+                                        status="over" if over else None)
+        except Exception:
+            log.exception("room %s: could not log actions; rebuilding from the log", self.code)
+            self._rebuild()
+            raise Refusal("storage", "the server could not save this; nothing changed") from None
+        self.logged += len(actions)
+        if over:
+            self.row.status = "over"
+
+    def _rebuild(self) -> None:
+        """Rebuild the match from the stored log (after a failure left it in doubt)."""
+        stored = self.storage.load_match(self.code, self.row.match_no)
+        if stored is None:
+            return
+        self._begin(stored)
+        for text in stored.actions:
+            self._apply(parse_action(text))
+        self.logged = len(stored.actions)
+        self._after_replay()
+
+    def _act(self, action: Action) -> None:
+        """Apply, log and announce one checked action; unexpected engine failures leave the
+        room as its log says."""
+        try:
+            self._apply(action)
+        except ActionError:
+            raise
+        except Exception:
+            log.exception("room %s: the engine failed on %s", self.code, action)
+            self._rebuild()
+            raise Refusal("internal", "the server could not apply this action; "
+                                      "nothing changed") from None
+        self._commit([action])
+        self._broadcast_state()
+        self.wake.set()
+
+    def _draft(self) -> RoomRow:
+        """A copy of the room's row to change; :meth:`_lobby_changed` stores it, then makes it
+        the room's (a failed save leaves the room as it was)."""
+        row = copy.deepcopy(self.row)
+        row.last_active = time.time()
+        return row
+
+    def _store(self, write: Callable[[], None]) -> None:
+        try:
+            write()
+        except Exception:
+            log.exception("room %s: could not save", self.code)
+            raise Refusal("storage", "the server could not save this; nothing changed") from None
+
+    def _lobby_changed(self, row: RoomRow) -> None:
+        self._store(lambda: self.storage.save_room(row))
+        self.row = row
+        self._broadcast_room()
+
+
+def new_bot(kind: str) -> Player:
+    """A fresh computer player of ``kind`` for a seat."""
+    return make_player(kind, seed=secrets.randbits(32))
+
+
+def free_seat() -> dict[str, Any]:
+    """A free seat's row."""
+    return {"kind": None, "member": None, "bot": None}
+
+
+def chat_message(line: ChatRow) -> dict[str, Any]:
+    """A ``chat`` message."""
+    return {"type": "chat", "member": line.member, "name": line.name, "seat": line.seat,
+            "text": line.text, "time": line.time}
