@@ -22,8 +22,9 @@ from itertools import combinations, product
 from random import Random
 
 from shengji.engine.cards import Card, Hand, Rank, Suit, format_cards, parse_cards
+from shengji.engine.reasons import Reason, suit_code
 from shengji.engine.rules import Rules
-from shengji.engine.trump import Trump, suit_name
+from shengji.engine.trump import Trump
 from shengji.engine.units import (
     Reading,
     Unit,
@@ -37,6 +38,12 @@ from shengji.engine.units import (
 
 class PlayError(ValueError):
     """A play was refused; the message says which rule and what is allowed."""
+
+    @property
+    def reason(self) -> Reason:
+        """The message as a :class:`~shengji.engine.reasons.Reason`."""
+        why = self.args[0] if self.args else ""
+        return why if isinstance(why, Reason) else Reason("bad-input", error=str(why))
 
 
 @dataclass(frozen=True)
@@ -61,7 +68,7 @@ class Lead:
         """Read a lead; raise :class:`PlayError` if it is not a legal lead shape."""
         played = tuple(trump.sorted(parse_cards(cards)))  # equal cards too: order-free
         if not played:
-            raise PlayError("a lead needs at least one card")
+            raise PlayError(Reason("lead-empty"))
         if rules.rainbow and is_rainbow(played, trump, rules):
             return cls(played, trump.suit_index[played[0]], tuple(
                 make_unit(trump.suit_index[c], 1, trump.levels[c], (c,)) for c in played),
@@ -70,31 +77,22 @@ class Lead:
         if len(suits) > 1:
             first = played[0]
             other = next(c for c in played if trump.suit_of(c) != trump.suit_of(first))
-            raise PlayError(
-                f"a lead must be all of one suit: {first} is {suit_name(trump.suit_of(first))}"
-                f" but {other} is {suit_name(trump.suit_of(other))}"
-            )
+            raise PlayError(Reason("lead-suits", first=str(first),
+                                   first_suit=suit_code(trump.suit_of(first)),
+                                   other=str(other), other_suit=suit_code(trump.suit_of(other))))
         unit = as_unit(played, trump, rules)
         if unit is not None:
             return cls(played, unit.suit, (unit,))
         if not rules.throws:
-            raise PlayError(
-                "throws (several units at once) are not allowed: lead a single, "
-                "a tuple or a tractor"
-            )
+            raise PlayError(Reason("lead-no-throws"))
         if reading is None:
             reading = best_reading(played, trump, rules)
             assert reading is not None  # one suit
         elif tuple(reading) not in readings(played, trump, rules):
-            raise PlayError(
-                f"{format_cards(played)} cannot be read as "
-                + " + ".join(u.describe() for u in reading)
-            )
+            raise PlayError(Reason("lead-reading", cards=format_cards(played),
+                                   reading=tuple(u.shape for u in reading)))
         if not rules.throw_mixed and len({u.shape for u in reading}) > 1:
-            raise PlayError(
-                "mixed throws are not allowed: a throw must be units of one shape "
-                "(all singles, or all pairs, ...)"
-            )
+            raise PlayError(Reason("lead-mixed"))
         return cls(played, suits.pop(), tuple(reading))
 
     @property
@@ -162,15 +160,15 @@ class LegalLeads:
         self.rules = rules
         self._specs: list[tuple[int, int, int, tuple[Card, ...]]] | None = None
 
-    def reason(self, cards: str | Iterable[Card | str]) -> str | None:
+    def reason(self, cards: str | Iterable[Card | str]) -> Reason | None:
         """Why ``cards`` cannot be led, or ``None`` if they can."""
         played = parse_cards(cards)
         if not self.hand.holds(played):
-            return f"you do not hold {format_cards(played)}"
+            return Reason("not-held", cards=format_cards(played))
         try:
             Lead.from_cards(played, self.trump, self.rules)
         except PlayError as error:
-            return str(error)
+            return error.reason
         return None
 
     def __contains__(self, cards: object) -> bool:
@@ -239,6 +237,6 @@ class LegalLeads:
         """A random unit to lead (uniform over the distinct units the hand holds)."""
         specs = self._unit_specs()
         if not specs:
-            raise PlayError("an empty hand cannot lead")
+            raise PlayError(Reason("lead-empty-hand"))
         suit, width, top, faces = specs[rng.randrange(len(specs))]
         return make_unit(suit, width, top, faces).cards

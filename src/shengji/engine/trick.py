@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from shengji.engine.cards import Card, Hand, format_cards, parse_cards
 from shengji.engine.follow import LegalPlays, Structure
 from shengji.engine.lead import Lead, LegalLeads, PlayError, is_rainbow
+from shengji.engine.reasons import Reason
 from shengji.engine.rules import Rules, ThrowBeat, ThrowCheck
 from shengji.engine.throws import ThrowOutcome, check_throw
 from shengji.engine.trump import TRUMP, Trump
@@ -146,7 +147,7 @@ class Trick:
         played = parse_cards(cards)
         if self.lead is None:
             if not trusted and not hand.holds(played):
-                raise PlayError(f"you do not hold {format_cards(played)}")
+                raise PlayError(Reason("not-held", cards=format_cards(played)))
             lead = Lead.from_cards(played, self.trump, self.rules, reading)
             if lead.is_throw:
                 if hands is None:
