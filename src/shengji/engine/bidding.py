@@ -38,11 +38,18 @@ from shengji.engine.cards import (
     format_cards,
     parse_cards,
 )
+from shengji.engine.reasons import Reason
 from shengji.engine.rules import JokerBids, Partnership, Rules
 
 
 class BidError(ValueError):
     """A bid was refused; the message says why and what would be allowed."""
+
+    @property
+    def reason(self) -> Reason:
+        """The message as a :class:`~shengji.engine.reasons.Reason`."""
+        why = self.args[0] if self.args else ""
+        return why if isinstance(why, Reason) else Reason("bad-input", error=str(why))
 
 
 _SUIT_ORDER = {Suit.DIAMONDS: 0, Suit.CLUBS: 1, Suit.HEARTS: 2, Suit.SPADES: 3}
@@ -144,23 +151,23 @@ class Bidding:
             tier = 0
         return (bid.count, tier)
 
-    def _declare(self, bid: Bid) -> Declaration | str:
+    def _declare(self, bid: Bid) -> Declaration | Reason:
         """The declaration a bid would make, or why it cannot be made (ignoring strength)."""
         rules, card, seat = self.rules, bid.card, bid.seat
         current = self.declaration
         fluid = rules.partnership == Partnership.FLUID
         if bid.is_joker:
             if rules.joker_bids == JokerBids.OFF:
-                return "jokers cannot be bid under these rules"
+                return Reason("bid-no-jokers")
             need = rules.decks if rules.joker_bids == JokerBids.DECKS else 2
             if bid.count < need:
-                return f"a joker bid needs at least {need} identical jokers"
+                return Reason("bid-joker-count", need=need)
             if fluid and current is not None:
                 if "jokers-rank" in rules.fluid_overbid:
                     return Declaration(current.rank, None, current.maker)
                 if "jokers-only" in rules.fluid_overbid:
                     return Declaration(None, None, seat)
-                return "once trump is declared it can only be overbid with your own rank"
+                return Reason("bid-fluid-own-rank")
             if fluid and "jokers-only" in rules.fluid_overbid and "jokers-rank" not in (
                     rules.fluid_overbid):
                 return Declaration(None, None, seat)
@@ -170,37 +177,37 @@ class Bidding:
         if not fluid or current is None:
             rank = self.ranks[seat]
             if card.rank != rank:
-                return f"bids show cards of your trump rank ({rank}) or identical jokers"
+                return Reason("bid-rank", rank=str(rank))
             return Declaration(rank, suit, seat)
         if card.rank == self.ranks[seat] and "own-rank" in rules.fluid_overbid:
             return Declaration(card.rank, suit, seat)
         if card.rank == current.rank and "maker-rank" in rules.fluid_overbid:
             return Declaration(current.rank, suit, current.maker)
-        allowed = " or ".join(
-            name for name, ok in (
-                (f"your own rank ({self.ranks[seat]})", "own-rank" in rules.fluid_overbid),
-                (f"the trumpmaker's rank ({current.rank})", "maker-rank" in rules.fluid_overbid),
-            ) if ok
-        )
-        if not allowed:
-            return "once trump is declared it cannot be changed under these rules"
-        return f"an overbid shows cards of {allowed}"
+        own, maker = "own-rank" in rules.fluid_overbid, "maker-rank" in rules.fluid_overbid
+        if own and maker:
+            return Reason("bid-overbid-either", own=str(self.ranks[seat]),
+                          maker=str(current.rank))
+        if own:
+            return Reason("bid-overbid-own", own=str(self.ranks[seat]))
+        if maker:
+            return Reason("bid-overbid-maker", maker=str(current.rank))
+        return Reason("bid-fluid-fixed")
 
-    def reason(self, seat: int, cards: str | Iterable[Card | str]) -> str | None:
+    def reason(self, seat: int, cards: str | Iterable[Card | str]) -> Reason | None:
         """Why ``seat`` may not bid ``cards`` now, or ``None`` (holding them is the caller's
         check)."""
         shown = parse_cards(cards)
         if not shown:
-            return "a bid shows at least one card"
+            return Reason("bid-empty")
         if len(set(shown)) > 1:
-            return "a bid shows identical cards only (same rank and suit, or the same joker)"
+            return Reason("bid-identical")
         if len(shown) > self.rules.decks:
-            return f"there are only {self.rules.decks} copies of each card"
+            return Reason("bid-copies", decks=self.rules.decks)
         if seat not in self.eligible:
-            return "you may not bid this round (you lost the previous one)"
+            return Reason("bid-ineligible")
         bid = Bid(seat, shown)
         made = self._declare(bid)
-        if isinstance(made, str):
+        if isinstance(made, Reason):
             return made
         current = self.winner
         if current is None:
@@ -209,23 +216,21 @@ class Bidding:
         outbid = bool(mine) and current.seat != seat
         if mine and mine[-1].card != bid.card and not (
                 self.rules.bid_switch_suit or (outbid and self.rules.bid_after_outbid)):
-            return f"you bid {mine[-1].card} before: you may only reinforce it, not switch"
+            return Reason("bid-switch", card=str(mine[-1].card))
         if (outbid and self.rules.bid_reinforce_equal and mine[-1].card == bid.card
                 and not current.is_joker and mine[-1].count < bid.count == current.count):
             return None  # reinforced to the standing bid's count: the earlier bidder stands
         if current.seat == seat and current.card == bid.card:
             if not self.rules.bid_reinforce:
-                return "reinforcing your own bid is not allowed under these rules"
+                return Reason("bid-reinforce-off")
             if bid.count <= current.count:
-                return f"reinforcing needs more than {current.count} cards"
+                return Reason("bid-reinforce-more", count=current.count)
             return None
         fixed = self.rules.partnership == Partnership.FIXED
         if fixed and current.card == bid.card and self.teams[current.seat] == self.teams[seat]:
-            return "you may not reinforce your partner's bid"
+            return Reason("bid-reinforce-partner")
         if self._strength(bid) <= self._strength(current):
-            noun = "card" if bid.count == 1 else "cards"
-            return (f"a bid of {bid.count} {noun} does not beat {current} (seat {current.seat}):"
-                    f" show more cards (or jokers)")
+            return Reason("bid-weak", count=bid.count, bid=str(current), seat=current.seat)
         return None
 
     def bid(self, seat: int, cards: str | Iterable[Card | str]) -> None:
@@ -243,9 +248,9 @@ class Bidding:
     def withdraw(self, seat: int) -> None:
         """Take back the standing bid (only with ``bid_withdraw``, only its bidder)."""
         if not self.rules.bid_withdraw:
-            raise BidError("bids may not be taken back under these rules")
+            raise BidError(Reason("withdraw-off"))
         if self.winner is None or self.winner.seat != seat:
-            raise BidError("only the standing bid can be taken back, by its bidder")
+            raise BidError(Reason("withdraw-not-yours"))
         self.bids.pop()
         self._declaration.pop()
         self._version += 1
