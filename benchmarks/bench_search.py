@@ -1,7 +1,7 @@
 """Benchmark: the search player against the heuristic player on duplicate deals.
 
 ``python benchmarks/bench_search.py [--preset P] [--table N] [--deals N] [--iterations W |
---time-budget S] [--curve W1,W2,W3,W4] [--plot FILE] [--workers N] [--seed S]``
+--time-budget S] [--curve B1,B2,B3,B4] [--plot FILE] [--json FILE] [--workers N] [--seed S]``
 
 Each deal is one round played twice with the same cards: first with the search player in
 the even seats and the heuristic in the odd ones, then with the players moved one seat
@@ -10,8 +10,11 @@ gained by the heuristic seats, averaged over its two games; deals are the indepe
 samples of the 95% confidence interval. Decision times are those of searched decisions
 (the search player answers bids, exposes and forced moves as the heuristic does).
 
-``--curve`` plays the same deals at several world budgets (iterations) and prints the
-strength against the median decision time; ``--plot`` draws it (matplotlib).
+``--curve`` plays the same deals at several budgets, each a number of worlds per decision
+(``4``: reproducible) or seconds per decision (``0.25s``), and prints the strength against
+the median decision time; ``--plot`` draws it (matplotlib), e.g.::
+
+    python benchmarks/bench_search.py --deals 200 --curve 1,2,4,8 --workers 2 --plot curve.png
 """
 
 from __future__ import annotations
@@ -42,8 +45,21 @@ class Budget:
     seconds: float
 
     def __str__(self) -> str:
-        return f"{self.iterations} worlds" if self.iterations is not None else (
-            f"{self.seconds:g} s")
+        if self.iterations is not None:
+            return f"{self.iterations} world{'s' if self.iterations != 1 else ''}"
+        return f"{self.seconds:g} s"
+
+
+def parse_budget(text: str, seconds: float) -> Budget:
+    """``"4"``: 4 worlds per decision; ``"0.25s"``: a quarter of a second per decision."""
+    text = text.strip()
+    try:
+        value = float(text[:-1]) if text.endswith("s") else int(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is neither worlds (4) nor seconds (0.25s)") from None
+    if not value > 0:
+        raise ValueError(f"{text!r} must be positive")
+    return Budget(None, float(value)) if text.endswith("s") else Budget(int(value), seconds)
 
 
 def play_deal(rules: Rules, seed: int, budget: Budget) -> tuple[float, list[float], int]:
@@ -124,7 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--iterations", type=int, default=None, help="worlds per decision")
     parser.add_argument("--time-budget", type=float, default=1.0, help="seconds per decision")
-    parser.add_argument("--curve", default="", help="world budgets for the curve, e.g. 1,2,4,8")
+    parser.add_argument("--curve", default="",
+                        help="budgets for the curve: worlds (1,2,4,8) or seconds (0.1s,1s)")
     parser.add_argument("--plot", default="", help="PNG file for the curve (matplotlib)")
     parser.add_argument("--json", default="", help="write the figures as JSON")
     parser.add_argument("--workers", type=int, default=1, help="processes (deals in parallel)")
@@ -134,7 +151,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.preset}{'' if not args.table else f'/{args.table}'}; Python "
           f"{platform.python_version()}; seed {args.seed}; {args.workers} worker(s)")
     if args.curve:
-        budgets = [Budget(int(w), args.time_budget) for w in args.curve.split(",")]
+        try:
+            budgets = [parse_budget(b, args.time_budget) for b in args.curve.split(",")]
+        except ValueError as error:
+            parser.error(f"--curve: {error}")
     else:
         budgets = [Budget(args.iterations, args.time_budget)]
     figures = []

@@ -341,7 +341,7 @@ def test_bid_bury_illegal_lead_hint_and_quit(tmp_path: Path) -> None:
 
 
 def test_quit_with_ctrl_c_then_resume_and_finish_the_round(tmp_path: Path) -> None:
-    child = _spawn(["play", "--seed", "3", "--fast"], tmp_path)
+    child = _spawn(["play", "--seed", "3", "--fast", "--players", "heuristic"], tmp_path)
     for _ in range(3):
         _play_until(child, PROMPTS["follow"])
         cards = _suggestion(child)
@@ -372,7 +372,8 @@ def test_quit_with_ctrl_c_then_resume_and_finish_the_round(tmp_path: Path) -> No
 
 
 def test_shengji_alone_plays_and_ends_a_short_match(tmp_path: Path) -> None:
-    child = _spawn(["--seed", "5", "--fast", "--rounds", "1", "--ascii"], tmp_path)
+    child = _spawn(["--seed", "5", "--fast", "--rounds", "1", "--ascii", "--players",
+                    "heuristic"], tmp_path)
     child.expect_exact("New game: tractor, seed 5.")
     for _ in range(1000):
         index = child.expect_exact([*PLAY_PROMPTS, "The match stopped after 1 round."])
@@ -507,6 +508,7 @@ def test_options_start_the_game_they_ask_for_over_an_unfinished_one(tmp_path: Pa
     child.expect(pexpect.EOF)
     record = load_record(tmp_path / "shengji-game.toml")
     assert record.seed == 4 and record.rules == preset("da-bai-fen")
+    assert record.kinds == ("human", "search", "search", "search")  # the default opponents
 
 
 def test_resuming_stays_one_keystroke_away(tmp_path: Path) -> None:

@@ -24,6 +24,10 @@ from shengji.terminal.session import Session
 DEFAULT_RECORD = "shengji-game.toml"
 """Where ``shengji play`` records the game unless told otherwise."""
 
+DEFAULT_PLAYER = "search"
+"""The computer players of ``shengji play`` unless ``--players`` names others: the search
+player (median decision time within its 1 s budget); ``--players heuristic`` is quicker."""
+
 
 GAME_OPTIONS = ("preset", "rules", "table", "seed", "players", "seat", "rounds")
 """The options that choose the game (given, they start a new game rather than resume)."""
@@ -39,7 +43,9 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seed of the match (the deals)")
     parser.add_argument("--players",
                         help="computer players for the other seats, comma-separated, repeated "
-                             f"round the table ({', '.join(PLAYER_KINDS)}; default heuristic)")
+                             f"round the table ({', '.join(PLAYER_KINDS)}; default "
+                             f"{DEFAULT_PLAYER}, about a second a move; heuristic plays at "
+                             "once)")
     parser.add_argument("--seat", type=whole_number(0), default=None,
                         help="your seat (default 0)")
     parser.add_argument("--rounds", type=whole_number(1), default=None,
@@ -89,8 +95,9 @@ def preset_name(rules: Rules) -> str:
 
 
 def _player_names(text: str | None) -> list[str]:
-    """The computer players named by ``--players`` (default heuristic), checked."""
-    names = [p.strip() for p in (text or "").split(",") if p.strip()] or ["heuristic"]
+    """The computer players named by ``--players`` (default :data:`DEFAULT_PLAYER`),
+    checked."""
+    names = [p.strip() for p in (text or "").split(",") if p.strip()] or [DEFAULT_PLAYER]
     for name in names:
         if name not in PLAYER_KINDS:
             raise ValueError(f"unknown player {name!r}; choose from {', '.join(PLAYER_KINDS)}")

@@ -117,6 +117,7 @@ class Session:
         self.skip_bids = False
         self.declined: set[tuple[Card, ...]] = set()
         self._saved = -1  # actions in the record last written
+        self._thought = 0.0  # seconds the last computer move took to choose
 
     # -- running ---------------------------------------------------------------------
 
@@ -182,9 +183,12 @@ class Session:
             self.say(line)
 
     def pause(self, factor: float = 1.0) -> None:
-        """Let the person follow the computer players."""
-        if self.delay > 0:
-            time.sleep(self.delay * factor)
+        """Let the person follow the computer players (the time the last computer move
+        took to choose counts towards the pause)."""
+        wait = self.delay * factor - self._thought
+        self._thought = 0.0
+        if self.delay > 0 and wait > 0:
+            time.sleep(wait)
 
     def _who(self, seat: int, you: str, other: str) -> str:
         return f"{self.seating.name(seat)} {you if seat == self.me else other}"
@@ -480,7 +484,10 @@ class Session:
     def _bot(self, seat: int) -> Action:
         player = self.players[seat]
         assert player is not None, f"seat {seat} has no player"
-        return player.act(self.match.view(seat), self.match.legal(seat))
+        start = time.perf_counter()
+        action = player.act(self.match.view(seat), self.match.legal(seat))
+        self._thought = time.perf_counter() - start
+        return action
 
     def _apply(self, action: Action) -> None:
         rnd = self.match.round
