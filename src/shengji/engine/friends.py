@@ -40,6 +40,7 @@ from shengji.engine.cards import (
     Rank,
     parse_card,
 )
+from shengji.engine.reasons import Reason
 from shengji.engine.rules import FriendCallAllHeld, FriendCalls, Rules
 from shengji.engine.trump import Trump
 
@@ -140,20 +141,29 @@ def exhausted_calls(calls: Sequence[FriendCall], held: Sequence[int], rules: Rul
 
 
 def exhausted_text(call: FriendCall, held: Sequence[int], rules: Rules,
-                   buried: Sequence[int] | None = None) -> str:
+                   buried: Sequence[int] | None = None) -> Reason:
     """Why ``call`` (exhausted) can make no friend, e.g. ``you hold every AS``."""
+    return _exhausted(call, held, rules, buried, refused=False)
+
+
+def _exhausted(call: FriendCall, held: Sequence[int], rules: Rules,
+               buried: Sequence[int] | None, *, refused: bool) -> Reason:
+    """:func:`exhausted_text`, or (``refused``) the refusal of that call."""
     what = str(call.card) if call.card is not None else f"{call.colour} {call.rank}"
     mine = _copies(call, held) + (_copies(call, buried) if buried is not None else 0)
     total = _pack_copies(call, rules)
-    where = "hold" if buried is None or not _copies(call, buried) else "hold or buried"
+    did_bury = int(buried is not None and bool(_copies(call, buried)))
+    if mine >= total and refused:
+        return Reason("call-all-held-refused", buried=did_bury, what=what, call=str(call))
     if mine >= total:
-        return f"you {where} every {what}"
-    return f"you {where} {mine} of the {total} {what}: the {call} cannot be another player's"
+        return Reason("call-all-held", buried=did_bury, what=what)
+    return Reason("call-some-held-refused" if refused else "call-some-held", buried=did_bury,
+                  mine=mine, total=total, what=what, call=str(call))
 
 
 def call_reason(calls: Sequence[FriendCall], trump: Trump, rules: Rules, *,
                 held: Sequence[int] | None = None,
-                buried: Sequence[int] | None = None) -> str | None:
+                buried: Sequence[int] | None = None) -> Reason | None:
     """Why the dealer may not make these calls, or ``None``.
 
     ``held`` (the caller's hand, counts per face) and ``buried`` (the kitty the caller
@@ -161,7 +171,7 @@ def call_reason(calls: Sequence[FriendCall], trump: Trump, rules: Rules, *,
     the caller could complete (:func:`exhausted_calls`)."""
     want = rules.friend_count
     if len(calls) != want:
-        return f"call exactly {want} friend card{'s' if want != 1 else ''}"
+        return Reason("call-count", n=want)
     for call in calls:
         why = single_call_reason(call, trump, rules, held=held, buried=buried)
         if why is not None:
@@ -171,7 +181,7 @@ def call_reason(calls: Sequence[FriendCall], trump: Trump, rules: Rules, *,
 
 def single_call_reason(call: FriendCall, trump: Trump, rules: Rules, *,
                        held: Sequence[int] | None = None,
-                       buried: Sequence[int] | None = None) -> str | None:
+                       buried: Sequence[int] | None = None) -> Reason | None:
     """Why the dealer may not make this one call, or ``None`` (see :func:`call_reason`).
 
     >>> trump = Trump.parse("2S")
@@ -181,27 +191,27 @@ def single_call_reason(call: FriendCall, trump: Trump, rules: Rules, *,
     'AH is the highest card of its suit: it may not be called'
     """
     if rules.friend_calls == FriendCalls.ORDINAL and call.card is None:
-        return "calls name a precise card under these rules, e.g. '2nd AS'"
+        return Reason("call-card-only")
     if rules.friend_calls == FriendCalls.COLOUR_RANK and call.card is not None:
-        return "calls name a colour and rank under these rules, e.g. '1st black A'"
+        return Reason("call-colour-only")
     what = str(call.card) if call.card is not None else f"{call.colour} {call.rank}"
     rank = call.card.rank if call.card is not None else call.rank
     if call.card is not None:
         if call.ordinal > rules.decks:
-            return f"there are only {rules.decks} copies of {call.card}"
+            return Reason("call-copies", decks=rules.decks, card=str(call.card))
         if trump.is_trump(call.card) and not rules.friend_trump_calls:
-            return f"{call.card} is a trump: trump cards may not be called"
+            return Reason("call-trump", card=str(call.card))
     elif call.ordinal > 2 * rules.decks:
-        return f"there are only {2 * rules.decks} {call.colour} {call.rank}s"
+        return Reason("call-colour-copies", n=2 * rules.decks, colour=str(call.colour),
+                      rank=str(call.rank))
     if not rules.friend_call_points and rank in (Rank.FIVE, Rank.TEN, Rank.KING):
-        return f"{what} is a point card: point cards (5, 10, K) may not be called"
+        return Reason("call-points", what=what)
     top = Rank.KING if trump.rank == Rank.ACE else Rank.ACE
     if not rules.friend_call_top and rank == top:
-        return f"{what} is the highest card of its suit: it may not be called"
+        return Reason("call-top", what=what)
     if (held is not None and rules.friend_call_all_held == FriendCallAllHeld.REFUSED
             and call_exhausted(call, held, rules, buried)):
-        return (f"{exhausted_text(call, held, rules, buried)}, so nobody else can be "
-                f"the friend of the {call}: call a card another player can play")
+        return _exhausted(call, held, rules, buried, refused=True)
     return None
 
 
