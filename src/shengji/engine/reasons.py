@@ -233,6 +233,7 @@ TEMPLATES: dict[str, str] = {
     "call-needed": "call {n} friend card(s)",
     "play-needed": "play cards to the trick",
     "round-over": "the round is over",
+    "match-over": "the match is over",
     "no-seat": "there is no seat {seat} (seats are 0..{last})",
     "other-seat": "it is not seat {seat}'s action here (this is seat {own}'s)",
     # what a seat may do (Legal.summary)

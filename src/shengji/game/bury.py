@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from random import Random
 
 from shengji.engine.cards import ALL_CARDS, Card, format_cards, missing_cards
+from shengji.engine.reasons import Reason
 from shengji.engine.rules import Rules
 
 
@@ -35,15 +36,15 @@ def bury_limits(rules: Rules, hand_counts: Sequence[int]) -> tuple[int, int]:
 
 
 def bury_reason(hand_counts: Sequence[int], cards: Sequence[Card], size: int,
-                max_points: int) -> str | None:
+                max_points: int) -> Reason | None:
     """Why burying ``cards`` is refused, in a player's words; ``None`` if it is legal."""
     if len(cards) != size:
-        return f"bury exactly {size} cards (you gave {len(cards)})"
+        return Reason("bury-count", size=size, given=len(cards))
     missing = missing_cards(list(hand_counts), tuple(cards))
     if missing:
-        return f"you do not hold {format_cards(missing)}"
+        return Reason("not-held", cards=format_cards(missing))
     if sum(1 for card in cards if card.points) > max_points:
-        return "point cards (5, 10, K) may not be buried under these rules"
+        return Reason("bury-points")
     return None
 
 

@@ -17,9 +17,13 @@ from random import Random
 
 from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import LegalLeads
+from shengji.engine.reasons import Reason
 from shengji.game.actions import Action, ActionError, as_action
 
 __all__ = ["ActionError", "Legal", "nothing"]
+
+NOTHING_TO_DO = Reason("do-nothing")
+NONE_LEGAL_REASON = Reason("not-your-turn")
 
 
 class Legal:
@@ -28,10 +32,10 @@ class Legal:
     def __init__(
         self,
         seat: int,
-        reason: Callable[[Action], str | None],
+        reason: Callable[[Action], Reason | None],
         actions: Callable[[], Iterator[Action]],
         sample: Callable[[Random], Action] | None = None,
-        summary: str | Callable[[], str] = "",
+        summary: Reason | Callable[[], Reason] = NOTHING_TO_DO,
         plays: LegalLeads | LegalPlays | None = None,
     ) -> None:
         self.seat = seat
@@ -43,18 +47,18 @@ class Legal:
         self._summary = summary
 
     @property
-    def summary(self) -> str:
+    def summary(self) -> Reason:
         """What the seat may do, in a few words."""
-        return self._summary if isinstance(self._summary, str) else self._summary()
+        return self._summary if isinstance(self._summary, Reason) else self._summary()
 
-    def reason(self, action: object) -> str | None:
+    def reason(self, action: object) -> Reason | None:
         """Why ``action`` (an action or its notation) is not legal now, or ``None`` if it is."""
         try:
             action = as_action(action)
         except ActionError as error:
-            return str(error)
+            return Reason("bad-input", error=str(error))
         if action.seat != self.seat:
-            return f"it is not seat {action.seat}'s action here (this is seat {self.seat}'s)"
+            return Reason("other-seat", seat=action.seat, own=self.seat)
         return self._reason(action)
 
     def __contains__(self, action: object) -> bool:
@@ -79,9 +83,6 @@ class Legal:
         return f"<Legal seat {self.seat}: {self.summary}>"
 
 
-NONE_LEGAL_REASON = "it is not your turn"
-
-
-def nothing(seat: int, why: str = NONE_LEGAL_REASON) -> Legal:
+def nothing(seat: int, why: Reason = NONE_LEGAL_REASON) -> Legal:
     """A seat with no legal action."""
-    return Legal(seat, lambda action: why, lambda: iter(()), summary="nothing to do")
+    return Legal(seat, lambda action: why, lambda: iter(()), summary=NOTHING_TO_DO)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from random import Random
 
+from shengji.engine.reasons import Reason
 from shengji.engine.rules import AfterEnd, FluidBidders, Partnership, Rules
 from shengji.engine.scoring import NO_TRUMP_LEVEL, level_name
 from shengji.game.actions import Action, ActionError
@@ -75,7 +76,7 @@ class Match:
     def legal(self, seat: int) -> Legal:
         """The legal actions of ``seat`` now."""
         if self.is_over:
-            return nothing(seat, "the match is over")
+            return nothing(seat, Reason("match-over"))
         return self.round.legal(seat)
 
     def view(self, seat: int) -> SeatView:

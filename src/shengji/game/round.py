@@ -41,6 +41,7 @@ from shengji.engine.cards import ALL_CARDS, Card, Hand, Rank, Suit, format_cards
 from shengji.engine.follow import LegalPlays
 from shengji.engine.friends import FriendCall, FriendTracker, call_reason, single_call_reason
 from shengji.engine.lead import LegalLeads, PlayError
+from shengji.engine.reasons import Reason
 from shengji.engine.rules import (
     FirstDealer,
     FirstDraw,
@@ -348,8 +349,9 @@ class Round:
         if phase == Phase.DEAL:
             return self._legal_bidding(seat, draw=seat == self.drawer, can_pass=False)
         if seat != self.to_move:
-            who = "nobody" if self.to_move is None else f"seat {self.to_move}"
-            return nothing(seat, f"it is {who}'s turn ({phase} phase)")
+            return nothing(seat, Reason("turn-of-nobody", phase=str(phase))
+                           if self.to_move is None
+                           else Reason("turn-of", seat=self.to_move, phase=str(phase)))
         if phase in (Phase.BID, Phase.OVERBID):
             return self._legal_bidding(seat, draw=False, can_pass=True)
         if phase == Phase.KITTY:
@@ -361,12 +363,12 @@ class Round:
         if phase == Phase.DECLARE:
             options = [Declare(seat, suit) for suit in (*Suit, None)]
             return Legal(seat, lambda a: None if isinstance(a, Declare) else
-                         "name the trump suit (C, D, H, S) or no-trump (NT)",
-                         lambda: iter(options), summary="name the trump suit")
+                         Reason("declare-needed"),
+                         lambda: iter(options), summary=Reason("do-declare"))
         if phase == Phase.SHOW:
             return Legal(seat, lambda a: None if isinstance(a, Show | Pass) else
-                         "show your hand for a redeal, or pass",
-                         lambda: iter((Show(seat), Pass(seat))), summary="show or pass")
+                         Reason("show-needed"),
+                         lambda: iter((Show(seat), Pass(seat))), summary=Reason("do-show"))
         return self._legal_play(seat)
 
     def _bid_options(self, seat: int) -> Iterator[Bid]:
@@ -378,26 +380,27 @@ class Round:
         bidding = self._bidding_copy()
         counts = list(self.hands[seat].counts)
 
-        def reason(action: Action) -> str | None:
+        verbs = ("draw",) * draw + ("bid",) + ("pass",) * can_pass
+
+        def reason(action: Action) -> Reason | None:
             if isinstance(action, Draw):
-                return None if draw else f"it is seat {drawer}'s turn to draw"
+                return None if draw else Reason("draw-turn", seat=drawer)
             if isinstance(action, Pass):
-                return None if can_pass else "there is nothing to pass on during the deal"
+                return None if can_pass else Reason("deal-no-pass")
             if isinstance(action, Withdraw):
                 if not rules.bid_withdraw:
-                    return "bids may not be taken back under these rules"
+                    return Reason("withdraw-off")
                 if overbid:
-                    return "the trump is settled: bids may not be taken back after the kitty"
+                    return Reason("withdraw-settled")
                 winner = bidding.winner
                 return None if winner is not None and winner.seat == seat else (
-                    "only the standing bid can be taken back, by its bidder")
+                    Reason("withdraw-not-yours"))
             if isinstance(action, Bid):
                 missing = missing_cards(counts, action.cards)
                 if missing:
-                    return f"you do not hold {format_cards(missing)}"
+                    return Reason("not-held", cards=format_cards(missing))
                 return bidding.reason(seat, action.cards)
-            return f"now is the time to {'draw or ' if draw else ''}bid" + (
-                " or pass" if can_pass else "")
+            return Reason("bid-time", verbs=verbs)
 
         def actions() -> Iterator[Action]:
             if draw:
@@ -408,20 +411,19 @@ class Round:
             if reason(Withdraw(seat)) is None:
                 yield Withdraw(seat)
 
-        summary = ("draw or bid" if draw else "bid") + (" or pass" if can_pass else "")
-        return Legal(seat, reason, actions, summary=summary)
+        return Legal(seat, reason, actions, summary=Reason("do-verbs", verbs=verbs))
 
     def _legal_expose(self, seat: int) -> Legal:
         counts = list(self.hands[seat].counts)
         most = min(self.rules.expose, len(self.hands[seat]))
 
-        def reason(action: Action) -> str | None:
+        def reason(action: Action) -> Reason | None:
             if not isinstance(action, Expose):
-                return f"expose up to {most} cards (or none)"
+                return Reason("expose-needed", most=most)
             if len(action.cards) > most:
-                return f"expose at most {most} cards (you gave {len(action.cards)})"
+                return Reason("expose-count", most=most, given=len(action.cards))
             missing = missing_cards(counts, action.cards)
-            return f"you do not hold {format_cards(missing)}" if missing else None
+            return Reason("not-held", cards=format_cards(missing)) if missing else None
 
         def actions() -> Iterator[Action]:
             for size in range(most + 1):
@@ -432,7 +434,7 @@ class Round:
             cards = [c for c in ALL_CARDS for _ in range(counts[c])]
             return Expose(seat, tuple(rng.sample(cards, rng.randint(0, most))))
 
-        return Legal(seat, reason, actions, sample, summary=f"expose up to {most} cards")
+        return Legal(seat, reason, actions, sample, summary=Reason("do-expose", most=most))
 
     def _bidding_copy(self) -> Bidding:
         """A copy of the (public) bidding for Legal objects, made again only when the
@@ -446,9 +448,9 @@ class Round:
         counts = tuple(self.hands[seat].counts)
         size, max_points = bury_limits(self.rules, counts)
 
-        def reason(action: Action) -> str | None:
+        def reason(action: Action) -> Reason | None:
             if not isinstance(action, Bury):
-                return f"bury {size} cards"
+                return Reason("bury-needed", size=size)
             return bury_reason(counts, action.cards, size, max_points)
 
         def actions() -> Iterator[Action]:
@@ -458,7 +460,7 @@ class Round:
         def sample(rng: Random) -> Action:
             return Bury(seat, random_bury(counts, size, max_points, rng))
 
-        return Legal(seat, reason, actions, sample, summary=f"bury {size} cards")
+        return Legal(seat, reason, actions, sample, summary=Reason("do-bury", size=size))
 
     def _legal_call(self, seat: int) -> Legal:
         assert self.trump is not None
@@ -467,9 +469,9 @@ class Round:
         held = tuple(self.hands[seat].counts)
         buried = tuple(Hand(self.kitty).counts) if self.kitty_owner == seat else None
 
-        def reason(action: Action) -> str | None:
+        def reason(action: Action) -> Reason | None:
             if not isinstance(action, Call):
-                return f"call {rules.friend_count} friend card(s)"
+                return Reason("call-needed", n=rules.friend_count)
             return call_reason(action.calls, trump, rules, held=held, buried=buried)
 
         def single_calls() -> list[FriendCall]:
@@ -489,15 +491,15 @@ class Round:
         def sample(rng: Random) -> Action:
             return Call(seat, tuple(rng.sample(single_calls(), rules.friend_count)))
 
-        return Legal(seat, reason, actions, sample, summary="call friends")
+        return Legal(seat, reason, actions, sample, summary=Reason("do-call"))
 
     def _legal_play(self, seat: int) -> Legal:
         legal = self.play_rules(seat)
         trust = self._trust = _Trust()
 
-        def reason(action: Action) -> str | None:
+        def reason(action: Action) -> Reason | None:
             if not isinstance(action, Play):
-                return "play cards to the trick"
+                return Reason("play-needed")
             return legal.reason(action.cards)
 
         def actions() -> Iterator[Action]:
@@ -509,7 +511,7 @@ class Round:
             trust.play = play
             return play
 
-        summary = "lead" if isinstance(legal, LegalLeads) else legal.describe
+        summary = Reason("do-lead") if isinstance(legal, LegalLeads) else legal.describe
         return Legal(seat, reason, actions, sample, summary=summary, plays=legal)
 
     def play_rules(self, seat: int) -> LegalLeads | LegalPlays:
@@ -522,16 +524,16 @@ class Round:
 
     # -- acting ----------------------------------------------------------------------
 
-    def reason(self, action: Action | str) -> str | None:
+    def reason(self, action: Action | str) -> Reason | None:
         """Why ``action`` (an action or its notation) is illegal now, or ``None``."""
         try:
             action = as_action(action)
         except ActionError as error:
-            return str(error)
+            return Reason("bad-input", error=str(error))
         if self.phase == Phase.DONE:
-            return "the round is over"
+            return Reason("round-over")
         if not 0 <= action.seat < self.rules.players:
-            return f"there is no seat {action.seat} (seats are 0..{self.rules.players - 1})"
+            return Reason("no-seat", seat=action.seat, last=self.rules.players - 1)
         return self.legal(action.seat).reason(action)
 
     def apply(self, action: Action | str) -> None:
