@@ -248,7 +248,8 @@ class Hand:
     def __init__(self, cards: str | Iterable[Card | str] = ()) -> None:
         self._counts = [0] * FACES
         self._size = 0
-        self.add(parse_cards(cards))
+        if cards != ():
+            self.add(parse_cards(cards))
 
     @classmethod
     def from_counts(cls, counts: Iterable[int]) -> Hand:
@@ -300,7 +301,10 @@ class Hand:
 
     def copy(self) -> Hand:
         """An independent copy."""
-        return Hand.from_counts(self._counts.copy())
+        other = Hand()
+        other._counts = self._counts.copy()
+        other._size = self._size
+        return other
 
     def __iter__(self) -> Iterator[Card]:
         return iter(self.cards())

@@ -643,8 +643,15 @@ class Rules:
     def trump(self, rank: Rank | None, suit: Suit | None = None) -> Trump:
         """The round's trump under these rules (applies the red-five variant)."""
         second = self.second_rank if rank is not None and self.second_rank != rank else None
-        return Trump(rank, suit, second_rank=second, red_fives=self.red_fives,
-                     rank_suit_order=self.rank_suit_order)
+        key = (rank, suit, second, self.red_fives, self.rank_suit_order)
+        trump = _TRUMPS.get(key)
+        if trump is None:  # a Trump is immutable: rounds share one per key
+            if len(_TRUMPS) >= 4096:
+                _TRUMPS.clear()
+            trump = _TRUMPS[key] = Trump(rank, suit, second_rank=second,
+                                         red_fives=self.red_fives,
+                                         rank_suit_order=self.rank_suit_order)
+        return trump
 
     def replace(self, **changes: object) -> Rules:
         """A copy with some options changed (validated again; an unknown name is a
@@ -672,6 +679,10 @@ def short_repr(value: object) -> str:
         return f"an integer of {value.bit_length()} bits"
     return _SHORT.repr(value)
 
+
+_TRUMPS: dict[tuple[Rank | None, Suit | None, Rank | None, int, tuple[Suit, ...] | None],
+              Trump] = {}
+"""The trumps :meth:`Rules.trump` compiled, by their options."""
 
 _SHORT = reprlib.Repr()
 _SHORT.maxstring = 40

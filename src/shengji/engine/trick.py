@@ -141,10 +141,11 @@ class Trick:
         Raises :class:`~shengji.engine.lead.PlayError` and changes nothing if
         illegal.
         """
-        seat = self.turn
-        if seat is None:
+        if len(self.plays) == self.players:
             raise PlayError("the trick is complete")
-        played = parse_cards(cards)
+        seat = (self.leader + len(self.plays)) % self.players
+        # a trusted play is an action's own tuple of cards
+        played = cards if trusted and type(cards) is tuple else parse_cards(cards)
         if self.lead is None:
             if not trusted and not hand.holds(played):
                 raise PlayError(Reason("not-held", cards=format_cards(played)))
@@ -248,20 +249,21 @@ def beats(cards: Sequence[Card], current: Reading, lead: Lead, trump: Trump, rul
         # seed hundred: cards are compared one by one, so a player short of the led suit
         # may win with led-suit cards and trumps together
         return _card_by_card(cards, current, lead.suit, trump)
-    groups = level_counts(cards, trump)
-    if len(groups) != 1:
+    suits = trump.suit_index
+    suit = suits[cards[0]]
+    if suit != lead.suit and suit != TRUMP:
         return None
-    (suit, counts), = groups.items()
-    if suit not in (lead.suit, TRUMP):
-        return None
-    current_suit = current[0].suit
-    if suit != current_suit and suit != TRUMP:
+    for card in cards:
+        if suits[card] != suit:
+            return None
+    if suit != current[0].suit and suit != TRUMP:
         return None
     if not lead.is_throw:
         unit = as_unit(cards, trump, rules)
         if unit is None or unit.shape != lead.units[0].shape:
             return None
         return (unit,) if _unit_beats(unit, current[0]) else None
+    counts = level_counts(cards, trump)[suit]
     winning = [r for r in matching_readings(counts, suit, lead, trump, rules)
                if _reading_beats(r, current, rules)]
     # keep the strongest winning reading: later plays must beat the play at its best

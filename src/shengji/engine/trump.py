@@ -72,6 +72,8 @@ class Trump:
     faces_at: tuple[tuple[tuple[Card, ...], ...], ...] = field(
         init=False, repr=False, compare=False
     )
+    suit_faces: tuple[tuple[Card, ...], ...] = field(init=False, repr=False, compare=False)
+    """Each effective suit's faces from the weakest up (by level, then index)."""
 
     def __post_init__(self) -> None:
         if self.rank is None and (self.suit is not None or self.second_rank is not None):
@@ -135,6 +137,8 @@ class Trump:
             "faces_at",
             tuple(tuple(tuple(sorted(g)) for g in col) for col in columns),
         )
+        object.__setattr__(self, "suit_faces", tuple(
+            tuple(f for g in col for f in g) for col in self.faces_at))
 
     @classmethod
     def parse(cls, text: str) -> Trump:

@@ -17,7 +17,7 @@ A set of cards may be read several ways; :func:`readings` lists them all.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
 
@@ -158,6 +158,46 @@ def placements(
         else:
             for combo in product(*choices):
                 yield top, combo
+
+
+UnitSpec = tuple[int, int, int, tuple[Card, ...]]
+"""A unit as ``(suit, width, top level, faces bottom first)``."""
+
+
+def unit_specs(counts: Sequence[int], trump: Trump, rules: Rules) -> list[UnitSpec]:
+    """Every distinct unit (single, tuple, tractor) that per-face ``counts`` hold: by
+    effective suit, then width; in each, the tuples from the weakest up, then the
+    tractors by top level (the shortest first), their faces in index order."""
+    specs: list[UnitSpec] = []
+    levels, high = trump.levels, trump.high
+    decks, min_length = rules.decks, rules.tractor_min_length
+    chains = rules.tractor_high_trumps
+    for suit in range(5):
+        held = [f for f in trump.suit_faces[suit] if counts[f]]
+        width = 1
+        while held and width <= decks:
+            for f in held:
+                specs.append((suit, width, levels[f], (f,)))
+            if shape_allowed(width, min_length, rules):
+                by_level: dict[int, list[Card]] = {}
+                for f in held:
+                    if chains or not high[f]:
+                        by_level.setdefault(levels[f], []).append(f)
+                for top in by_level:
+                    bottom = top
+                    while bottom - 1 in by_level:
+                        bottom -= 1
+                        if top - bottom + 1 < min_length:
+                            continue
+                        window = [by_level[lv] for lv in range(bottom, top + 1)]
+                        if all(len(faces) == 1 for faces in window):
+                            specs.append((suit, width, top, tuple(f[0] for f in window)))
+                        else:
+                            for combo in product(*window):
+                                specs.append((suit, width, top, combo))
+            width += 1
+            held = [f for f in held if counts[f] >= width]
+    return specs
 
 
 def make_unit(suit: int, width: int, top: int, faces: tuple[Card, ...]) -> Unit:
@@ -351,6 +391,11 @@ def as_unit(cards: Iterable[Card], trump: Trump, rules: Rules) -> Unit | None:
     cards = tuple(cards)
     if not cards:
         return None
+    first = cards[0]
+    if cards.count(first) == len(cards):  # one face: a single or a tuple
+        if len(cards) > rules.decks:
+            return None
+        return Unit(trump.suit_index[first], len(cards), 1, trump.levels[first], cards)
     groups = level_counts(cards, trump)
     if len(groups) != 1:
         return None

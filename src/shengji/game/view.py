@@ -58,36 +58,41 @@ class SeatView:
     @classmethod
     def of(cls, rnd: Round, seat: int) -> SeatView:
         """Take ``seat``'s view of ``rnd`` (it shares the round's immutable tuples)."""
-        trump = rnd.trump
         done = rnd.phase is Phase.DONE
         sees_kitty = rnd.kitty_owner == seat or (done and rnd.rules.kitty_revealed)
-        trick = rnd.trick
-        return cls(
-            seat=seat,
-            rules=rnd.rules,
-            phase=rnd.phase,
-            to_move=rnd.to_move,
-            hand=rnd.sorted_hand(seat),
-            hand_sizes=tuple(map(len, rnd.hands)),
-            levels=rnd.levels,
-            dealer=rnd.dealer,
-            declarers=rnd.declarers,
-            trump=trump,
-            bids=tuple((b.seat, b.cards) for b in rnd.bidding.bids),
-            exposed=rnd.exposed,
-            removed=rnd.removed,
-            kitty_turned=rnd.kitty_turned,
-            kitty=tuple(rnd.kitty) if sees_kitty and rnd.kitty_owner is not None else None,
-            calls=rnd.tracker.calls if rnd.tracker is not None else (),
-            friends=rnd.tracker.friends if rnd.tracker is not None else (),
-            trick_leader=trick.leader if trick is not None else None,
-            trick=tuple(trick.plays) if trick is not None else (),
-            trick_winner=trick.winner if trick is not None else None,
-            tricks=rnd.tricks_tuple(),
-            captured=tuple(rnd.captured),
-            history=rnd.history_of(seat),
-            result=rnd.result if sees_kitty or rnd.result is None else _hide_kitty(rnd.result),
-        )
+        trick, tracker, result = rnd.trick, rnd.tracker, rnd.result
+        values = {
+            "seat": seat,
+            "rules": rnd.rules,
+            "phase": rnd.phase,
+            "to_move": rnd.to_move,
+            "hand": rnd.sorted_hand(seat),
+            "hand_sizes": tuple(map(len, rnd.hands)),
+            "levels": rnd.levels,
+            "dealer": rnd.dealer,
+            "declarers": rnd.declarers,
+            "trump": rnd.trump,
+            "bids": tuple((b.seat, b.cards) for b in rnd.bidding.bids),
+            "exposed": rnd.exposed,
+            "removed": rnd.removed,
+            "kitty_turned": rnd.kitty_turned,
+            "kitty": tuple(rnd.kitty) if sees_kitty and rnd.kitty_owner is not None else None,
+            "calls": tracker.calls if tracker is not None else (),
+            "friends": tracker.friends if tracker is not None else (),
+            "trick_leader": trick.leader if trick is not None else None,
+            "trick": tuple(trick.plays) if trick is not None else (),
+            "trick_winner": trick.winner if trick is not None else None,
+            "tricks": rnd.tricks_tuple(),
+            "captured": tuple(rnd.captured),
+            "history": rnd.history_of(seat),
+            "result": result if sees_kitty or result is None else _hide_kitty(result),
+        }
+        if _PLAIN:
+            # a frozen dataclass's __init__ sets these attributes one call at a time
+            view = object.__new__(cls)
+            view.__dict__.update(values)
+            return view
+        return cls(**values)  # type: ignore[arg-type]
 
     def hidden_cards(self) -> int:
         """How many cards this seat cannot see (other hands, and the kitty if not its own)."""
@@ -115,3 +120,8 @@ def _hidden_kitty_line(line: str, counted: bool) -> str:
     if counted:
         return f"Kitty (hidden): {tail}"
     return "Kitty (hidden): not counted " + tail[tail.index("("):]
+
+
+_PLAIN = SeatView.__dictoffset__ != 0
+"""Views are plain Python objects (not compiled by mypyc): :meth:`SeatView.of` fills
+their attributes at once."""
