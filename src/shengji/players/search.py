@@ -228,8 +228,23 @@ def _play_out(rnd: Round, seed: int) -> Round:
         seat = rnd.to_move
         assert seat is not None
         legal = rnd.legal(seat)
-        rnd.apply(players[seat].act(rnd.view(seat), legal))
+        forced = _forced_play(rnd, seat, legal) if rnd.phase is Phase.PLAY else None
+        rnd.apply(forced if forced is not None else players[seat].act(rnd.view(seat), legal))
     return rnd
+
+
+def _forced_play(rnd: Round, seat: int, legal: Legal) -> Play | None:
+    """The only legal play of ``seat``, if it has no choice (the heuristic would play it
+    too, and its card memory catches up on the tricks it did not see being played)."""
+    hand = rnd.hands[seat]
+    plays = legal.plays
+    if isinstance(plays, LegalLeads):
+        return Play(seat, tuple(hand.cards())) if len(hand) == 1 else None
+    assert isinstance(plays, LegalPlays)
+    if len(hand) == plays.count:
+        return Play(seat, tuple(hand.cards()))
+    forced = plays.forced
+    return Play(seat, forced) if len(forced) == plays.count else None
 
 
 def _value(rnd: Round, seat: int) -> float:
