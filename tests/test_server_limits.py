@@ -25,7 +25,7 @@ from shengji.server import room as room_module
 from shengji.server import state as state_module
 from shengji.server.app import create_app
 from shengji.server.limits import RateLimit, Settings
-from test_server_protocol import FAST, TIMEOUT, Server, table
+from test_server_protocol import FAST, TIMEOUT, joined, my_turn, serving, table
 
 
 def test_room_limit() -> None:
@@ -39,48 +39,39 @@ def test_room_limit() -> None:
 
 
 def test_spectator_and_member_limits() -> None:
-    with TestClient(create_app(":memory:", Settings(max_spectators=1, max_members=4))) as http:
-        server = Server(http)
-        try:
-            code = server.room()
-            ann = server.connect(code)
-            ann.hello("Ann")
-            bob = server.connect(code)
-            refusal = bob.hello("Bob")
-            assert refusal["code"] == "too-many-spectators" and "1 spectators" in refusal["message"]
-            ann.send("sit", seat=0)
-            ann.until(lambda m: m["type"] == "room" and m["you"]["seat"] == 0)
-            assert bob.hello("Bob")["type"] == "room"  # Ann has a seat now
-            assert ann.error("stand")["code"] == "too-many-spectators"
-            bob.send("sit", seat=1)
-            bob.until(lambda m: m["type"] == "room" and m["you"]["seat"] == 1)
-            cy = server.connect(code)
-            assert cy.hello("Cy")["type"] == "room"
-            assert server.connect(code).hello("Eve")["code"] == "too-many-spectators"
-            cy.ws.close()  # a spectator who left makes room for another
-            bob.until(lambda m: m["type"] == "room" and m["spectators"] == [])
-            assert server.connect(code).hello("Di")["type"] == "room"
-            assert server.connect(code).hello("Fay")["code"] == "too-many-spectators"
-        finally:
-            server.close()
+    with serving(":memory:", Settings(max_spectators=1, max_members=4)) as (_http, server):
+        code = server.room()
+        ann = joined(server, code, "Ann")
+        bob = server.connect(code)
+        refusal = bob.hello("Bob")
+        assert refusal["code"] == "too-many-spectators" and "1 spectators" in refusal["message"]
+        ann.send("sit", seat=0)
+        ann.until(lambda m: m["type"] == "room" and m["you"]["seat"] == 0)
+        assert bob.hello("Bob")["type"] == "room"  # Ann has a seat now
+        assert ann.error("stand")["code"] == "too-many-spectators"
+        bob.send("sit", seat=1)
+        bob.until(lambda m: m["type"] == "room" and m["you"]["seat"] == 1)
+        cy = server.connect(code)
+        assert cy.hello("Cy")["type"] == "room"
+        assert server.connect(code).hello("Eve")["code"] == "too-many-spectators"
+        cy.ws.close()  # a spectator who left makes room for another
+        bob.until(lambda m: m["type"] == "room" and m["spectators"] == [])
+        assert server.connect(code).hello("Di")["type"] == "room"
+        assert server.connect(code).hello("Fay")["code"] == "too-many-spectators"
 
 
 def test_idle_rooms_expire(tmp_path: Path) -> None:
     db = tmp_path / "rooms.sqlite3"
-    with TestClient(create_app(db, Settings(idle_expiry=60))) as http:
-        server = Server(http)
-        try:
-            idle, busy = server.room(), server.room()
-            watcher = server.connect(busy)
-            watcher.hello("Ann")
-            rooms = http.app.state.rooms  # type: ignore[attr-defined]
-            assert rooms.expire(time.time()) == []
-            assert rooms.expire(time.time() + 61) == [idle]  # the busy one has a connection
-            assert server.connect(idle).recv()["code"] == "no-room"
-            stored = [c for (c,) in sqlite3.connect(db).execute("SELECT code FROM rooms")]
-            assert stored == [busy]
-        finally:
-            server.close()
+    with serving(db, Settings(idle_expiry=60)) as (http, server):
+        idle, busy = server.room(), server.room()
+        watcher = server.connect(busy)
+        watcher.hello("Ann")
+        rooms = http.app.state.rooms  # type: ignore[attr-defined]
+        assert rooms.expire(time.time()) == []
+        assert rooms.expire(time.time() + 61) == [idle]  # the busy one has a connection
+        assert server.connect(idle).recv()["code"] == "no-room"
+        stored = [c for (c,) in sqlite3.connect(db).execute("SELECT code FROM rooms")]
+        assert stored == [busy]
     # a room that expired while the server was down is deleted on start
     with TestClient(create_app(db, Settings(idle_expiry=0))) as http:
         assert http.app.state.rooms.rooms == {}  # type: ignore[attr-defined]
@@ -106,25 +97,18 @@ def test_serve_refuses_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 def test_host_role_passes_on_after_the_grace() -> None:
-    with TestClient(create_app(":memory:", Settings(host_grace=0.05))) as http:
-        server = Server(http)
-        try:
-            code = server.room()
-            ann = server.connect(code)
-            ann.hello("Ann")
-            spectator = server.connect(code)
-            spectator.hello("Sam")
-            bob = server.connect(code)
-            bob.hello("Bob")
-            bob.send("sit", seat=2)
-            bob.until(lambda m: m["type"] == "room" and m["you"]["seat"] == 2)
-            ann.ws.close()
-            room = bob.until(lambda m: m["type"] == "room" and m["you"]["host"])
-            assert room["host"] == bob.member  # a seated person before a spectator
-            back = server.connect(code)
-            assert back.hello("Ann", token=ann.token)["you"]["host"] is False
-        finally:
-            server.close()
+    with serving(":memory:", Settings(host_grace=0.05)) as (_http, server):
+        code = server.room()
+        ann = joined(server, code, "Ann")
+        joined(server, code, "Sam")
+        bob = joined(server, code, "Bob")
+        bob.send("sit", seat=2)
+        bob.until(lambda m: m["type"] == "room" and m["you"]["seat"] == 2)
+        ann.ws.close()
+        room = bob.until(lambda m: m["type"] == "room" and m["you"]["host"])
+        assert room["host"] == bob.member  # a seated person before a spectator
+        back = server.connect(code)
+        assert back.hello("Ann", token=ann.token)["you"]["host"] is False
 
 
 class SlowPlayer:
@@ -144,125 +128,127 @@ def test_slow_bots_think_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> 
     thinking = threading.Event()
     monkeypatch.setattr(state_module, "make_player", lambda kind, seed: SlowPlayer(
         2.5, thinking) if kind == "search" else make_player(kind, seed))
-    with TestClient(create_app(":memory:", replace(FAST, bot_time=0.5))) as http:
-        server = Server(http)
-        try:
-            code = server.room()
-            host = table(server, code, [0], {1: "search", 2: "search", 3: "search"})[0]
-            host.send("start")
-            host.send("replace", seat=0, kind="search")  # only computer players
-            assert thinking.wait(TIMEOUT)
-            began = time.monotonic()
-            while host.ws._send_rx.statistics().current_buffer_used:
-                host.recv()  # what was sent before the bot began to think
-            assert http.get("/api/presets").status_code == 200
-            assert time.monotonic() - began < 1.0  # answered while the bot thinks
-            # past bot_time a random legal action is played for it: the match goes on
-            host.expect("state")
-            assert time.monotonic() - began < 2.0
-        finally:
-            server.close()
+    with serving(":memory:", replace(FAST, bot_time=0.5)) as (http, server):
+        code = server.room()
+        host = table(server, code, [0], {1: "search", 2: "search", 3: "search"})[0]
+        host.send("start")
+        host.send("replace", seat=0, kind="search")  # only computer players
+        assert thinking.wait(TIMEOUT)
+        began = time.monotonic()
+        while host.ws._send_rx.statistics().current_buffer_used:
+            host.recv()  # what was sent before the bot began to think
+        assert http.get("/api/presets").status_code == 200
+        assert time.monotonic() - began < 1.0  # answered while the bot thinks
+        # past bot_time a random legal action is played for it: the match goes on
+        host.expect("state")
+        assert time.monotonic() - began < 2.0
+
+
+def test_suggestions_think_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    thinking = threading.Event()
+    monkeypatch.setattr(state_module, "make_player", lambda kind, seed: SlowPlayer(
+        2.5, thinking) if kind == "search" else make_player(kind, seed))
+    with serving(":memory:", replace(FAST, bot_time=0.5)) as (_http, server):
+        code = server.room()
+        host = table(server, code, [0], {1: "random", 2: "random", 3: "random"})[0]
+        assert host.seen[-1]["config"]["suggest"] == "heuristic"
+        refusal = host.error("configure", preset="tractor", table=4, suggest="nobody")
+        assert refusal["code"] == "bad-bot"
+        host.send("configure", preset="tractor", table=4, suggest="search")
+        host.until(lambda m: m["type"] == "room" and m["config"]["suggest"] == "search")
+        host.send("start")
+        host.until(my_turn)
+        host.send("suggest")
+        assert thinking.wait(TIMEOUT)
+        began = time.monotonic()
+        assert host.error("suggest")["code"] == "busy"  # one suggestion at a time
+        host.send("chat", text="still here")
+        assert host.expect("chat")["text"] == "still here"  # the room answers meanwhile
+        late = host.expect("error")
+        assert late["code"] == "suggest-timeout" and "0.5 seconds" in late["message"]
+        assert time.monotonic() - began < 1.5
+        assert host.error("suggest")["code"] == "busy"  # its thread has not finished
 
 
 def test_connection_limits_and_hello_timeout() -> None:
     settings = replace(FAST, max_connections=3, max_member_connections=2, hello_timeout=0.3)
-    with TestClient(create_app(":memory:", settings)) as http:
-        server = Server(http)
-        try:
-            code = server.room()
-            ann = server.connect(code)
-            assert ann.hello("Ann")["type"] == "room"
-            again = server.connect(code)
-            assert again.hello("Ann", token=ann.token)["type"] == "room"
-            third = server.connect(code)
-            refusal = third.hello("Ann", token=ann.token)
-            assert refusal["code"] == "too-many-connections" and "2 times" in refusal["message"]
-            full = server.connect(code).recv()  # a fourth connection to the room
-            assert full["code"] == "too-many-connections" and "3 connections" in full["message"]
-            assert third.recv()["code"] == "hello-timeout"  # it never said hello
-            with pytest.raises(WebSocketDisconnect):
-                third.ws.receive_text()
-            again.ws.close()
-            assert server.connect(code).hello("Ann", token=ann.token)["type"] == "room"
-        finally:
-            server.close()
+    with serving(":memory:", settings) as (_http, server):
+        code = server.room()
+        ann = server.connect(code)
+        assert ann.hello("Ann")["type"] == "room"
+        again = server.connect(code)
+        assert again.hello("Ann", token=ann.token)["type"] == "room"
+        third = server.connect(code)
+        refusal = third.hello("Ann", token=ann.token)
+        assert refusal["code"] == "too-many-connections" and "2 times" in refusal["message"]
+        full = server.connect(code).recv()  # a fourth connection to the room
+        assert full["code"] == "too-many-connections" and "3 connections" in full["message"]
+        assert third.recv()["code"] == "hello-timeout"  # it never said hello
+        with pytest.raises(WebSocketDisconnect):
+            third.ws.receive_text()
+        again.ws.close()
+        assert server.connect(code).hello("Ann", token=ann.token)["type"] == "room"
 
 
 def test_members_who_left_make_room_and_are_forgotten(tmp_path: Path) -> None:
     db = tmp_path / "rooms.sqlite3"
-    with TestClient(create_app(db, replace(FAST, max_members=2, member_expiry=60))) as http:
-        server = Server(http)
-        try:
-            code = server.room()
-            ann = server.connect(code)
-            ann.hello("Ann")
-            bob = server.connect(code)
-            bob.hello("Bob")
-            bob.ws.close()
-            ann.until(lambda m: m["type"] == "room" and m["spectators"] == ["Ann"])
-            cy = server.connect(code)
-            assert cy.hello("Cy")["type"] == "room"  # Bob is away: 2 members connected
-            refusal = server.connect(code).hello("Di")
-            assert refusal["code"] == "room-full" and "2 connected" in refusal["message"]
-            rooms = http.app.state.rooms  # type: ignore[attr-defined]
-            rooms.expire(time.time() + 30)
-            assert len(server.live(code).members) == 3
-            rooms.expire(time.time() + 61)  # Bob is forgotten, the others are connected
-            assert sorted(m.name for m in server.live(code).members.values()) == ["Ann", "Cy"]
-            stored = sqlite3.connect(db).execute("SELECT COUNT(*) FROM members").fetchone()
-            assert stored == (2,)
-            cy.ws.close()
-            ann.until(lambda m: m["type"] == "room" and m["spectators"] == ["Ann"])
-            back = server.connect(code)
-            assert back.hello("Bob", token=bob.token)["type"] == "room"
-            assert back.member != bob.member  # a new member: the old token is forgotten
-        finally:
-            server.close()
+    with serving(db, replace(FAST, max_members=2, member_expiry=60)) as (http, server):
+        code = server.room()
+        ann = joined(server, code, "Ann")
+        bob = joined(server, code, "Bob")
+        bob.ws.close()
+        ann.until(lambda m: m["type"] == "room" and m["spectators"] == ["Ann"])
+        cy = server.connect(code)
+        assert cy.hello("Cy")["type"] == "room"  # Bob is away: 2 members connected
+        refusal = server.connect(code).hello("Di")
+        assert refusal["code"] == "room-full" and "2 connected" in refusal["message"]
+        rooms = http.app.state.rooms  # type: ignore[attr-defined]
+        rooms.expire(time.time() + 30)
+        assert len(server.live(code).members) == 3
+        rooms.expire(time.time() + 61)  # Bob is forgotten, the others are connected
+        assert sorted(m.name for m in server.live(code).members.values()) == ["Ann", "Cy"]
+        stored = sqlite3.connect(db).execute("SELECT COUNT(*) FROM members").fetchone()
+        assert stored == (2,)
+        cy.ws.close()
+        ann.until(lambda m: m["type"] == "room" and m["spectators"] == ["Ann"])
+        back = server.connect(code)
+        assert back.hello("Bob", token=bob.token)["type"] == "room"
+        assert back.member != bob.member  # a new member: the old token is forgotten
 
 
 def test_host_kicks_a_member() -> None:
-    with TestClient(create_app(":memory:", FAST)) as http:
-        server = Server(http)
-        try:
-            code = server.room()
-            ann = server.connect(code)
-            ann.hello("Ann")
-            bob = server.connect(code)
-            bob.hello("Bob")
-            bob.send("sit", seat=1)
-            bob.until(lambda m: m["type"] == "room" and m["you"]["seat"] == 1)
-            assert bob.error("kick", member=ann.member)["code"] == "not-host"
-            assert ann.error("kick", member=ann.member)["code"] == "not-yourself"
-            assert ann.error("kick", member="nobody")["code"] == "no-member"
-            ann.send("kick", member=bob.member)
-            assert bob.expect("error")["code"] == "kicked"
-            with pytest.raises(WebSocketDisconnect):
-                bob.ws.receive_text()
-            room = ann.until(lambda m: m["type"] == "room" and m["seats"][1]["kind"] is None)
-            assert room["spectators"] == ["Ann"]
-            assert room["watchers"] == [{"member": ann.member, "name": "Ann"}]
-            again = server.connect(code)
-            assert again.hello("Bob", token=bob.token)["type"] == "room"
-            assert again.member != bob.member
-        finally:
-            server.close()
+    with serving(":memory:", FAST) as (_http, server):
+        code = server.room()
+        ann = joined(server, code, "Ann")
+        bob = joined(server, code, "Bob")
+        bob.send("sit", seat=1)
+        bob.until(lambda m: m["type"] == "room" and m["you"]["seat"] == 1)
+        assert bob.error("kick", member=ann.member)["code"] == "not-host"
+        assert ann.error("kick", member=ann.member)["code"] == "not-yourself"
+        assert ann.error("kick", member="nobody")["code"] == "no-member"
+        ann.send("kick", member=bob.member)
+        assert bob.expect("error")["code"] == "kicked"
+        with pytest.raises(WebSocketDisconnect):
+            bob.ws.receive_text()
+        room = ann.until(lambda m: m["type"] == "room" and m["seats"][1]["kind"] is None)
+        assert room["spectators"] == ["Ann"]
+        assert room["watchers"] == [{"member": ann.member, "name": "Ann"}]
+        again = server.connect(code)
+        assert again.hello("Bob", token=bob.token)["type"] == "room"
+        assert again.member != bob.member
 
 
 def test_room_creation_rate_and_unjoined_rooms_expire() -> None:
-    with TestClient(create_app(":memory:", replace(FAST, room_creation=2))) as http:
-        server = Server(http)
-        try:
-            unjoined, joined = server.room(), server.room()
-            answer = http.post("/api/rooms", json={"preset": "tractor", "table": 4})
-            assert answer.status_code == 429 and answer.json()["code"] == "rate"
-            watcher = server.connect(joined)
-            watcher.hello("Ann")
-            watcher.ws.close()
-            rooms = http.app.state.rooms  # type: ignore[attr-defined]
-            assert rooms.expire(time.time() + 60) == []
-            assert rooms.expire(time.time() + 601) == [unjoined]
-        finally:
-            server.close()
+    with serving(":memory:", replace(FAST, room_creation=2)) as (http, server):
+        unjoined, joined = server.room(), server.room()
+        answer = http.post("/api/rooms", json={"preset": "tractor", "table": 4})
+        assert answer.status_code == 429 and answer.json()["code"] == "rate"
+        watcher = server.connect(joined)
+        watcher.hello("Ann")
+        watcher.ws.close()
+        rooms = http.app.state.rooms  # type: ignore[attr-defined]
+        assert rooms.expire(time.time() + 60) == []
+        assert rooms.expire(time.time() + 601) == [unjoined]
 
 
 def test_record_is_built_once_in_a_thread(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -274,44 +260,35 @@ def test_record_is_built_once_in_a_thread(monkeypatch: pytest.MonkeyPatch) -> No
         return real(*args)
 
     monkeypatch.setattr(room_module, "write_record", counted)
-    with TestClient(create_app(":memory:", FAST)) as http:
-        server = Server(http)
-        try:
-            code = server.room("tractor", 4, end_rank="2")
-            host = table(server, code, [0], {1: "random", 2: "random", 3: "random"})[0]
-            host.send("start")
-            host.send("replace", seat=0, kind="random")
-            host.until(lambda m: m["type"] == "state" and m["match"]["over"])
-            record = f"/api/rooms/{code}/record"
-            first = http.get(record)
-            assert first.status_code == 200 and http.get(record).text == first.text
-            assert http.portal is not None
-            loop_thread = http.portal.call(threading.get_ident)
-            assert len(threads) == 1 and threads[0].ident != loop_thread
-        finally:
-            server.close()
+    with serving(":memory:", FAST) as (http, server):
+        code = server.room("tractor", 4, end_rank="2")
+        host = table(server, code, [0], {1: "random", 2: "random", 3: "random"})[0]
+        host.send("start")
+        host.send("replace", seat=0, kind="random")
+        host.until(lambda m: m["type"] == "state" and m["match"]["over"])
+        record = f"/api/rooms/{code}/record"
+        first = http.get(record)
+        assert first.status_code == 200 and http.get(record).text == first.text
+        assert http.portal is not None
+        loop_thread = http.portal.call(threading.get_ident)
+        assert len(threads) == 1 and threads[0].ident != loop_thread
 
 
 def test_chat_rate_is_per_member_and_storage_keeps_the_last_lines(tmp_path: Path) -> None:
     db = tmp_path / "rooms.sqlite3"
     settings = replace(FAST, chat_rate=0.01, chat_burst=3, chat_history=2)
-    with TestClient(create_app(db, settings)) as http:
-        server = Server(http)
-        try:
-            code = server.room()
-            ann = server.connect(code)
-            ann.hello("Ann")
-            tab = server.connect(code)
-            tab.hello("Ann", token=ann.token)
-            for n, c in enumerate([ann, tab, ann]):
-                c.send("chat", text=f"line {n}")
-                c.expect("chat")
-            refusal = tab.error("chat", text="one more")  # a second tab shares the limit
-            assert refusal["code"] == "rate" and "chat" in refusal["message"]
-            lines = sqlite3.connect(db).execute("SELECT text FROM chat ORDER BY id").fetchall()
-            assert lines == [("line 1",), ("line 2",)]
-        finally:
-            server.close()
+    with serving(db, settings) as (_http, server):
+        code = server.room()
+        ann = joined(server, code, "Ann")
+        tab = server.connect(code)
+        tab.hello("Ann", token=ann.token)
+        for n, c in enumerate([ann, tab, ann]):
+            c.send("chat", text=f"line {n}")
+            c.expect("chat")
+        refusal = tab.error("chat", text="one more")  # a second tab shares the limit
+        assert refusal["code"] == "rate" and "chat" in refusal["message"]
+        lines = sqlite3.connect(db).execute("SELECT text FROM chat ORDER BY id").fetchall()
+        assert lines == [("line 1",), ("line 2",)]
 
 
 def test_http_bounds_table_and_body_size() -> None:

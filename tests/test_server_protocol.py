@@ -117,6 +117,25 @@ class Server:
                 ws.__exit__(None, None, None)
 
 
+@contextlib.contextmanager
+def serving(db: str | Path = ":memory:", settings: Settings = FAST
+            ) -> Iterator[tuple[TestClient, Server]]:
+    """A running app (rooms in ``db``) with its test client and a :class:`Server` on it."""
+    with TestClient(create_app(db, settings)) as http:
+        wrapper = Server(http)
+        try:
+            yield http, wrapper
+        finally:
+            wrapper.close()
+
+
+def joined(server: Server, code: str, name: str, token: str | None = None) -> Client:
+    """A new connection to room ``code`` that said hello as ``name`` (and was welcomed)."""
+    client = server.connect(code)
+    assert client.hello(name, token)["type"] == "room"
+    return client
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
     app = create_app(tmp_path / "rooms.sqlite3", FAST)
@@ -364,7 +383,8 @@ def test_host_only_and_lobby(server: Server) -> None:
     assert bad["code"] == "bad-rules" and "decks" in bad["message"]
     host.send("configure", preset="finding-friends", table=5, rules={"friends": 1})
     room = host.until(lambda m: m["type"] == "room" and len(m["seats"]) == 5)
-    assert room["config"] == {"preset": "finding-friends", "table": 5, "rules": {"friends": 1}}
+    assert room["config"] == {"preset": "finding-friends", "table": 5, "rules": {"friends": 1},
+                              "suggest": "heuristic"}
     assert host.error("add_bot", seat=1, kind="genius")["code"] == "bad-bot"
     assert host.error("add_bot", seat=7, kind="random")["code"] == "no-seat"
     guest.send("sit", seat=1)

@@ -121,17 +121,22 @@ class AutoPlay(RoomState):
             self._broadcast_state()
         return decision if decision is not None and not (paced and applied) else True
 
+    def _start_thinking(self, decision: Decision, key: int | str) -> asyncio.Future[Action]:
+        """Start the player's choice in a thread, registered under ``key`` until it ends
+        (whether or not anyone still waits for it: a thread cannot be stopped)."""
+        future = asyncio.ensure_future(asyncio.to_thread(decision.player.act, decision.view,
+                                                         decision.legal))
+        self._thinking[key] = future
+        future.add_done_callback(lambda _: self._thinking.pop(key, None))
+        return future
+
     async def _think(self, decision: Decision) -> Action | None:
         """The computer player's choice, computed in a thread (the room's lock is not held);
         ``None`` if it failed or took longer than ``bot_time`` (one decision at a time per
         player: a player still thinking about an earlier one is not asked again)."""
-        player = decision.player
-        if self._thinking.get(id(player)) is not None:
+        if self._thinking.get(id(decision.player)) is not None:
             return None
-        future = asyncio.ensure_future(asyncio.to_thread(player.act, decision.view,
-                                                         decision.legal))
-        self._thinking[id(player)] = future
-        future.add_done_callback(lambda _: self._thinking.pop(id(player), None))
+        future = self._start_thinking(decision, id(decision.player))
         try:
             return await asyncio.wait_for(asyncio.shield(future), self.settings.bot_time)
         except TimeoutError:

@@ -106,9 +106,10 @@ class Lobby(AutoPlay):
         rules, errors = check_rules(message.preset, message.table, message.rules)
         if rules is None:
             raise Refusal("bad-rules", "; ".join(f"{k}: {v}" for k, v in errors.items()))
+        suggest = self.suggester if message.suggest is None else self._bot_kind(message.suggest)
         row = self._draft()
         row.config = {"preset": message.preset, "table": message.table,
-                      "rules": dict(message.rules)}
+                      "rules": dict(message.rules), "suggest": suggest}
         seats = row.seats[:message.table]
         row.seats = seats + [free_seat() for _ in range(message.table - len(seats))]
         self._lobby_changed(row)

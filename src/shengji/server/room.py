@@ -24,9 +24,9 @@ from shengji.game.legal import ActionError
 from shengji.game.match import Match
 from shengji.game.record import write_record
 from shengji.game.round import Phase
-from shengji.players.heuristic import HeuristicPlayer
-from shengji.players.table import decide
+from shengji.players.table import only_action
 from shengji.server import schemas
+from shengji.server.autoplay import Decision
 from shengji.server.limits import RateLimit, Settings
 from shengji.server.lobby import Lobby
 from shengji.server.members import Connection, Member, Refusal, hash_token
@@ -63,6 +63,9 @@ class Room(Lobby):
 
     async def handle(self, conn: Connection, message: schemas.ClientMessage) -> None:
         """Handle one validated message; a refusal becomes an ``error`` to ``conn`` only."""
+        if isinstance(message, schemas.Suggest):
+            await self._suggest(conn)
+            return
         async with self.lock:
             try:
                 self._dispatch(conn, message)
@@ -78,9 +81,7 @@ class Room(Lobby):
         if isinstance(message, schemas.Hello):
             self._hello(conn, message)
             return
-        member = conn.member
-        if member is None:
-            raise Refusal("hello-first", "say hello first: {\"type\": \"hello\", \"name\": ...}")
+        member = self._member(conn)
         handlers: dict[type, Callable[[Member, Any], None]] = {
             schemas.Sit: self._sit, schemas.Stand: self._stand,
             schemas.Configure: self._configure, schemas.AddBot: self._add_bot,
@@ -94,10 +95,14 @@ class Room(Lobby):
         elif isinstance(message, schemas.Check):
             conn.send({"type": "checked", "action": message.action,
                        "reason": self._check(member, message.action)})
-        elif isinstance(message, schemas.Suggest):
-            conn.send({"type": "suggestion", "action": self._suggest(member)})
         else:
             handlers[type(message)](member, message)
+
+    @staticmethod
+    def _member(conn: Connection) -> Member:
+        if conn.member is None:
+            raise Refusal("hello-first", "say hello first: {\"type\": \"hello\", \"name\": ...}")
+        return conn.member
 
     def _hello(self, conn: Connection, hello: schemas.Hello) -> None:
         if conn.member is not None:
@@ -261,15 +266,70 @@ class Room(Lobby):
             return str(refusal)
         return match.legal(seat).reason(action)
 
-    def _suggest(self, member: Member) -> str:
+    def _suggestion(self, conn: Connection) -> Action | Decision:
+        """What ``suggest`` asks now: the action itself when there is no choice, else the
+        decision for the room's suggestion player (made off the event loop)."""
+        member = self._member(conn)
         match, seat = self._seated_match(member)
         refusal = self._turn_refusal(match, seat)
         if refusal is not None:
             raise refusal
+        if member.id in self._thinking:
+            raise Refusal("busy", "your last suggestion is still being worked out")
+        rnd = match.round
+        draw = rnd.only_draw(seat) if rnd.phase is Phase.DEAL else None
+        if draw is not None:
+            return draw
         legal = match.legal(seat)
         if not legal:
             raise Refusal("not-your-turn", legal.reason(Draw(seat)) or "nothing to do now")
-        return str(decide(match, seat, HeuristicPlayer(secrets.randbits(32))))
+        forced = only_action(legal) if rnd.phase is Phase.DEAL else None
+        if forced is not None:
+            return forced
+        return Decision(match, self.version, seat, new_bot(self.suggester), match.view(seat),
+                        legal)
+
+    async def _suggest(self, conn: Connection) -> None:
+        """Answer ``suggest``: the suggestion player's choice, worked out in a thread with the
+        room's lock released, for at most ``bot_time`` (one at a time per member), and
+        answered by a task of its own (the connection's other messages are read meanwhile)."""
+        async with self.lock:
+            try:
+                asked = self._suggestion(conn)
+            except Refusal as refusal:
+                conn.send(error(refusal.code, str(refusal)))
+                return
+            if not isinstance(asked, Decision):
+                conn.send({"type": "suggestion", "action": str(asked)})
+                return
+            assert conn.member is not None
+            future = self._start_thinking(asked, conn.member.id)
+        task = asyncio.create_task(self._answer_suggestion(conn, asked, future))
+        self._timers.add(task)  # the connection reads on meanwhile
+        task.add_done_callback(self._timers.discard)
+
+    async def _answer_suggestion(self, conn: Connection, asked: Decision,
+                                 future: asyncio.Future[Action]) -> None:
+        limit = self.settings.bot_time
+        try:
+            action = await asyncio.wait_for(asyncio.shield(future), limit)
+        except TimeoutError:
+            conn.send(error("suggest-timeout", f"the {self.suggester} player found no "
+                                               f"suggestion within {limit:g} seconds"))
+            return
+        except Exception:
+            log.exception("room %s: the suggestion failed", self.code)
+            conn.send(error("internal", "the server failed on this message"))
+            return
+        async with self.lock:
+            if self.match is not asked.match or self.version != asked.version:
+                conn.send(error("moved-on", "the game moved on while the suggestion was "
+                                            "worked out; ask again"))
+            elif asked.legal.reason(action) is not None:
+                log.warning("room %s: the suggestion %s is illegal", self.code, action)
+                conn.send(error("internal", "the server failed on this message"))
+            else:
+                conn.send({"type": "suggestion", "action": str(action)})
 
     # -- connections ---------------------------------------------------------------------
 

@@ -100,12 +100,14 @@ class Stand(_In):
 
 
 class Configure(_In):
-    """Host: choose the preset, the table size and option overrides (before the start)."""
+    """Host: choose the preset, the table size and option overrides, and the computer player
+    that answers ``suggest`` (unchanged if null; before the start)."""
 
     type: Literal["configure"]
     preset: Word
     table: Annotated[int, Field(ge=1, le=MAX_SEATS)]
     rules: dict[str, Any] = Field(default_factory=dict)
+    suggest: Word | None = None
 
 
 class AddBot(_In):
@@ -160,7 +162,7 @@ class Check(_In):
 
 
 class Suggest(_In):
-    """Ask for the heuristic player's choice now (answered with ``suggestion``)."""
+    """Ask for the room's suggestion player's choice now (answered with ``suggestion``)."""
 
     type: Literal["suggest"]
 
@@ -274,11 +276,13 @@ class You(_Out):
 
 
 class RoomConfig(_Out):
-    """The room's rules: a preset, the table size and option overrides."""
+    """The room's rules: a preset, the table size and option overrides; ``suggest``: the
+    computer player whose choice the Suggest button shows."""
 
     preset: str
     table: int
     rules: dict[str, Any]
+    suggest: str
 
 
 class RoomMessage(_Out):

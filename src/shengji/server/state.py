@@ -35,6 +35,9 @@ from shengji.server.storage import ChatRow, MatchRow, RoomRow, Storage
 
 log = logging.getLogger("shengji.server")
 
+DEFAULT_SUGGESTER = "heuristic"
+"""The computer player whose choice ``suggest`` answers unless the host chose another."""
+
 
 class RoomState:
     """A room's state under one lock: members, connections, seats, the match and its log."""
@@ -55,7 +58,9 @@ class RoomState:
         self.version = 0
         """Actions applied to the room's matches (a computer player's choice made off the
         loop is applied only if nothing changed meanwhile)."""
-        self._thinking: dict[int, asyncio.Future[Action]] = {}
+        self._thinking: dict[int | str, asyncio.Future[Action]] = {}
+        """Choices being made in threads: a computer player's (by its ``id``) or a member's
+        suggestion (by the member's id)."""
         self._record: tuple[int, str] | None = None
         """The latest finished match's number and record text."""
         self.bots: dict[int, Player] = {}
@@ -70,12 +75,18 @@ class RoomState:
         self.driver: asyncio.Task[None] | None = None
         self.encoded = schemas.EncodeCache()
         self._timers: set[asyncio.Task[None]] = set()
+        """Tasks cancelled when the room stops: the host's grace timer, suggestions."""
         self._encoded_round: object = None
 
     @property
     def code(self) -> str:
         """The room's code."""
         return self.row.code
+
+    @property
+    def suggester(self) -> str:
+        """The kind of computer player that answers ``suggest`` (a room option)."""
+        return str(self.row.config.get("suggest") or DEFAULT_SUGGESTER)
 
     def _begin(self, stored: MatchRow) -> None:
         self.version += 1
@@ -149,7 +160,7 @@ class RoomState:
                            if m.id not in seated and self._connected(m.id)],
             "watchers": [{"member": m.id, "name": m.name} for m in self.members.values()
                          if m.id not in seated and self._connected(m.id)],
-            "config": self.row.config,
+            "config": {**self.row.config, "suggest": self.suggester},
         }
 
     def _broadcast_room(self) -> None:
