@@ -120,6 +120,7 @@ FORMATTERS: dict[str, Formatter] = {
     "verbs": lambda verbs, plural: " or ".join(_text(v) for v in verbs)
     if isinstance(verbs, tuple) else _text(verbs),
     "where": lambda buried, plural: "hold or buried" if buried else "hold",
+    "than": lambda equal, plural: "as high as" if equal else "higher than",
     # the same in English; other languages translate them
     "cards": lambda cards, plural: _text(cards),
     "card": lambda card, plural: _text(card),
@@ -215,6 +216,12 @@ TEMPLATES: dict[str, str] = {
                               "{call:call} cannot be another player's, so nobody else can be "
                               "the friend of the {call:call}: call a card another player can "
                               "play",
+    # a failed throw (engine.throws; not a refusal: what happened instead)
+    "throw-block": "seat {seat} holds {cards:cards} ({shape:shape}), {equal:than} {unit:cards}",
+    "throw-stands": "{cards:cards} stands",
+    "throw-lost": "the throw failed: the thrower's side loses the round",
+    "throw-failed": "the throw failed: {cards:cards} is played instead",
+    "throw-penalty": "penalty: {points} points to the opponents",
     # the kitty (game.bury)
     "bury-count": "bury exactly {size} cards (you gave {given})",
     "bury-points": "point cards (5, 10, K) may not be buried under these rules",

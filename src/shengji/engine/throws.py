@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from shengji.engine.cards import Card, Hand
 from shengji.engine.lead import Lead
+from shengji.engine.reasons import Reason
 from shengji.engine.rules import FailedThrow, Rules, ThrowPenalty
 from shengji.engine.trump import Trump
 from shengji.engine.units import Unit, counts_of_suit, make_unit, placements
@@ -37,9 +38,14 @@ class Block:
     beaten_by: Unit
 
     def __str__(self) -> str:
-        than = "as high as" if self.beaten_by.top == self.unit.top else "higher than"
-        return (f"seat {self.seat} holds {self.beaten_by} ({self.beaten_by.describe()}),"
-                f" {than} {self.unit}")
+        return self.reason
+
+    @property
+    def reason(self) -> Reason:
+        """The block in words, e.g. ``seat 1 holds AS AS (pair), higher than KS KS``."""
+        return Reason("throw-block", seat=self.seat, cards=str(self.beaten_by),
+                      shape=self.beaten_by.shape, equal=int(self.beaten_by.top == self.unit.top),
+                      unit=str(self.unit))
 
 
 @dataclass(frozen=True)
@@ -67,16 +73,20 @@ class ThrowOutcome:
 
     def explain(self) -> str:
         """Why the throw failed and what is played instead."""
+        return "; ".join(self.reasons())
+
+    def reasons(self) -> tuple[Reason, ...]:
+        """:meth:`explain`'s sentences: the blocks, the outcome and the penalty."""
         if self.valid:
-            return f"{self.attempted} stands"
-        lines = [str(b) for b in self.blocks]
+            return (Reason("throw-stands", cards=str(self.attempted)),)
+        lines = [b.reason for b in self.blocks]
         if self.round_lost:
-            lines.append("the throw failed: the thrower's side loses the round")
+            lines.append(Reason("throw-lost"))
         else:
-            lines.append(f"the throw failed: {self.lead} is played instead")
+            lines.append(Reason("throw-failed", cards=str(self.lead)))
         if self.penalty:
-            lines.append(f"penalty: {self.penalty} points to the opponents")
-        return "; ".join(lines)
+            lines.append(Reason("throw-penalty", points=self.penalty))
+        return tuple(lines)
 
 
 def beating_unit(unit: Unit, hand: Hand, trump: Trump, rules: Rules) -> Unit | None:
