@@ -3,6 +3,7 @@ the protocol tests), and ``shengji serve``'s option checks."""
 
 from __future__ import annotations
 
+import argparse
 import socket
 import sqlite3
 import threading
@@ -24,6 +25,7 @@ from shengji.players import make_player
 from shengji.server import room as room_module
 from shengji.server import state as state_module
 from shengji.server.app import create_app
+from shengji.server.cli import add_serve_arguments, forwarded_allow_ips
 from shengji.server.limits import RateLimit, Settings
 from test_server_protocol import FAST, TIMEOUT, joined, my_turn, serving, table
 
@@ -319,3 +321,31 @@ def test_database_is_private_and_zero_limits_are_refused(
     for option in ("--max-message", "--rate"):
         assert main(["serve", option, "0", "--db", str(db)]) == 2
         assert f"{option} must be more than 0" in capsys.readouterr().err
+
+
+def test_per_address_limits_see_forwarded_for_only_from_trusted_proxies() -> None:
+    def created(http: TestClient, forwarded: str) -> int:
+        answer = http.post("/api/rooms", json={"preset": "tractor", "table": 4},
+                           headers={"X-Forwarded-For": forwarded})
+        return answer.status_code
+
+    # the test client connects from "testclient": trusted, X-Forwarded-For names the client
+    with TestClient(create_app(":memory:", replace(FAST, room_creation=1,
+                                                   forwarded_allow_ips="testclient"))) as http:
+        assert [created(http, a) for a in ("1.2.3.4", "1.2.3.4", "5.6.7.8")] == [201, 429, 201]
+    for trusted in (None, "10.0.0.1"):  # no proxy trusted, or another one: the header is ignored
+        settings = replace(FAST, room_creation=1, forwarded_allow_ips=trusted)
+        with TestClient(create_app(":memory:", settings)) as http:
+            assert [created(http, a) for a in ("1.2.3.4", "5.6.7.8")] == [201, 429]
+
+
+def test_serve_options_for_a_reverse_proxy(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    assert "--proxy-headers" in capsys.readouterr().out
+    parser = argparse.ArgumentParser()
+    add_serve_arguments(parser)
+    assert forwarded_allow_ips(parser.parse_args([])) is None
+    assert forwarded_allow_ips(parser.parse_args(["--proxy-headers"])) == "127.0.0.1,::1"
+    assert forwarded_allow_ips(parser.parse_args(["--forwarded-allow-ips", "10.0.0.0/8"])) == (
+        "10.0.0.0/8")

@@ -18,6 +18,7 @@ from fastapi import Body, FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from shengji.game.config import rules_to_dict
 from shengji.server.limits import RateLimit, Settings
@@ -96,6 +97,8 @@ def create_app(db: str | Path = ":memory:", settings: Settings | None = None,
                   openapi_url=None)
     app.state.rooms = rooms
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    if chosen.forwarded_allow_ips is not None:  # outermost: every layer sees the real client
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=chosen.forwarded_allow_ips)
     presets = presets_json()
     creators: dict[str, RateLimit] = {}
 

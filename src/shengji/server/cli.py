@@ -54,9 +54,25 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host-grace", type=float, default=d.host_grace, metavar="SECONDS",
                         help="seconds the host may be away before a connected player becomes "
                              f"host (default {d.host_grace:g})")
+    parser.add_argument("--proxy-headers", action="store_true",
+                        help="behind a reverse proxy: take the client's address from the "
+                             "X-Forwarded-For header set by a proxy of --forwarded-allow-ips "
+                             "(the per-address limits then count real clients, not the proxy)")
+    parser.add_argument("--forwarded-allow-ips", metavar="IPS", default=None,
+                        help="the proxies trusted with --proxy-headers: comma-separated "
+                             "addresses or networks, * for any (default 127.0.0.1,::1; "
+                             "giving it implies --proxy-headers)")
     parser.add_argument("--idle-expiry", type=float, default=d.idle_expiry, metavar="SECONDS",
                         help="delete a room nobody is in after this long without activity "
                              f"(default {d.idle_expiry:g})")
+
+
+def forwarded_allow_ips(args: argparse.Namespace) -> str | None:
+    """The trusted proxies of ``--proxy-headers``/``--forwarded-allow-ips`` (``None``: the
+    forwarding headers are ignored; the app applies them, not uvicorn)."""
+    if args.forwarded_allow_ips is not None:
+        return str(args.forwarded_allow_ips)
+    return "127.0.0.1,::1" if args.proxy_headers else None
 
 
 def serve_main(args: argparse.Namespace) -> int:
@@ -94,7 +110,8 @@ def serve_main(args: argparse.Namespace) -> int:
                         bot_time=args.bot_time, max_connections=args.max_connections,
                         max_member_connections=args.max_member_connections,
                         hello_timeout=args.hello_timeout,
-                        room_creation=args.rooms_per_minute)
+                        room_creation=args.rooms_per_minute,
+                        forwarded_allow_ips=forwarded_allow_ips(args))
     try:
         app = create_app(args.db, settings)
     except Exception as problem:  # e.g. a database that cannot be opened
@@ -116,7 +133,7 @@ def serve_main(args: argparse.Namespace) -> int:
         return 2
     port = listener.getsockname()[1]
     host = f"[{args.host}]" if ":" in args.host else args.host
-    config = uvicorn.Config(app, log_level="warning", ws_ping_interval=20.0,
+    config = uvicorn.Config(app, log_level="warning", ws_ping_interval=20.0, proxy_headers=False,
                             ws_max_size=max(4 * args.max_message, 65536))
     print(f"shengji serve: open http://{host}:{port}/ (rooms in {args.db}; Ctrl-C stops)",
           flush=True)

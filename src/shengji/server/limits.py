@@ -53,6 +53,10 @@ class Settings:
     host_grace: float = 60.0
     """Seconds the host may be away before a connected member (a seated person first)
     becomes the host."""
+    forwarded_allow_ips: str | None = None
+    """Behind a reverse proxy: the proxies (comma-separated addresses or networks, ``*`` for
+    any) whose ``X-Forwarded-For`` header gives the client's address for the per-address
+    limits; ``None``: the header is ignored and the connecting address counts."""
 
 
 class RateLimit:
