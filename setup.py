@@ -8,6 +8,8 @@ falls back to pure Python when mypyc or the C compiler is missing or fails. Edit
 installs are always pure: compiled modules would shadow the ``.py`` files, so edits would
 be ignored.
 """
+# mypy: disable-error-code="import-untyped", allow-subclassing-any
+# (setuptools ships no types: the build script does not require types-setuptools)
 
 from __future__ import annotations
 
@@ -66,6 +68,29 @@ def _remove_inplace_binaries() -> None:
             os.remove(path)
 
 
+def _compiler_problem() -> str | None:
+    """Why no C extension can be built here, or None: a tiny C file is compiled as
+    ``build_ext`` would compile one (``CC`` honoured), before mypyc spends minutes
+    generating C that nothing could compile."""
+    import tempfile
+    from distutils.ccompiler import new_compiler  # setuptools' copy (imported above)
+    from distutils.sysconfig import customize_compiler
+
+    with tempfile.TemporaryDirectory() as folder:
+        probe = os.path.join(folder, "probe.c")
+        with open(probe, "w", encoding="ascii") as file:
+            file.write("int shengji_probe(void) { return 0; }\n")
+        compiler = new_compiler()
+        try:
+            customize_compiler(compiler)
+            compiler.compile([probe], output_dir=folder)
+        except Exception as error:  # CompileError, DistutilsExecError, no compiler at all
+            command = getattr(compiler, "compiler_so", None) or ["the C compiler"]
+            return (f"no working C compiler ({command[0]} could not compile a test file: "
+                    f"{type(error).__name__})")
+    return None
+
+
 def _ext_modules() -> list[object]:
     commands = set(sys.argv[1:])
     if not commands & BUILD_COMMANDS:
@@ -79,6 +104,9 @@ def _ext_modules() -> list[object]:
         from mypyc.build import mypycify
     except ImportError:
         return _pure("mypyc is not available")
+    problem = _compiler_problem()
+    if problem:
+        return _pure(problem)
     try:
         return list(mypycify(COMPILED, opt_level="3", debug_level="0", group_name="shengji"))
     except BaseException as error:  # mypyc reports its errors with SystemExit
@@ -98,7 +126,7 @@ class OptionalBuildExt(build_ext):
                 path = self.get_ext_fullpath(ext.name)
                 if os.path.exists(path):
                     os.remove(path)
-            self.extensions = []
+            self.extensions.clear()
 
 
 setup(ext_modules=_ext_modules(), cmdclass={"build_ext": OptionalBuildExt})
