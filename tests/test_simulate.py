@@ -55,6 +55,36 @@ def test_the_number_of_workers_does_not_change_the_figures() -> None:
     assert ticks == [1] * 4                       # one tick per deal
 
 
+@pytest.mark.parametrize("workers", [2, 3])
+def test_more_deals_than_the_window_in_deal_order_whatever_the_workers(workers: int) -> None:
+    """Past the window of deals in flight (4 per worker), with their records:
+    the same games, in the same order, as on one worker."""
+    rules = Rules()
+    deals = 4 * workers + 3
+    alone, shared = (simulate.run(rules, [R] * 4, deals=deals, seed=11,
+                                  keep_records=True, workers=w) for w in (1, workers))
+    assert [(g.deal, g.swapped) for g in shared] == [(d, s) for d in range(deals)
+                                                     for s in (False, True)]
+    assert shared == alone
+    # real games, a different one each deal (with the same player at every seat, the
+    # swapped game is the same game)
+    assert len({g.record for g in alone}) == deals and all(g.actions > 100 for g in alone)
+
+
+def test_the_command_writes_the_same_files_whatever_the_workers(tmp_path: Path) -> None:
+    outputs = []
+    for workers in ("1", "3"):
+        out, folder = tmp_path / f"w{workers}.json", tmp_path / f"records{workers}"
+        code = cli.main(["simulate", "--rounds", "9", "--players", "heuristic,random",
+                         "--seed", "21", "--workers", workers, "--json", str(out),
+                         "--records", str(folder)])
+        assert code == 0
+        files = {f.name: f.read_bytes() for f in sorted(folder.iterdir())}
+        outputs.append((out.read_bytes(), files))
+    assert len(outputs[0][1]) == 18
+    assert outputs[0] == outputs[1]
+
+
 # -- duplicate deals -----------------------------------------------------------------------
 
 def test_duplicate_deals_swap_the_sides() -> None:
@@ -260,14 +290,28 @@ def test_the_leveling_rate_is_defined_in_the_output_and_the_help(
     assert "levels/round levels its seats gain per round played" in help_text
 
 
-def _simulate_in_a_terminal(args: list[str]) -> str:
+SLOW_SIMULATE = """\
+import sys, time
+from shengji import cli, simulate
+play = simulate.play_game
+def slow(*args, **kwargs):
+    time.sleep(float(sys.argv[1]))
+    return play(*args, **kwargs)
+simulate.play_game = slow
+sys.exit(cli.main(["simulate", *sys.argv[2:]]))
+"""
+"""``shengji simulate`` with each game made to last at least ``argv[1]`` seconds, so the
+progress bar's test does not depend on the speed of the machine or of the build."""
+
+
+def _simulate_in_a_terminal(pause: float, args: list[str]) -> str:
     import os
     import re
 
     import pexpect
 
     env = dict(os.environ, TERM="xterm", COLUMNS="80", LINES="24")
-    child = pexpect.spawn(sys.executable, ["-m", "shengji", "simulate", "--workers", "1",
+    child = pexpect.spawn(sys.executable, ["-c", SLOW_SIMULATE, str(pause), "--workers", "1",
                                            *args], env=env, encoding="utf-8",
                           dimensions=(24, 80), timeout=120)
     child.logfile_read = io.StringIO()
@@ -280,10 +324,11 @@ def _simulate_in_a_terminal(args: list[str]) -> str:
 def test_a_progress_bar_on_runs_longer_than_a_second() -> None:
     import re
 
-    long = _simulate_in_a_terminal(["--rounds", "40", "--players", "heuristic"])
-    counts = re.findall(r"(\d+)/40 deals", long)
+    long = _simulate_in_a_terminal(0.025, ["--rounds", "40", "--players", "random"])
+    counts = re.findall(r"(\d+)/40 deals", long)             # 80 games: 2 s at least
     assert counts and counts == sorted(counts, key=int)   # it moves forward
-    short = _simulate_in_a_terminal(["--rounds", "1", "--players", "random"])
+    assert "levels/round" in long
+    short = _simulate_in_a_terminal(0.0, ["--rounds", "1", "--players", "random"])
     assert not re.search(r"\d+/1 deals", short)
 
 
