@@ -27,8 +27,7 @@ Its habits, each one a method below and a scenario test:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Sequence
 from itertools import islice
 from random import Random
 
@@ -36,10 +35,10 @@ from shengji.engine.cards import Card, Rank, Suit
 from shengji.engine.follow import LegalPlays
 from shengji.engine.friends import FriendCall
 from shengji.engine.lead import Lead, LegalLeads
-from shengji.engine.rules import FriendCalls
+from shengji.engine.rules import FriendCalls, Rules, ThrowBeat, TupleFollow
 from shengji.engine.trick import beats
 from shengji.engine.trump import TRUMP, Trump
-from shengji.engine.units import Unit, counts_of_suit, placements
+from shengji.engine.units import Reading, Unit, counts_of_suit, placements
 from shengji.game.actions import (
     Action,
     Bid,
@@ -58,6 +57,8 @@ from shengji.game.view import SeatView
 from shengji.players.memory import Memory, TrickLog, current_winner
 
 _ENUMERATE_LIMIT = 80
+_POINTS = tuple(Card(i).points for i in range(54))
+"""The points of each face."""
 
 
 class HeuristicPlayer:
@@ -67,6 +68,8 @@ class HeuristicPlayer:
         self.rng = Random(seed)
         self.remember = remember
         self.log = TrickLog()
+        self._costs_trump: Trump | None = None
+        self._costs_table: tuple[float, ...] = ()
 
     def __repr__(self) -> str:
         return f"HeuristicPlayer(remember={self.remember})"
@@ -301,41 +304,73 @@ class HeuristicPlayer:
     def follow(self, view: SeatView, legal: LegalPlays) -> tuple[Card, ...]:
         """Choose a follow: feed a safe partner, win cheaply when worth it, else play low."""
         trump = legal.trump
+        rules = view.rules
         memory = Memory(view, remember=self.remember, log=self.log)
         state = current_winner(view, trump)
         assert state is not None
         winner, reading, lead = state
         side = memory.side()
-        players = view.rules.players
-        played = len(view.trick)
-        after = [(view.seat + k) % players for k in range(1, players - played)]
+        players = rules.players
+        trick = view.trick
+        after = [(view.seat + k) % players for k in range(1, players - len(trick))]
         last = not after
-        trick_points = sum(c.points for p in view.trick for c in p.cards)
+        points = _POINTS
+        trick_points = sum(points[c] for p in trick for c in p.cards)
         reserve = self._reserve(view, memory)
         candidates = self._candidates(view, legal, reading, lead)
-
-        table = _card_costs(trump)
-        costs = {p: sum(table[c] + (100 if c in reserve else 0) for c in p) for p in candidates}
-        cost = costs.__getitem__
+        table = self._costs(trump)
+        if reserve:
+            costs = [sum(table[c] + (100 if c in reserve else 0) for c in p) for p in candidates]
+        else:
+            costs = [sum(table[c] for c in p) for p in candidates]
+        worths = [sum(points[c] for c in p) for p in candidates]
+        # each choice below is the first best candidate in the candidates' order
 
         partner_winning = winner in side
         if partner_winning and (last or self._safe(reading, memory, after, side, lead, trump)):
-            return max(candidates, key=lambda p: (sum(c.points for c in p), -cost(p)))
-        winning = [p for p in candidates if beats(p, reading, lead, trump, view.rules)]
-        if reserve and len(view.hand) > lead.size:  # kept for the last trick
-            winning = [p for p in winning if not reserve.intersection(p)]
-        if winning and not partner_winning:
-            worth = trick_points + sum(c.points for c in lead.cards) > 0 or last or (
-                len(view.hand) <= lead.size)
-            cheap = min(winning, key=cost)
-            if worth or cost(cheap) < 12 * lead.size:
-                if last or self._safe(_reading_of(cheap, lead, reading, trump, view),
-                                      memory, after, side, lead, trump):
-                    return cheap
-                if trick_points >= 10:
-                    return max(winning, key=lambda p: sum(
-                        trump.level(c) + (50 if trump.is_trump(c) else 0) for c in p))
-        return min(candidates, key=lambda p: (cost(p) + 3 * sum(c.points for c in p)))
+            best, key = 0, (worths[0], -costs[0])
+            for i in range(1, len(candidates)):
+                other = (worths[i], -costs[i])
+                if other > key:
+                    best, key = i, other
+            return candidates[best]
+        if not partner_winning:
+            beat = _beater(reading, lead, trump, rules)
+            spare = reserve if reserve and len(view.hand) > lead.size else None
+            cheap = -1
+            reading_after: Reading = reading
+            for i in sorted(range(len(candidates)), key=costs.__getitem__):  # stable
+                play = candidates[i]
+                if spare is not None and not spare.isdisjoint(play):
+                    continue  # kept for the last trick
+                better = beat(play)
+                if better is not None:
+                    cheap, reading_after = i, better
+                    break
+            if cheap >= 0:
+                worth = trick_points + sum(points[c] for c in lead.cards) > 0 or last or (
+                    len(view.hand) <= lead.size)
+                if worth or costs[cheap] < 12 * lead.size:
+                    if last or self._safe(reading_after, memory, after, side, lead, trump):
+                        return candidates[cheap]
+                    if trick_points >= 10:
+                        winning = [p for p in candidates if (
+                            spare is None or spare.isdisjoint(p)) and beat(p) is not None]
+                        return max(winning, key=lambda p: sum(
+                            trump.level(c) + (50 if trump.is_trump(c) else 0) for c in p))
+        best, low = 0, costs[0] + 3 * worths[0]
+        for i in range(1, len(candidates)):
+            value = costs[i] + 3 * worths[i]
+            if value < low:
+                best, low = i, value
+        return candidates[best]
+
+    def _costs(self, trump: Trump) -> tuple[float, ...]:
+        """:func:`_card_cost` of every face under ``trump`` (kept while the trump lasts)."""
+        if trump is not self._costs_trump:
+            self._costs_trump = trump
+            self._costs_table = _card_costs(trump)
+        return self._costs_table
 
     def _safe(self, reading: Sequence[Unit], memory: Memory, after: list[int],
               side: set[int], lead: Lead, trump: Trump) -> bool:
@@ -358,42 +393,63 @@ class HeuristicPlayer:
                     lead: Lead) -> list[tuple[Card, ...]]:
         """A small set of legal plays worth comparing."""
         trump = legal.trump
-        if legal.mode == "follow":
-            found = list(islice(iter(legal), _ENUMERATE_LIMIT))
-            if len(found) < _ENUMERATE_LIMIT:
-                return found
+        mode = legal.mode
+        if mode == "follow":
+            listed = _follows(legal, view.rules)
+            if listed is _UNLISTED:
+                listed = list(islice(iter(legal), _ENUMERATE_LIMIT))
+            if len(listed) < _ENUMERATE_LIMIT:
+                return listed
         n = legal.count
-        forced = list(legal.forced)
-        rest = Counter(view.hand)
-        rest.subtract(forced)
-        pool = [c for c, k in rest.items() for _ in range(k)]
+        forced = legal.forced
+        if forced:
+            rest = Counter(view.hand)
+            rest.subtract(forced)
+            pool = [c for c, k in rest.items() for _ in range(k)]
+        else:
+            pool = list(view.hand)  # sorted: equal cards together, as the count lists them
         need = n - len(forced)
         results: list[tuple[Card, ...]] = []
+        # with no bombs, any n held cards are legal when void, and any n holding every
+        # card of the suit when short (which the forced cards are)
+        checked = mode == "follow" or mode == "rainbow" or bool(legal.bombs)
 
         def add(extra: Iterable[Card]) -> None:
-            play = tuple(forced) + tuple(extra)
-            if len(play) == n and play in legal:
+            play = forced + tuple(extra)
+            if len(play) == n and (not checked or play in legal):
                 results.append(play)
 
-        table = _card_costs(trump)
+        table = self._costs(trump)
         cheap = sorted(pool, key=lambda c: (table[c], c))
         add(cheap[:need])
-        rich = sorted(pool, key=lambda c: (-c.points, table[c]))
+        rich = sorted(pool, key=lambda c: (-_POINTS[c], table[c]))
         add(rich[:need])
-        if legal.mode == "free" and len(lead.units) == 1:
+        if mode == "free" and len(lead.units) == 1:
             unit = lead.units[0]
-            held = counts_of_suit(legal.hand.counts, TRUMP, trump)
-            options = list(placements(held, unit.width, unit.length, trump, view.rules))
-            for _, faces in sorted(options, key=lambda o: o[0]):
-                cards = tuple(f for f in faces for _ in range(unit.width))
-                if beats(cards, tuple(reading), lead, trump, view.rules) is not None:
-                    add(cards)
-                    break
-        elif legal.mode == "free":
+            if unit.size == 1 and not lead.rainbow:
+                # the lowest trump that beats the winning single
+                cur = reading[0]
+                above = cur.top if cur.suit == TRUMP else -1
+                counts = legal.hand.counts
+                for level, faces in enumerate(trump.faces_at[TRUMP]):
+                    if level > above:
+                        mine = [f for f in faces if counts[f]]
+                        if mine:
+                            add(mine[:1])
+                            break
+            else:
+                held = counts_of_suit(legal.hand.counts, TRUMP, trump)
+                options = list(placements(held, unit.width, unit.length, trump, view.rules))
+                for _, faces in sorted(options, key=lambda o: o[0]):
+                    cards = tuple(f for f in faces for _ in range(unit.width))
+                    if beats(cards, tuple(reading), lead, trump, view.rules) is not None:
+                        add(cards)
+                        break
+        elif mode == "free":
             trumps = sorted((c for c in pool if trump.is_trump(c)), key=trump.level)
             if len(trumps) >= n:
                 add(trumps[:n])
-        if legal.mode == "follow":
+        if mode == "follow":
             sample = set(results)
             for _ in range(40):
                 sample.add(legal.random(self.rng))
@@ -403,13 +459,84 @@ class HeuristicPlayer:
         return results
 
 
-def _reading_of(play: Sequence[Card], lead: Lead, reading: Sequence[Unit], trump: Trump,
-                view: SeatView) -> Sequence[Unit]:
-    better = beats(play, tuple(reading), lead, trump, view.rules)
-    return better if better is not None else reading
+_UNLISTED: list[tuple[Card, ...]] = []
+"""What :func:`_follows` answers where the legal set must list the follows itself."""
+_MANY: list[tuple[Card, ...]] = [()] * _ENUMERATE_LIMIT
+"""What :func:`_follows` answers where there are too many follows to list."""
 
 
-@lru_cache(maxsize=32)
+def _follows(legal: LegalPlays, rules: Rules) -> list[tuple[Card, ...]]:
+    """The legal follows of the led suit (mode ``follow``), in the order the legal set lists
+    them (most copies of the strongest faces first), where the lead asks for no structure,
+    or for a pair that the hand can give; :data:`_MANY` where there are
+    :data:`_ENUMERATE_LIMIT` or more, :data:`_UNLISTED` for every other lead."""
+    if legal.bombs:
+        return _UNLISTED
+    counts, trump, size = legal.hand.counts, legal.trump, legal.count
+    faces = [f for level in reversed(trump.faces_at[legal.suit]) for f in level if counts[f]]
+    if size == 1:
+        return [(f,) for f in faces]
+    if any(legal.target):
+        units = legal.lead.units
+        if len(units) != 1 or units[0].width != 2 or units[0].length != 1 or (
+                rules.decks > 2 and rules.tuple_follow == TupleFollow.PROTECT):
+            return _UNLISTED
+        # a pair led, and a pair held: the pairs are the follows
+        return [(f, f) for f in faces if counts[f] >= 2]
+    # no structure to give: every choice of ``size`` cards of the suit
+    ways = [1] + [0] * size
+    for f in faces:
+        ways = [sum(ways[k - j] for j in range(min(counts[f], k) + 1)) for k in range(size + 1)]
+    if ways[size] >= _ENUMERATE_LIMIT:
+        return _MANY
+    tail = [0] * (len(faces) + 1)
+    for i in range(len(faces) - 1, -1, -1):
+        tail[i] = tail[i + 1] + counts[faces[i]]
+    found: list[tuple[Card, ...]] = []
+    chosen: list[Card] = []
+
+    def rec(i: int, need: int) -> None:
+        if need == 0:
+            found.append(tuple(chosen))
+            return
+        face = faces[i]
+        for k in range(min(counts[face], need), -1, -1):
+            if tail[i + 1] >= need - k:
+                chosen.extend([face] * k)
+                rec(i + 1, need - k)
+                del chosen[len(chosen) - k:]
+
+    rec(0, size)
+    return found
+
+
+def _beater(reading: Reading, lead: Lead, trump: Trump, rules: Rules
+            ) -> Callable[[tuple[Card, ...]], Reading | None]:
+    """:func:`~shengji.engine.trick.beats` against the winning ``reading``, with the
+    cases that need no reading of the play decided from the suits alone."""
+    cur = reading[0]
+    led, now, top = lead.suit, cur.suit, cur.top
+    suits, levels = trump.suit_index, trump.levels
+    simple = not lead.rainbow and not (
+        lead.is_throw and rules.throw_beat == ThrowBeat.CARD_BY_CARD)
+
+    def beat(play: tuple[Card, ...]) -> Reading | None:
+        if len(play) == 1 and lead.size == 1 and simple:
+            card = play[0]
+            suit, level = suits[card], levels[card]
+            if (suit == now and level > top) or (suit == TRUMP and now != TRUMP):
+                return (Unit(suit, 1, 1, level, play),)
+            return None
+        if simple and not rules.bombs:
+            suit = suits[play[0]]
+            if (suit != led and suit != TRUMP) or (suit != now and suit != TRUMP) or any(
+                    suits[c] != suit for c in play):
+                return None
+        return beats(play, reading, lead, trump, rules)
+
+    return beat
+
+
 def _card_costs(trump: Trump) -> tuple[float, ...]:
     """:func:`_card_cost` of every face under ``trump``."""
     return tuple(_card_cost(Card(i), trump) for i in range(54))
