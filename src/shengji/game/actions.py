@@ -37,10 +37,21 @@ from shengji.engine.cards import (
     parse_cards,
 )
 from shengji.engine.friends import FriendCall
+from shengji.engine.reasons import Reason
 
 
 class ActionError(ValueError):
-    """An action was refused; the message says why and what is allowed. Nothing changed."""
+    """An action was refused; the message says why and what is allowed. Nothing changed.
+
+    ``reason`` is the rule that refused it as a :class:`~shengji.engine.reasons.Reason`
+    (for a malformed action, ``bad-input`` carrying the message)."""
+
+    def __init__(self, message: str, reason: Reason | None = None) -> None:
+        super().__init__(message)
+        if reason is None:
+            reason = (message if isinstance(message, Reason)
+                      else Reason("bad-input", error=message))
+        self.reason = reason
 
 
 def _check_seat(verb: str, seat: object) -> None:

@@ -87,7 +87,7 @@ class Match:
         """Perform ``action`` (an action or its notation); returns the round's result when
         it ends the round. Raises :class:`ActionError`, changing nothing, if it is refused."""
         if self.is_over:
-            raise ActionError("the match is over")
+            raise ActionError(Reason("match-over"))
         self.round.apply(action)  # reads and checks the action once
         self.history.append(self.round.history[-1])  # as the round stored it
         if self.round.phase != Phase.DONE:

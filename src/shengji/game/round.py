@@ -86,6 +86,12 @@ if TYPE_CHECKING:
     from shengji.game.view import SeatView
 
 
+_DO_LEAD = Reason("do-lead")
+_DO_VERBS: dict[tuple[str, ...], Reason] = {}
+"""The summaries of bidding legal sets, by their verbs (made once: a Reason renders its
+text when made)."""
+
+
 def _refusal(action: Action, why: str) -> str:
     return f"seat {action.seat} cannot {str(action).split(' ', 1)[1]}: {why}"
 
@@ -411,7 +417,10 @@ class Round:
             if reason(Withdraw(seat)) is None:
                 yield Withdraw(seat)
 
-        return Legal(seat, reason, actions, summary=Reason("do-verbs", verbs=verbs))
+        summary = _DO_VERBS.get(verbs)
+        if summary is None:
+            summary = _DO_VERBS[verbs] = Reason("do-verbs", verbs=verbs)
+        return Legal(seat, reason, actions, summary=summary)
 
     def _legal_expose(self, seat: int) -> Legal:
         counts = list(self.hands[seat].counts)
@@ -511,7 +520,7 @@ class Round:
             trust.play = play
             return play
 
-        summary = Reason("do-lead") if isinstance(legal, LegalLeads) else legal.describe
+        summary = _DO_LEAD if isinstance(legal, LegalLeads) else legal.describe
         return Legal(seat, reason, actions, sample, summary=summary, plays=legal)
 
     def play_rules(self, seat: int) -> LegalLeads | LegalPlays:
@@ -550,14 +559,14 @@ class Round:
         if not fast:
             why = self.reason(action)
             if why is not None:
-                raise ActionError(_refusal(action, why))
+                raise ActionError(_refusal(action, why), why)
         snapshot = self._copy() if self.track_undo else None
         if fast:
             assert isinstance(action, Play)
             try:
                 self._play(action)
             except PlayError as error:
-                raise ActionError(_refusal(action, str(error))) from None
+                raise ActionError(_refusal(action, str(error)), error.reason) from None
         if snapshot is not None:
             self._undo.append(snapshot)
         self.history.append(action)
