@@ -38,8 +38,15 @@ from shengji.engine.cards import (
     format_cards,
     parse_cards,
 )
-from shengji.engine.reasons import Reason
+from shengji.engine.reasons import Param, Reason
 from shengji.engine.rules import JokerBids, Partnership, Rules
+
+_Why = tuple[str, dict[str, Param]]
+"""A refusal's reason key and parameters, before its text is rendered."""
+
+
+def _why(key: str, **params: Param) -> _Why:
+    return key, params
 
 
 class BidError(ValueError):
@@ -151,23 +158,23 @@ class Bidding:
             tier = 0
         return (bid.count, tier)
 
-    def _declare(self, bid: Bid) -> Declaration | Reason:
+    def _declare(self, bid: Bid) -> Declaration | _Why:
         """The declaration a bid would make, or why it cannot be made (ignoring strength)."""
         rules, card, seat = self.rules, bid.card, bid.seat
         current = self.declaration
         fluid = rules.partnership == Partnership.FLUID
         if bid.is_joker:
             if rules.joker_bids == JokerBids.OFF:
-                return Reason("bid-no-jokers")
+                return _why("bid-no-jokers")
             need = rules.decks if rules.joker_bids == JokerBids.DECKS else 2
             if bid.count < need:
-                return Reason("bid-joker-count", need=need)
+                return _why("bid-joker-count", need=need)
             if fluid and current is not None:
                 if "jokers-rank" in rules.fluid_overbid:
                     return Declaration(current.rank, None, current.maker)
                 if "jokers-only" in rules.fluid_overbid:
                     return Declaration(None, None, seat)
-                return Reason("bid-fluid-own-rank")
+                return _why("bid-fluid-own-rank")
             if fluid and "jokers-only" in rules.fluid_overbid and "jokers-rank" not in (
                     rules.fluid_overbid):
                 return Declaration(None, None, seat)
@@ -177,7 +184,7 @@ class Bidding:
         if not fluid or current is None:
             rank = self.ranks[seat]
             if card.rank != rank:
-                return Reason("bid-rank", rank=str(rank))
+                return _why("bid-rank", rank=str(rank))
             return Declaration(rank, suit, seat)
         if card.rank == self.ranks[seat] and "own-rank" in rules.fluid_overbid:
             return Declaration(card.rank, suit, seat)
@@ -185,29 +192,33 @@ class Bidding:
             return Declaration(current.rank, suit, current.maker)
         own, maker = "own-rank" in rules.fluid_overbid, "maker-rank" in rules.fluid_overbid
         if own and maker:
-            return Reason("bid-overbid-either", own=str(self.ranks[seat]),
-                          maker=str(current.rank))
+            return _why("bid-overbid-either", own=str(self.ranks[seat]),
+                        maker=str(current.rank))
         if own:
-            return Reason("bid-overbid-own", own=str(self.ranks[seat]))
+            return _why("bid-overbid-own", own=str(self.ranks[seat]))
         if maker:
-            return Reason("bid-overbid-maker", maker=str(current.rank))
-        return Reason("bid-fluid-fixed")
+            return _why("bid-overbid-maker", maker=str(current.rank))
+        return _why("bid-fluid-fixed")
 
     def reason(self, seat: int, cards: str | Iterable[Card | str]) -> Reason | None:
         """Why ``seat`` may not bid ``cards`` now, or ``None`` (holding them is the caller's
         check)."""
-        shown = parse_cards(cards)
+        why = self._refusal(seat, parse_cards(cards))
+        return None if why is None else Reason(why[0], **why[1])
+
+    def _refusal(self, seat: int, shown: tuple[Card, ...]) -> _Why | None:
+        """:meth:`reason`'s key and parameters, its text not rendered (for listing)."""
         if not shown:
-            return Reason("bid-empty")
+            return _why("bid-empty")
         if len(set(shown)) > 1:
-            return Reason("bid-identical")
+            return _why("bid-identical")
         if len(shown) > self.rules.decks:
-            return Reason("bid-copies", decks=self.rules.decks)
+            return _why("bid-copies", decks=self.rules.decks)
         if seat not in self.eligible:
-            return Reason("bid-ineligible")
+            return _why("bid-ineligible")
         bid = Bid(seat, shown)
         made = self._declare(bid)
-        if isinstance(made, Reason):
+        if not isinstance(made, Declaration):
             return made
         current = self.winner
         if current is None:
@@ -216,21 +227,21 @@ class Bidding:
         outbid = bool(mine) and current.seat != seat
         if mine and mine[-1].card != bid.card and not (
                 self.rules.bid_switch_suit or (outbid and self.rules.bid_after_outbid)):
-            return Reason("bid-switch", card=str(mine[-1].card))
+            return _why("bid-switch", card=str(mine[-1].card))
         if (outbid and self.rules.bid_reinforce_equal and mine[-1].card == bid.card
                 and not current.is_joker and mine[-1].count < bid.count == current.count):
             return None  # reinforced to the standing bid's count: the earlier bidder stands
         if current.seat == seat and current.card == bid.card:
             if not self.rules.bid_reinforce:
-                return Reason("bid-reinforce-off")
+                return _why("bid-reinforce-off")
             if bid.count <= current.count:
-                return Reason("bid-reinforce-more", count=current.count)
+                return _why("bid-reinforce-more", count=current.count)
             return None
         fixed = self.rules.partnership == Partnership.FIXED
         if fixed and current.card == bid.card and self.teams[current.seat] == self.teams[seat]:
-            return Reason("bid-reinforce-partner")
+            return _why("bid-reinforce-partner")
         if self._strength(bid) <= self._strength(current):
-            return Reason("bid-weak", count=bid.count, bid=str(current), seat=current.seat)
+            return _why("bid-weak", count=bid.count, bid=str(current), seat=current.seat)
         return None
 
     def bid(self, seat: int, cards: str | Iterable[Card | str]) -> None:
@@ -269,7 +280,7 @@ class Bidding:
         result = []
         for card, n_held in held:
             for n in range(1, n_held + 1):
-                if self.reason(seat, (card,) * n) is None:
+                if self._refusal(seat, (card,) * n) is None:
                     result.append(Bid(seat, (card,) * n))
         if len(self._options) > 256:
             self._options.clear()

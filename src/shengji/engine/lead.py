@@ -28,11 +28,12 @@ from shengji.engine.trump import Trump
 from shengji.engine.units import (
     Reading,
     Unit,
+    UnitSpec,
     as_unit,
     best_reading,
     make_unit,
     readings,
-    shape_allowed,
+    unit_specs,
 )
 
 
@@ -158,7 +159,7 @@ class LegalLeads:
         self.hand = hand
         self.trump = trump
         self.rules = rules
-        self._specs: list[tuple[int, int, int, tuple[Card, ...]]] | None = None
+        self._specs: list[UnitSpec] | None = None
 
     def reason(self, cards: str | Iterable[Card | str]) -> Reason | None:
         """Why ``cards`` cannot be led, or ``None`` if they can."""
@@ -181,39 +182,11 @@ class LegalLeads:
         for suit, width, top, faces in self._unit_specs():
             yield make_unit(suit, width, top, faces)
 
-    def _unit_specs(self) -> list[tuple[int, int, int, tuple[Card, ...]]]:
+    def _unit_specs(self) -> list[UnitSpec]:
         """(suit, width, top level, faces bottom first) of every distinct unit."""
-        if self._specs is not None:
-            return self._specs
-        trump, rules, counts = self.trump, self.rules, self.hand.counts
-        high = trump.high
-        specs: list[tuple[int, int, int, tuple[Card, ...]]] = []
-        for suit in range(5):
-            columns = trump.faces_at[suit]
-            for width in range(1, rules.decks + 1):
-                held = [[f for f in faces if counts[f] >= width] for faces in columns]
-                if not any(held):
-                    break
-                for level, faces in enumerate(held):
-                    for face in faces:
-                        specs.append((suit, width, level, (face,)))
-                if not shape_allowed(width, rules.tractor_min_length, rules):
-                    continue
-                chain = held if rules.tractor_high_trumps else [
-                    [f for f in faces if not high[f]] for faces in held]
-                for top in range(len(chain)):
-                    if not chain[top]:
-                        continue
-                    bottom = top
-                    while bottom > 0 and chain[bottom - 1]:
-                        bottom -= 1
-                        length = top - bottom + 1
-                        if length < rules.tractor_min_length:
-                            continue
-                        for combo in product(*chain[bottom:top + 1]):
-                            specs.append((suit, width, top, combo))
-        self._specs = specs
-        return specs
+        if self._specs is None:
+            self._specs = unit_specs(self.hand.counts, self.trump, self.rules)
+        return self._specs
 
     def __iter__(self) -> Iterator[tuple[Card, ...]]:
         """Every distinct legal lead, lazily: rainbows first, then units, or all
