@@ -350,6 +350,27 @@ def test_observation_hides_other_hands_and_kitty(name: str) -> None:
     assert changed >= 30
 
 
+@pytest.mark.parametrize("name", [*PRESET_NAMES, "colour-calls"])
+def test_observation_kept_up_to_date_equals_a_fresh_encoding(name: str) -> None:
+    """The encoder brings each seat's observation up to date action by action; at random
+    moments (so seats fall several actions behind) it equals an encoding from scratch."""
+    rng = random.Random(name)
+    rules = PHASE_VARIANTS[name]() if name in PHASE_VARIANTS else resolve_rules(name)
+    game = Game(rules, rounds=2)
+    kept = Encoder(rules)
+    compared = 0
+    while compared < 150:
+        game.reset(rng.getrandbits(32))
+        while not game.over:
+            if rng.random() < 0.3:
+                seat = rng.randrange(rules.players)
+                fresh = Encoder(rules).encode(game, seat)
+                assert np.array_equal(kept.encode(game, seat), fresh), (name, seat,
+                                                                        game.round.phase)
+                compared += 1
+            game.step(rng.choice(game.allowed()))
+
+
 def test_observation_shows_what_the_seat_knows() -> None:
     rules = resolve_rules("tractor")
     game = Game(rules)

@@ -83,10 +83,8 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
     def observe(self, agent: str) -> Observation:
         """The seat's observation and action mask (all zeros when it is not its turn)."""
         seat = self.agent_name_mapping[agent]
-        mask = np.zeros(self.game.layout.size, dtype=np.int8)
-        if self.game.seat == seat:
-            mask[self.game.allowed()] = 1
-        return {"observation": self.encoder.encode(self.game, seat), "action_mask": mask}
+        return {"observation": self.encoder.encode(self.game, seat),
+                "action_mask": np.frombuffer(self.game.mask(seat), dtype=np.int8)}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start an episode; ``seed`` fixes it and the episodes after it."""

@@ -31,9 +31,9 @@ kitty and penalties, at the round's end); at the round's end in Finding Friends.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 from shengji.engine.cards import ALL_CARDS, Card, Rank, Suit
+from shengji.engine.follow import LegalPlays
 from shengji.engine.friends import FriendCall
 from shengji.engine.lead import LegalLeads
 from shengji.engine.rules import AfterEnd, FriendCalls, Partnership, Rules
@@ -107,31 +107,55 @@ class Layout:
         raise ValueError(f"there is no action id {action_id} (ids are 0..{self.size - 1})")
 
 
-@dataclass
 class Decision:
     """One seat's decision in progress: its kind, the simple ids allowed (while nothing is
     chosen) and the selection built so far."""
 
-    seat: int
-    kind: str
-    legal: Legal
-    simple: dict[int, Action] = field(default_factory=dict)
-    selector: Selector | None = None
-    finish: Callable[[tuple[Card, ...]], Action] | None = None
-    calls: list[FriendCall] = field(default_factory=list)
-    ordinal: int | None = None
-    colour: str | None = None
-    valid_calls: frozenset[FriendCall] = frozenset()
-    step: int = 0
-    """Ids taken in this decision so far."""
-    serial: int = 0
-    """Numbers the decisions of a game (the allowed ids are cached per serial and step)."""
+    __slots__ = ("_legal", "_round", "calls", "colour", "ids", "kind", "ordinal", "seat",
+                 "selector", "serial", "simple", "step", "valid_calls")
+
+    def __init__(self, seat: int, kind: str, rnd: Round, legal: Legal | None = None, *,
+                 simple: dict[int, Action] | None = None,
+                 selector: Selector | None = None) -> None:
+        self.seat = seat
+        self.kind = kind
+        self._round = rnd
+        self._legal = legal
+        self.simple: dict[int, Action] = {} if simple is None else simple
+        self.selector = selector
+        self.calls: list[FriendCall] = []
+        self.ordinal: int | None = None
+        self.colour: str | None = None
+        self.valid_calls: frozenset[FriendCall] = frozenset()
+        self.step = 0
+        """Ids taken in this decision so far."""
+        self.serial = 0
+        """Numbers the decisions of a game."""
+        self.ids: list[int] | None = None
+        """The ids allowed now, once computed (cleared by every id taken)."""
+
+    @property
+    def legal(self) -> Legal:
+        """The engine's legal actions of the seat at this decision."""
+        if self._legal is None:
+            self._legal = self._round.legal(self.seat)
+        return self._legal
 
     @property
     def started(self) -> bool:
         """True once a card (or part of a call) was chosen: simple ids are closed."""
         return bool(self.selector is not None and self.selector.cards) or bool(
             self.calls) or self.ordinal is not None
+
+    def __repr__(self) -> str:
+        chosen = " ".join(map(str, self.selector.cards)) if self.selector is not None else ""
+        return f"Decision(seat={self.seat}, kind={self.kind!r}, chosen={chosen!r})"
+
+
+_BUILT: dict[str, Callable[[int, tuple[Card, ...]], Action]] = {
+    "bid-window": Bid, "bid": Bid, "overbid": Bid, "expose": Expose, "bury": Bury,
+    "lead": Play, "follow": Play}
+"""The action a selection of cards makes, per kind of decision."""
 
 
 class Game:
@@ -163,8 +187,10 @@ class Game:
         self._shaped = 0.0  # attackers' shaping given so far this round
         self.version = 0
         """Counts the actions applied (and resets): observations are cached per version."""
-        self._allowed: tuple[tuple[int, int], list[int]] = ((0, 0), [])
         self._serial = 0
+        self._draws = [Draw(s) for s in range(self.n)]
+        self._bid_state: tuple[Round | None, int, tuple[Card, ...]] = (None, -1, ())
+        self._no_bid: dict[int, int] = {}
 
     # -- the episode -------------------------------------------------------------------
 
@@ -207,34 +233,50 @@ class Game:
         d = self.decision
         if d is None:
             return []
-        key = (d.serial, d.step)
-        if self._allowed[0] != key:
-            self._allowed = (key, self._compute_allowed(d))
-        return list(self._allowed[1])
+        ids = d.ids
+        if ids is None:
+            ids = d.ids = self._compute_allowed(d)
+        return list(ids)
+
+    def mask(self, seat: int) -> bytearray:
+        """The allowed ids of ``seat`` as one byte per id (1 allowed; all 0 when it is not
+        deciding)."""
+        out = bytearray(self.layout.size)
+        d = self.decision
+        if d is not None and d.seat == seat:
+            ids = d.ids
+            if ids is None:
+                ids = d.ids = self._compute_allowed(d)
+            for i in ids:
+                out[i] = 1
+        return out
 
     def _compute_allowed(self, d: Decision) -> list[int]:
         if d.kind == "call":
             return self._call_ids(d)
-        ids: list[int] = []
-        if not d.started:
+        selector = d.selector
+        ids: list[int] = [] if selector is None else list(map(int, selector.addable()))
+        if d.simple and not d.started:
             ids.extend(d.simple)
-        if d.selector is not None:
-            ids.extend(d.selector.addable())
-            if d.selector.cards and d.selector.complete():
-                ids.append(DONE)
-        return sorted(ids)
+            ids.sort()
+        elif selector is not None and selector.cards and selector.complete():
+            ids.append(DONE)
+        return ids
 
     def step(self, action_id: int) -> None:
         """Act with one id; raise ``ValueError`` (changing nothing) if it is not allowed."""
         d = self.decision
         if d is None:
             raise ValueError("the episode is over: call reset()")
-        allowed = self.allowed()
+        allowed = d.ids
+        if allowed is None:
+            allowed = d.ids = self._compute_allowed(d)
         if action_id not in allowed:
             raise ValueError(
                 f"action id {action_id} is not allowed now (seat {d.seat}, {d.kind}); "
                 f"allowed: {', '.join(self.layout.describe(i) for i in allowed)}")
         d.step += 1
+        d.ids = None
         if d.kind == "call":
             self._call_step(d, action_id)
             return
@@ -243,15 +285,17 @@ class Game:
             self.decision = None
             self._advance()
             return
-        if not d.started and action_id in d.simple:
+        selector = d.selector
+        if selector is None or (action_id >= DONE and not selector.cards):
             self._act(d.simple[action_id])
             return
-        assert d.selector is not None and d.finish is not None
         if action_id != DONE:
-            d.selector.add(ALL_CARDS[action_id])
-            if d.selector.addable():
+            selector.add(ALL_CARDS[action_id])
+            ids = self._compute_allowed(d)
+            if ids and ids[0] < DONE:  # a card may still be added
+                d.ids = ids
                 return
-        self._act(d.finish(tuple(d.selector.cards)))
+        self._act(_BUILT[d.kind](d.seat, tuple(selector.cards)))
 
     def action_ids(self, action: Action) -> list[int]:
         """The ids that make ``action`` at the current decision, cards in the order given
@@ -311,40 +355,67 @@ class Game:
 
     def _after_deal_action(self, rnd: Round, action: Action) -> None:
         """Open bid windows: for the drawer after its draw, for the others after a bid."""
-        if rnd.phase != Phase.DEAL:
+        if rnd.phase is not Phase.DEAL:
             self.windows = []
             return
         seat = action.seat
-        if isinstance(action, Draw):
+        if type(action) is Draw:
             if seat not in self.bots and self._can_bid(rnd, seat):
                 self.windows.append(seat)
         elif isinstance(action, Bid | Withdraw):
             order = [(seat + k) % self.n for k in range(1, self.n)]
             self.windows = [s for s in order if s not in self.bots and self._can_bid(rnd, s)]
 
-    @staticmethod
-    def _can_bid(rnd: Round, seat: int) -> bool:
-        return any(isinstance(a, Bid | Withdraw) for a in rnd.legal(seat))
+    def _can_bid(self, rnd: Round, seat: int) -> bool:
+        """True when ``seat`` may bid or withdraw now, during the deal.
+
+        A seat's bids depend on the bidding and on the cards it holds that can be shown in
+        a bid (jokers and the trump ranks: :meth:`Bidding.options` looks at no others).
+        During the deal cards are only added, so a seat found unable to bid stays unable
+        until the bidding changes or it draws such a card: that is remembered, and the
+        engine's legal actions are listed only when it may have changed."""
+        bidding = rnd.bidding
+        version = bidding.version
+        state = self._bid_state
+        if state[0] is not rnd or state[1] != version:
+            ranks = set(bidding.ranks)
+            declared = bidding.declaration
+            if declared is not None and declared.rank is not None:
+                ranks.add(declared.rank)
+            faces = tuple(c for c in ALL_CARDS if c.rank is None or c.rank in ranks)
+            state = self._bid_state = (rnd, version, faces)
+            self._no_bid = {}
+        counts = rnd.hands[seat].counts
+        held = sum([counts[c] for c in state[2]])
+        if self._no_bid.get(seat) == held:
+            return False
+        legal = rnd.legal(seat)
+        if any(isinstance(a, Bid | Withdraw) for a in legal):
+            return True
+        self._no_bid[seat] = held
+        return False
 
     def _advance(self) -> None:
         """Play automatic actions (draws, bots) until a seat must decide."""
         match = self.match
         assert match is not None
+        bots = self.bots
         while not match.is_over:
             rnd = match.round
-            if rnd.phase == Phase.DEAL:
+            if rnd.phase is Phase.DEAL:
                 if self.windows:
                     seat = self.windows[0]
                     if self._start(rnd, seat, window=True):
                         return
                     continue
                 drawer = rnd.drawer
-                bot = self.bots.get(drawer)
-                self._apply(decide(match, drawer, bot) if bot is not None else Draw(drawer))
+                bot = bots.get(drawer)
+                self._apply(decide(match, drawer, bot) if bot is not None else
+                            self._draws[drawer])
                 continue
             mover = rnd.to_move
             assert mover is not None
-            bot = self.bots.get(mover)
+            bot = bots.get(mover)
             if bot is not None:
                 self._apply(decide(match, mover, bot))
                 continue
@@ -354,12 +425,18 @@ class Game:
 
     def _start(self, rnd: Round, seat: int, *, window: bool) -> bool:
         """Set up ``seat``'s decision; False if it was made at once (nothing to choose)."""
-        legal = rnd.legal(seat)
         phase = rnd.phase
         d: Decision
-        if phase in (Phase.DEAL, Phase.BID, Phase.OVERBID):
-            kind = "bid-window" if window else str(phase)
-            d = Decision(seat, kind, legal)
+        if phase is Phase.PLAY:
+            plays = rnd.play_rules(seat)
+            if type(plays) is LegalLeads:
+                d = Decision(seat, "lead", rnd, selector=LeadSelector(plays))
+            else:
+                assert isinstance(plays, LegalPlays)
+                d = Decision(seat, "follow", rnd, selector=FollowSelector(plays))
+        elif phase in (Phase.DEAL, Phase.BID, Phase.OVERBID):
+            legal = rnd.legal(seat)
+            d = Decision(seat, "bid-window" if window else str(phase), rnd, legal)
             bids = []
             for action in legal:
                 if isinstance(action, Bid):
@@ -371,35 +448,26 @@ class Game:
             if window:
                 d.simple[PASS] = Pass(seat)  # no bid now: handled by the driver
             d.selector = OptionsSelector(rnd.hands[seat].counts, bids)
-            d.finish = lambda cards: Bid(seat, cards)
-        elif phase == Phase.EXPOSE:
+        elif phase is Phase.EXPOSE:
             most = min(rnd.rules.expose, len(rnd.hands[seat]))
-            d = Decision(seat, "expose", legal, selector=ExposeSelector(
-                rnd.hands[seat].counts, most), finish=lambda cards: Expose(seat, cards))
-            d.simple[DONE] = Expose(seat, ())
-        elif phase == Phase.DECLARE:
-            d = Decision(seat, "declare", legal, simple={
+            d = Decision(seat, "expose", rnd, selector=ExposeSelector(
+                rnd.hands[seat].counts, most), simple={DONE: Expose(seat, ())})
+        elif phase is Phase.DECLARE:
+            d = Decision(seat, "declare", rnd, simple={
                 DECLARE + i: Declare(seat, suit) for i, suit in enumerate((*Suit, None))})
-        elif phase == Phase.KITTY:
+        elif phase is Phase.KITTY:
             counts = rnd.hands[seat].counts
             size, most = bury_limits(rnd.rules, counts)
-            d = Decision(seat, "bury", legal, selector=BurySelector(counts, size, most),
-                         finish=lambda cards: Bury(seat, cards))
+            d = Decision(seat, "bury", rnd, selector=BurySelector(counts, size, most))
             if size == 0:
                 d.simple[DONE] = Bury(seat, ())
-        elif phase == Phase.CALL:
-            d = Decision(seat, "call", legal)
+        elif phase is Phase.CALL:
+            legal = rnd.legal(seat)
+            d = Decision(seat, "call", rnd, legal)
             d.valid_calls = self._valid_calls(rnd, seat, legal)
-        elif phase == Phase.SHOW:
-            d = Decision(seat, "show", legal, simple={SHOW: Show(seat), PASS: Pass(seat)})
         else:
-            plays = legal.plays
-            if isinstance(plays, LegalLeads):
-                d = Decision(seat, "lead", legal, selector=LeadSelector(plays))
-            else:
-                assert plays is not None
-                d = Decision(seat, "follow", legal, selector=FollowSelector(plays))
-            d.finish = lambda cards: Play(seat, cards)
+            assert phase is Phase.SHOW, phase
+            d = Decision(seat, "show", rnd, simple={SHOW: Show(seat), PASS: Pass(seat)})
         self._serial += 1
         d.serial = self._serial
         self.decision = d

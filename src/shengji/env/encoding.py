@@ -48,6 +48,7 @@ from numpy.typing import NDArray
 
 from shengji.engine.rules import Rules
 from shengji.engine.trump import Trump
+from shengji.game.actions import Draw, Play
 from shengji.game.round import Phase, Round
 
 from .core import KINDS, Game
@@ -76,135 +77,243 @@ def layout(rules: Rules) -> dict[str, tuple[int, int]]:
     return out
 
 
+class _Synced:
+    """How far one seat's observation has been brought: the round, its history length and
+    phase, and the plays counted (finished tricks, plays of the current trick)."""
+
+    __slots__ = ("history", "obs", "phase", "plays", "round", "tricks")
+
+    def __init__(self, rnd: Round, obs: NDArray[np.float32]) -> None:
+        self.round = rnd
+        self.obs = obs
+        self.history = len(rnd.history)
+        self.phase = rnd.phase
+        self.tricks = len(rnd.tricks)
+        self.plays = len(rnd.trick.plays) if rnd.trick is not None else 0
+
+
 class Encoder:
-    """Encodes one seat's view of a :class:`~.core.Game` (public parts cached per
-    position, so building an action card by card re-encodes only the selection)."""
+    """Encodes one seat's view of a :class:`~.core.Game`.
+
+    Each seat's public part is kept and brought up to date action by action: draws and
+    plays change a few entries; any other action (bids, the kitty, a new phase or round)
+    encodes the seat's view again from scratch. Building an action card by card changes
+    only the selection."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.blocks = layout(rules)
         last = list(self.blocks.values())[-1]
         self.size = last[0] + last[1]
-        self._cache: dict[int, NDArray[np.float32]] = {}
-        self._key = -1
-        self._round: Round | None = None
-        self._played_abs = np.zeros((rules.players, 54), dtype=np.float32)
-        self._tricks_seen = 0
+        n = rules.players
+        self._order = [[(seat + k) % n for k in range(n)] for seat in range(n)]
+        """Per observer: relative index -> absolute seat."""
+        self._where = [[(s - seat) % n for s in range(n)] for seat in range(n)]
+        """Per observer: absolute seat -> relative index."""
+        self._synced: list[_Synced | None] = [None] * n
         self._trump: Trump | None = None
         self._trump_row = np.zeros(54, dtype=np.float32)
+        b = self.blocks
+        self._at = {name: b[name][0] for name in b}
 
     def encode(self, game: Game, seat: int) -> NDArray[np.float32]:
-        """The observation of ``seat``."""
-        key = game.version
-        if key != self._key:
-            self._cache = {}
-            self._key = key
-        base = self._cache.get(seat)
-        if base is None:
-            base = self._cache[seat] = self._public(game, seat)
-        obs = base.copy()
+        """The observation of ``seat`` (a new array)."""
+        obs = self._base(game, seat).copy()
         d = game.decision
+        at = self._at
         if d is not None and d.seat == seat:
-            at = self.blocks["decision"][0]
-            obs[at + _KIND_INDEX[d.kind]] = 1.0
+            obs[at["decision"] + _KIND_INDEX[d.kind]] = 1.0
             if d.selector is not None and d.selector.cards:
-                at = self.blocks["selection"][0]
+                sel = at["selection"]
                 for card in d.selector.cards:
-                    obs[at + card] += 1.0
+                    obs[sel + card] += 1.0
             if d.kind == "call":
                 self._calls(obs, [(c, False) for c in d.calls], d.ordinal, d.colour)
         else:
-            obs[self.blocks["decision"][0]] = 1.0
+            obs[at["decision"]] = 1.0
         return obs
 
-    def _played(self, game: Game) -> NDArray[np.float32]:
-        """The cards each seat played in the finished tricks of the round (absolute seats),
-        brought up to date trick by trick."""
+    def _base(self, game: Game, seat: int) -> NDArray[np.float32]:
+        """The seat's public part, brought up to date (kept: do not change it)."""
         rnd = game.round
-        if rnd is not self._round:
-            self._round = rnd
-            self._played_abs = np.zeros((self.rules.players, 54), dtype=np.float32)
-            self._tricks_seen = 0
-        played = self._played_abs
-        for record in rnd.tricks[self._tricks_seen:]:
-            for play in record.plays:
-                row = played[play.seat]
-                for card in play.cards:
-                    row[card] += 1.0
-        self._tricks_seen = len(rnd.tricks)
-        return played
+        synced = self._synced[seat]
+        if synced is None or synced.round is not rnd or synced.phase is not rnd.phase:
+            return self._rebuild(rnd, seat)
+        done = synced.history
+        history = rnd.history
+        if done == len(history):
+            return synced.obs
+        phase = rnd.phase
+        kind = Play if phase is Phase.PLAY else Draw if phase is Phase.DEAL else None
+        for k in range(done, len(history)):
+            if type(history[k]) is not kind:
+                return self._rebuild(rnd, seat)
+        if kind is Play:
+            self._update_plays(rnd, seat, synced)
+        else:
+            self._update_deal(rnd, seat, synced)
+        synced.history = len(history)
+        return synced.obs
 
-    def _public(self, game: Game, seat: int) -> NDArray[np.float32]:
-        rnd = game.round
+    def _rebuild(self, rnd: Round, seat: int) -> NDArray[np.float32]:
+        obs = self._public(rnd, seat)
+        synced = self._synced[seat] = _Synced(rnd, obs)
+        synced.plays = self._count_played(rnd, seat, obs)
+        return obs
+
+    def _sizes(self, rnd: Round, seat: int, obs: NDArray[np.float32]) -> None:
+        """Cards in each hand, cards left to deal, tricks played."""
         n = self.rules.players
-        blocks = self.blocks
-        obs = np.zeros(self.size, dtype=np.float32)
-        order = [(seat + k) % n for k in range(n)]  # relative index k -> absolute seat
-        where = {s: k for k, s in enumerate(order)}  # absolute seat -> relative index
+        at = self._at["sizes"]
+        hands = rnd.hands
+        obs[at:at + n] = [len(hands[s]) for s in self._order[seat]]
+        dealt = len(rnd.deck) - self.rules.kitty_size
+        obs[at + n] = max(0, dealt - rnd.next_card) if rnd.phase is Phase.DEAL else 0
+        obs[at + n + 1] = len(rnd.tricks)
 
-        obs[blocks["phase"][0] + _PHASE_INDEX[rnd.phase]] = 1.0
-        at = blocks["hand"][0]
-        obs[at:at + 54] = rnd.hands[seat].counts
-        at = blocks["levels"][0]
-        obs[at:at + n] = [rnd.levels[s] for s in order]
-        at = blocks["dealer"][0]
-        obs[at + (where[rnd.dealer] if rnd.dealer is not None else n)] = 1.0
+    def _update_deal(self, rnd: Round, seat: int, synced: _Synced) -> None:
+        """Draws only since the last update: the hand and the sizes."""
+        obs = synced.obs
+        history = rnd.history
+        if any(history[k].seat == seat for k in range(synced.history, len(history))):
+            at = self._at["hand"]
+            obs[at:at + 54] = rnd.hands[seat].counts
+        self._sizes(rnd, seat, obs)
+
+    def _update_plays(self, rnd: Round, seat: int, synced: _Synced) -> None:
+        """Plays only since the last update: the played cards, the trick, the hand, the
+        points taken, the friends and the sizes."""
+        obs = synced.obs
+        n = self.rules.players
+        at = self._at
+        where = self._where[seat]
+        played = at["played"]
+        tricks = rnd.tricks
+        t, p = synced.tricks, synced.plays
+        finished = t < len(tricks)
+        mine = False
+        while t < len(tricks):
+            for play in tricks[t].plays[p:]:
+                row = played + where[play.seat] * 54
+                mine = mine or play.seat == seat
+                for card in play.cards:
+                    obs[row + card] += 1.0
+            t += 1
+            p = 0
+        trick = rnd.trick
+        assert trick is not None
+        plays = trick.plays
+        for play in plays[p:]:
+            row = played + where[play.seat] * 54
+            mine = mine or play.seat == seat
+            for card in play.cards:
+                obs[row + card] += 1.0
+        synced.tricks, synced.plays = t, len(plays)
+        tat = at["trick"]
+        obs[tat:tat + n * 54 + n + 1] = 0.0
+        for play in plays:
+            row = tat + where[play.seat] * 54
+            for card in play.cards:
+                obs[row + card] += 1.0
+        obs[tat + n * 54 + where[trick.leader]] = 1.0
+        if mine:
+            hand = at["hand"]
+            obs[hand:hand + 54] = rnd.hands[seat].counts
+        if finished:
+            cat = at["captured"]
+            obs[cat:cat + n] = [rnd.captured[s] for s in self._order[seat]]
+        if rnd.tracker is not None:
+            self._friends(rnd, seat, obs)
+        self._sizes(rnd, seat, obs)
+
+    def _friends(self, rnd: Round, seat: int, obs: NDArray[np.float32]) -> None:
+        tracker = rnd.tracker
+        assert tracker is not None
+        self._calls(obs, list(zip(tracker.calls, tracker.done, strict=True)), None, None)
+        at = self._at["friends"]
+        n = self.rules.players
+        obs[at:at + n] = 0.0
+        where = self._where[seat]
+        for s in tracker.friends:
+            obs[at + where[s]] = 1.0
+
+    def _count_played(self, rnd: Round, seat: int, obs: NDArray[np.float32]) -> int:
+        """Write every card played this round into ``played`` (and the current trick into
+        ``trick``); returns the plays of the current trick counted."""
+        if rnd.phase is not Phase.PLAY and not rnd.tricks:
+            return 0
+        n = self.rules.players
+        at = self._at["played"]
+        where = self._where[seat]
+        for record in rnd.tricks:
+            for play in record.plays:
+                row = at + where[play.seat] * 54
+                for card in play.cards:
+                    obs[row + card] += 1.0
+        trick = rnd.trick
+        tat = self._at["trick"]
+        if trick is None or rnd.phase is not Phase.PLAY:
+            return 0
+        for play in trick.plays:
+            k = where[play.seat] * 54
+            for card in play.cards:
+                obs[at + k + card] += 1.0
+                obs[tat + k + card] += 1.0
+        obs[tat + n * 54 + n] = 0.0
+        obs[tat + n * 54 + where[trick.leader]] = 1.0
+        return len(trick.plays)
+
+    def _public(self, rnd: Round, seat: int) -> NDArray[np.float32]:
+        """The seat's public part from scratch (the played cards and the trick aside:
+        :meth:`_count_played`)."""
+        n = self.rules.players
+        at = self._at
+        obs = np.zeros(self.size, dtype=np.float32)
+        order = self._order[seat]
+        where = self._where[seat]
+
+        obs[at["phase"] + _PHASE_INDEX[rnd.phase]] = 1.0
+        hand = at["hand"]
+        obs[hand:hand + 54] = rnd.hands[seat].counts
+        levels = at["levels"]
+        obs[levels:levels + n] = [rnd.levels[s] for s in order]
+        obs[at["dealer"] + (where[rnd.dealer] if rnd.dealer is not None else n)] = 1.0
         trump = rnd.trump
-        at = blocks["trump"][0]
         if trump is not None:
-            obs[at + (int(trump.rank) - 2 if trump.rank is not None else 13)] = 1.0
-            obs[at + 14 + (int(trump.suit) if trump.suit is not None else 4)] = 1.0
-            obs[at + 19] = 1.0
-            at = blocks["trump_cards"][0]
+            tr = at["trump"]
+            obs[tr + (int(trump.rank) - 2 if trump.rank is not None else 13)] = 1.0
+            obs[tr + 14 + (int(trump.suit) if trump.suit is not None else 4)] = 1.0
+            obs[tr + 19] = 1.0
             if self._trump is not trump:
                 self._trump = trump
                 self._trump_row = np.array([s == 4 for s in trump.suit_index], np.float32)
-            obs[at:at + 54] = self._trump_row
-        at = blocks["bids"][0]
+            cards = at["trump_cards"]
+            obs[cards:cards + 54] = self._trump_row
+        bids = at["bids"]
         for bid in rnd.bidding.bids:
-            row = at + where[bid.seat] * 54
+            row = bids + where[bid.seat] * 54
             obs[row:row + 54] = 0.0
             for card in bid.cards:
                 obs[row + card] += 1.0
         winner = rnd.bidding.winner
-        obs[at + n * 54 + (where[winner.seat] if winner is not None else n)] = 1.0
-        at = blocks["exposed"][0]
-        for s, cards in enumerate(rnd.exposed):
-            for card in cards:
-                obs[at + where[s] * 54 + card] += 1.0
+        obs[bids + n * 54 + (where[winner.seat] if winner is not None else n)] = 1.0
+        exposed = at["exposed"]
+        for s, shown in enumerate(rnd.exposed):
+            for card in shown:
+                obs[exposed + where[s] * 54 + card] += 1.0
         if rnd.kitty_owner == seat:
-            at = blocks["kitty"][0]
+            kitty = at["kitty"]
             for card in rnd.kitty:
-                obs[at + card] += 1.0
-        at = blocks["turned"][0]
+                obs[kitty + card] += 1.0
+        turned = at["turned"]
         for card in rnd.kitty_turned:
-            obs[at + card] += 1.0
-        at = blocks["played"][0]
-        obs[at:at + n * 54] = self._played(game)[order].ravel()
-        trick = rnd.trick
-        tat = blocks["trick"][0]
-        if trick is not None and rnd.phase == Phase.PLAY:
-            for play in trick.plays:
-                k = where[play.seat] * 54
-                for card in play.cards:
-                    obs[at + k + card] += 1.0
-                    obs[tat + k + card] += 1.0
-            obs[tat + n * 54 + where[trick.leader]] = 1.0
-        else:
-            obs[tat + n * 54 + n] = 1.0
-        at = blocks["captured"][0]
-        obs[at:at + n] = [rnd.captured[s] for s in order]
-        tracker = rnd.tracker
-        if tracker is not None:
-            self._calls(obs, list(zip(tracker.calls, tracker.done, strict=True)), None, None)
-            at = blocks["friends"][0]
-            for s in tracker.friends:
-                obs[at + where[s]] = 1.0
-        at = blocks["sizes"][0]
-        obs[at:at + n] = [len(rnd.hands[s]) for s in order]
-        dealt = len(rnd.deck) - self.rules.kitty_size
-        obs[at + n] = max(0, dealt - rnd.next_card) if rnd.phase == Phase.DEAL else 0
-        obs[at + n + 1] = len(rnd.tricks)
+            obs[turned + card] += 1.0
+        obs[at["trick"] + n * 54 + n] = 1.0  # no trick: :meth:`_count_played` may change it
+        captured = at["captured"]
+        obs[captured:captured + n] = [rnd.captured[s] for s in order]
+        if rnd.tracker is not None:
+            self._friends(rnd, seat, obs)
+        self._sizes(rnd, seat, obs)
         return obs
 
     def _calls(self, obs: NDArray[np.float32], calls: list[tuple[object, bool]],

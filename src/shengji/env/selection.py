@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from copy import copy
-from itertools import product
+from itertools import compress, product
 from typing import cast
 
 from shengji.engine.cards import ALL_CARDS, Card
@@ -43,7 +43,7 @@ class Selector:
     def __init__(self, held: Sequence[int]) -> None:
         self.held = list(held)
         """The counts per face the selection is taken from."""
-        self.faces = [ALL_CARDS[f] for f, n in enumerate(self.held) if n]
+        self.faces = list(compress(ALL_CARDS, self.held))
         self.chosen = [0] * 54
         self.cards: list[Card] = []
 
@@ -180,12 +180,23 @@ class LeadSelector(Selector):
             if found:
                 self._rainbows = OptionsSelector(self.held, found)
         self._memo: dict[tuple[int, ...], bool] = {}
+        self._suits = self.trump.suit_index
+        self._suit = -1
+        """The effective suit of the first card chosen (-1: none yet)."""
+        self._one = True
+        """True while every card chosen is of that suit."""
 
     def add(self, card: Card) -> None:
         super().add(card)
-        for options in (self._units, self._rainbows):
-            if options is not None:
-                options.add(card)
+        suit = self._suits[card]
+        if self._suit < 0:
+            self._suit = suit
+        elif suit != self._suit:
+            self._one = False
+        if self._units is not None:
+            self._units.add(card)
+        if self._rainbows is not None:
+            self._rainbows.add(card)
 
     def clone(self) -> LeadSelector:
         other = cast(LeadSelector, super().clone())
@@ -195,23 +206,22 @@ class LeadSelector(Selector):
             other._rainbows = cast(OptionsSelector, self._rainbows.clone())
         return other
 
-    def _one_suit(self) -> bool:
-        suits = self.trump.suit_index
-        return all(suits[c] == suits[self.cards[0]] for c in self.cards)
-
     def addable(self) -> list[Card]:
-        cards = self._suit_addable() if self._one_suit() else []
+        cards = self._suit_addable() if self._one else []
         if self._rainbows is not None:
-            cards += [c for c in self._rainbows.addable() if c not in cards]
+            more = [c for c in self._rainbows.addable() if c not in cards]
+            if more:
+                cards = sorted(cards + more)
         return cards
 
     def _suit_addable(self) -> list[Card]:
         if self._units is not None:
             return self._units.addable()
         free = self._free()
-        if self.cards:
-            suit = self.trump.suit_index[self.cards[0]]
-            free = [c for c in free if self.trump.suit_index[c] == suit]
+        suit = self._suit
+        if suit >= 0:
+            suits = self._suits
+            free = [c for c in free if suits[c] == suit]
         if self.rules.throw_mixed:
             return free
         return [c for c in free if self._completable(c)]
@@ -221,7 +231,7 @@ class LeadSelector(Selector):
             return False
         if self._rainbows is not None and self._rainbows.complete():
             return True
-        if not self._one_suit():
+        if not self._one:
             return False
         if self._units is not None:
             return self._units.complete()
@@ -270,8 +280,8 @@ class FollowSelector(Selector):
         super().__init__(legal.hand.counts)
         self.legal = legal
         self.count = legal.count
-        suits = legal.trump.suit_index
-        self.in_suit = [suits[f] == legal.suit for f in range(54)]
+        self._suits = legal.trump.suit_index
+        self._suit = legal.suit
         self.off = 0  # chosen cards outside the led suit
         self._options: OptionsSelector | None = None
         self._structured = legal.mode == "follow" and bool(legal.target)
@@ -286,7 +296,7 @@ class FollowSelector(Selector):
 
     def add(self, card: Card) -> None:
         super().add(card)
-        if not self.in_suit[card]:
+        if self._suits[card] != self._suit:
             self.off += 1
         if self._options is not None:
             self._options.add(card)
@@ -305,12 +315,14 @@ class FollowSelector(Selector):
             return [c for c in self._free() if self.legal.can_complete([*self.cards, c])]
         if mode == "free":
             return self._free()
+        suits, suit = self._suits, self._suit
         if mode == "short":
-            room = self.count - self.legal.suit_count - self.off
-            return [c for c in self._free() if self.in_suit[c] or room > 0]
+            if self.count - self.legal.suit_count - self.off > 0:
+                return self._free()
+            return [c for c in self._free() if suits[c] == suit]
         if self._options is not None:
             return self._options.addable()
-        free = [c for c in self._free() if self.in_suit[c]]
+        free = [c for c in self._free() if suits[c] == suit]
         if not self._structured:
             return free
         return [c for c in free if self.legal.can_complete([*self.cards, c])]

@@ -58,10 +58,8 @@ class SingleSeatEnv(gymnasium.Env[Observation, int]):
         self._seeds = Random()
 
     def _observe(self) -> Observation:
-        mask = np.zeros(self.game.layout.size, dtype=np.int8)
-        if self.game.seat == self.seat:
-            mask[self.game.allowed()] = 1
-        return {"observation": self.encoder.encode(self.game, self.seat), "action_mask": mask}
+        return {"observation": self.encoder.encode(self.game, self.seat),
+                "action_mask": np.frombuffer(self.game.mask(self.seat), dtype=np.int8)}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Observation, dict[str, Any]]:
