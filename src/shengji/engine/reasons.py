@@ -288,27 +288,39 @@ def placeholders(template: str) -> frozenset[str]:
     return frozenset(names)
 
 
-_PARSED = {key: parse_template(text) for key, text in TEMPLATES.items()}
+Op = str | Callable[[Mapping[str, Param]], str]
+"""A compiled piece of a template: literal text, or a field reading the parameters."""
+
+
+def _field(name: str, one: str | None, many: str | None, fmt: str | None,
+           count: str | None) -> Callable[[Mapping[str, Param]], str]:
+    if one is not None and many is not None:
+        return lambda p: one if p[name] == 1 else many
+    if fmt is not None:
+        formatter = FORMATTERS[fmt]
+        if count is None or count == "*":
+            plural = count == "*"
+            return lambda p: formatter(p[name], plural)
+        return lambda p: formatter(p[name], p[count] != 1)
+    return lambda p: str(p[name])
+
+
+_OPS: dict[str, tuple[Op, ...]] = {
+    key: tuple(piece if isinstance(piece, str) else _field(*piece)
+               for piece in parse_template(text))
+    for key, text in TEMPLATES.items()
+}
 _NAMES = {key: placeholders(text) for key, text in TEMPLATES.items()}
 
 
-def render(key: str, params: Mapping[str, Param]) -> str:
-    """The English text of reason ``key`` with ``params`` (JSON lists count as tuples)."""
-    out = []
-    for piece in _PARSED[key]:
-        if isinstance(piece, str):
-            out.append(piece)
-            continue
-        name, one, many, fmt, count = piece
-        value = _tuples(params[name])
-        if one is not None and many is not None:
-            out.append(one if value == 1 else many)
-        elif fmt is not None:
-            plural = count == "*" or (count is not None and params[count] != 1)
-            out.append(FORMATTERS[fmt](value, plural))
-        else:
-            out.append(_text(value))
-    return "".join(out)
+def _render(key: str, params: Mapping[str, Param]) -> str:
+    return "".join([op if isinstance(op, str) else op(params) for op in _OPS[key]])
+
+
+def render(key: str, params: Mapping[str, object]) -> str:
+    """The English text of reason ``key`` with ``params`` (lists, as JSON gives them back,
+    count as tuples)."""
+    return _render(key, {name: _tuples(value) for name, value in params.items()})
 
 
 def _tuples(value: object) -> Param:
@@ -326,12 +338,12 @@ class Reason(str):
     params: Mapping[str, Param]
 
     def __new__(cls, key: str, /, **params: Param) -> Reason:
-        if key not in TEMPLATES:
+        names = _NAMES.get(key)
+        if names is None:
             raise KeyError(f"unknown reason key {key!r}")
-        if params.keys() != _NAMES[key]:
-            raise TypeError(f"reason {key!r} takes {sorted(_NAMES[key])}, "
-                            f"got {sorted(params)}")
-        self = super().__new__(cls, render(key, params))
+        if params.keys() != names:
+            raise TypeError(f"reason {key!r} takes {sorted(names)}, got {sorted(params)}")
+        self = super().__new__(cls, _render(key, params))
         self.key = key
         self.params = params
         return self
