@@ -7,30 +7,33 @@ At each decision worth searching, the player
    highest and the lowest unit of each suit held; for a follow, the cheapest play,
    the play richest in points, the cheapest and the strongest winning plays; for the
    kitty, burying to make a void in each short suit; for the Hundred's trump, each
-   suit; for friend calls, other aces;
+   suit; for friend calls, other aces and kings; for a bid (during the deal, after it,
+   after the kitty), not bidding and each bid;
 2. samples **worlds**: the hidden cards dealt at random consistently with everything
    the seat knows (:mod:`shengji.players.worlds`: played cards, proven voids and
-   unpaired suits, bid and exposed cards, the kitty it buried, hand sizes; every
-   world is checked by replaying the public history from its deal);
+   unpaired suits, bid and exposed cards, the kitty it buried, hand sizes, during the
+   deal the undealt pack; every world is checked by replaying the public history from
+   its deal);
 3. plays each candidate in each world and **rolls the round out** to the end with the
-   heuristic player in every seat, scoring the result for the seat's side: levels
-   gained by its side minus those of the other side, plus a small share of the points
-   (the same worlds for every candidate, so the comparison is paired);
+   heuristic player in every seat (a seat with one legal play plays it), scoring the
+   result for the seat's side: levels gained by its side minus those of the other side,
+   plus a small share of the points (the same worlds for every candidate, so the
+   comparison is paired);
 4. keeps the default unless the best candidate's paired gain over it has a
    **lower confidence bound above zero** (mean − ``z`` standard errors): search
    overrides the heuristic only where the evidence says it should.
 
 Budgets: ``iterations`` (worlds per decision) makes the player reproducible: the same
-seed, view and budget give the same action, whatever the number of ``workers`` (each
-world has its own seed, derived from the player's seed, the seat and the position).
-Without it, ``time_budget`` seconds per decision (default 1 s) bound the search.
-``workers`` > 1 runs worlds root-parallel in processes.
+seed, view and budget give the same action and the same figures, whatever the number of
+``workers`` and whatever ``time_budget`` (each world has its own seed, derived from the
+player's seed, the seat and the position). Without it, ``time_budget`` seconds per
+decision (default 1 s) bound the search: it stops before a batch of worlds that would end
+past the budget, so the worlds used depend on the machine's speed. ``workers`` > 1 runs
+the worlds root-parallel in that many processes (each gets a contiguous share).
 
-Where search is not worth it the player acts as the heuristic does, and says so here:
-bidding during the deal and after it, the Hundred's exposing, showing a hand for a
-redeal (rollouts from the middle of the deal cost whole rounds and decide little),
-decisions with one candidate, and any position where no consistent world could be
-sampled.
+Where search is not worth it the player acts as the heuristic does: drawing when no bid
+may be made, the Hundred's exposing, showing a hand for a redeal, decisions with one
+candidate, and any position where no consistent world could be sampled.
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ from shengji.engine.friends import FriendCall
 from shengji.engine.lead import Lead, LegalLeads
 from shengji.engine.trick import beats
 from shengji.engine.trump import TRUMP, Trump
-from shengji.game.actions import Action, Bury, Call, Declare, Play
+from shengji.game.actions import Action, Bid, Bury, Call, Declare, Draw, Pass, Play
 from shengji.game.legal import Legal
 from shengji.game.round import Phase, Round
 from shengji.game.view import SeatView
@@ -57,7 +60,8 @@ from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.memory import current_winner
 from shengji.players.worlds import Knowledge, sample_world
 
-_SEARCHED = (Phase.KITTY, Phase.CALL, Phase.DECLARE, Phase.PLAY)
+_SEARCHED = (Phase.DEAL, Phase.BID, Phase.OVERBID, Phase.KITTY, Phase.CALL, Phase.DECLARE,
+             Phase.PLAY)
 _ENUMERATE = 300
 
 
@@ -283,6 +287,8 @@ def candidates(view: SeatView, legal: Legal, default: Action, limit: int) -> lis
         extra = [a for a in legal if isinstance(a, Declare)]
     elif phase == Phase.CALL:
         extra = list(_call_options(view, legal))
+    elif phase in (Phase.DEAL, Phase.BID, Phase.OVERBID):
+        extra = _bid_options(view, legal)
     else:
         extra = []
     for action in extra:
@@ -373,6 +379,18 @@ def _bury_options(view: SeatView, legal: Legal) -> list[Action]:
         found.append(Bury(view.seat, tuple((first + others)[:size])))
     found.append(Bury(view.seat, tuple(sorted(hand, key=keep)[:size])))
     return [a for a in found if a in legal]
+
+
+def _bid_options(view: SeatView, legal: Legal) -> list[Action]:
+    """When a bid may be made: not bidding (drawing on, or passing), then the bids, most
+    cards first (the strongest of each suit), trump-rank suits before jokers."""
+    bids = [a for a in legal if isinstance(a, Bid)]
+    if not bids:
+        return []
+    seat = view.seat
+    quiet: list[Action] = [a for a in (Draw(seat), Pass(seat)) if a in legal]
+    bids.sort(key=lambda b: (-len(b.cards), b.cards[0].suit is None, b.cards))
+    return quiet + list(bids)
 
 
 def _call_options(view: SeatView, legal: Legal) -> list[Action]:
