@@ -626,3 +626,62 @@ def test_a_failed_save_changes_nothing(tmp_path: Path) -> None:
                 assert room.row == before
         finally:
             server.close()
+
+
+@pytest.mark.parametrize(("preset", "size"), [("tractor", 4), ("tractor-6", 6),
+                                              ("finding-friends", 5), ("da-bai-fen", 4)])
+def test_every_person_may_bid_after_an_instant_deal(server: Server, preset: str,
+                                                    size: int) -> None:
+    """With no deal pace the deal ends at once, then the engine's bidding round after the deal
+    asks every person in turn, with every bid their whole hand allows."""
+    code = server.room(preset, size)
+    people = table(server, code, list(range(size)), {})
+    people[0].send("start")
+    asked: list[int] = []
+    while True:
+        state = people[0].until(lambda m: m["type"] == "state" and (
+            m["view"]["phase"] != "deal" or m["match"]["waiting"]))
+        view = state["view"]
+        if view["phase"] != "bid":
+            break
+        seat = view["to_move"]
+        mover = people[seat]
+        mine = state if seat == 0 else mover.until(
+            lambda m, seat=seat: m["type"] == "state" and m["view"]["phase"] == "bid"
+            and m["view"]["to_move"] == seat)
+        assert mine["legal"]["kind"] == "bid" and f"{seat} pass" in mine["legal"]["options"]
+        level = mine["view"]["levels"][seat]
+        rank = {11: "J", 12: "Q", 13: "K", 14: "A"}.get(level, str(level))
+        if any(card[:-1] == rank for card in mine["view"]["hand"]) and not view["bids"]:
+            assert any(" bid " in o for o in mine["legal"]["options"]), mine["legal"]
+        asked.append(seat)
+        mover.send("action", action=f"{seat} pass")
+    assert sorted(asked) == list(range(size))  # nobody bid: everyone was asked once
+
+
+def test_people_bid_during_a_paced_deal(tmp_path: Path) -> None:
+    """With a deal pace, a person is offered a bid as soon as a drawn card allows one (while
+    the cards still arrive), and the bid is taken."""
+    settings = Settings(deal_pace=0.02, bot_delay=0, rate=10_000, burst=10_000)
+    with TestClient(create_app(tmp_path / "rooms.sqlite3", settings)) as http:
+        server = Server(http)
+        try:
+            code = server.room("tractor", 4)
+            people = table(server, code, [0, 1, 2, 3], {})
+            people[0].send("start")
+
+            def can_bid(m: dict[str, Any]) -> bool:  # holds a 2 (the level) during the deal
+                return m["type"] == "state" and (m["view"]["phase"] != "deal" or any(
+                    card[:-1] == "2" for card in m["view"]["hand"]))
+
+            for c in people.values():  # someone draws a 2 (8 twos, a kitty of 8)
+                first = c.until(can_bid)
+                if first["view"]["phase"] == "deal":
+                    break
+            seat = first["view"]["seat"]
+            bid = next(o for o in first["legal"]["options"] if o.startswith(f"{seat} bid 2"))
+            people[seat].send("action", action=bid)
+            after = people[seat].until(lambda m: m["type"] == "state" and bool(m["view"]["bids"]))
+            assert after["view"]["bids"][-1][0] == seat
+        finally:
+            server.close()
