@@ -297,7 +297,13 @@ class Hand:
 
     def cards(self) -> list[Card]:
         """All cards in index order, copies repeated."""
-        return [ALL_CARDS[i] for i, n in enumerate(self._counts) for _ in range(n)]
+        cards: list[Card] = []
+        for card, n in zip(ALL_CARDS, self._counts):
+            if n == 1:
+                cards.append(card)
+            elif n:
+                cards += [card] * n
+        return cards
 
     def copy(self) -> Hand:
         """An independent copy."""

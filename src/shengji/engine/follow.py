@@ -489,10 +489,8 @@ class LegalPlays:
         else:
             self.mode = "follow"
         self._structure = structure if structure is not None else Structure(lead, trump, rules)
-        self.target: Value = ()
-        self._example: Used = []
-        if self.mode == "follow" and not self._structure.trivial:
-            self.target, self._example = self._structure.best(self._suit_cards)
+        self._target: Value | None = None  # found when first asked (a random draw needs none)
+        self._used: Used = []
         self.bombs: tuple[tuple[Card, ...], ...] = ()
         """Bombs legal only as bombs (``rules.bombs``): plays of one face that the
         follow rules alone refuse."""
@@ -503,6 +501,22 @@ class LegalPlays:
                     c for c in ALL_CARDS if counts[c] >= self.count
                     and (not rules.bomb_follow_suit or suits[c] == self.suit))
                 if self._follow_reason((face,) * self.count) is not None)
+
+    @property
+    def target(self) -> Value:
+        """The best structure value the hand can reach: a legal play reaches it."""
+        if self._target is None:
+            self._target = ()
+            if self.mode == "follow" and not self._structure.trivial:
+                self._target, self._used = self._structure.best(self._suit_cards)
+        return self._target
+
+    @property
+    def _example(self) -> Used:
+        """The cards with which the hand reaches :attr:`target`."""
+        if self._target is None:
+            _ = self.target
+        return self._used
 
     # -- the check -------------------------------------------------------------------
 
@@ -843,6 +857,14 @@ class LegalPlays:
             others = [c for c in self.hand.cards() if self.trump.suit_index[c] != self.suit]
             extra = rng.sample(others, self.count - self.suit_count)
             return tuple(self.trump.sorted(self._suit_list() + extra))
+        if self._structure.trivial:  # no structure to match: any cards of the suit
+            rest = [f for by_face in self._suit_cards.values() for f, n in by_face.items()
+                    for _ in range(n)]
+            return tuple(self.trump.sorted(rng.sample(rest, self.count)))
+        if self._structure.tractors and self._target is None:
+            # finding the target takes and gives back tractors, which reorders the suit's
+            # table; the draws below follow the table's order as it was always drawn
+            _ = self.target
         cards = {lv: dict(faces) for lv, faces in self._suit_cards.items()}
         _, used = self._structure.best(cards, rng)
         play = [f for _, faces, width in used for f in faces for _ in range(width)]
