@@ -363,10 +363,3 @@ def _lists(value: object) -> object:
         return [_lists(v) for v in value]
     return value
 
-
-def reason_json(why: str) -> dict[str, object]:
-    """The structured form of any reason text: a :class:`Reason`'s own, or (for plain
-    text from elsewhere) the ``bad-input`` key carrying the text."""
-    if isinstance(why, Reason):
-        return why.as_json()
-    return {"key": "bad-input", "params": {"error": why}, "text": why}

@@ -12,6 +12,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
+from shengji.engine.reasons import Reason
 from shengji.server.limits import RateLimit, Settings
 
 CODE_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
@@ -32,11 +33,13 @@ def hash_token(token: str) -> str:
 
 
 class Refusal(Exception):
-    """A refused message: becomes an ``error`` to its sender; nothing changed."""
+    """A refused message: becomes an ``error`` to its sender; nothing changed. ``why``:
+    the engine's reason, when the engine refused it."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, why: Reason | None = None) -> None:
         super().__init__(message)
         self.code = code
+        self.why = why
 
 
 

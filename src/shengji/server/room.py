@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from shengji.engine.cards import NotationError
+from shengji.engine.reasons import Reason
 from shengji.game.actions import Action, Draw, parse_action
 from shengji.game.config import rules_from_dict
 from shengji.game.legal import ActionError
@@ -70,9 +71,9 @@ class Room(Lobby):
             try:
                 self._dispatch(conn, message)
             except Refusal as refusal:
-                conn.send(error(refusal.code, str(refusal)))
+                conn.send(error(refusal.code, str(refusal), refusal.why))
             except ActionError as refusal:
-                conn.send(error("illegal", str(refusal)))
+                conn.send(error("illegal", str(refusal), refusal.reason))
             except Exception:
                 log.exception("room %s: failed on %r", self.code, message)
                 conn.send(error("internal", "the server failed on this message"))
@@ -93,8 +94,7 @@ class Room(Lobby):
         if isinstance(message, schemas.ActionMessage):
             self._action(member, message.action)
         elif isinstance(message, schemas.Check):
-            conn.send({"type": "checked", "action": message.action,
-                       "reason": self._check(member, message.action)})
+            conn.send(schemas.checked(message.action, self._check(member, message.action)))
         else:
             handlers[type(message)](member, message)
 
@@ -243,8 +243,9 @@ class Room(Lobby):
                                             "the score sheet")
         rnd = match.round
         if rnd.phase != Phase.DEAL and rnd.to_move != seat:
-            return Refusal("not-your-turn", f"it is seat {rnd.to_move}'s turn "
-                                            f"({rnd.phase} phase)")
+            why = (Reason("turn-of-nobody", phase=str(rnd.phase)) if rnd.to_move is None
+                   else Reason("turn-of", seat=rnd.to_move, phase=str(rnd.phase)))
+            return Refusal("not-your-turn", why, why)
         return None
 
     def _action(self, member: Member, text: str) -> None:
@@ -256,14 +257,16 @@ class Room(Lobby):
         self._act(action)
 
     def _check(self, member: Member, text: str) -> str | None:
+        """Why the action would be refused (a :class:`Reason` when the engine says), or
+        ``None``."""
         match, seat = self._seated_match(member)
         try:
             action = self._parse(text, seat)
         except Refusal as problem:
-            return str(problem)
+            return problem.why or str(problem)
         refusal = self._turn_refusal(match, seat)
         if refusal is not None:
-            return str(refusal)
+            return refusal.why or str(refusal)
         return match.legal(seat).reason(action)
 
     def _suggestion(self, conn: Connection) -> Action | Decision:
@@ -282,7 +285,8 @@ class Room(Lobby):
             return draw
         legal = match.legal(seat)
         if not legal:
-            raise Refusal("not-your-turn", legal.reason(Draw(seat)) or "nothing to do now")
+            why = legal.reason(Draw(seat))
+            raise Refusal("not-your-turn", why or "nothing to do now", why)
         forced = only_action(legal) if rnd.phase is Phase.DEAL else None
         if forced is not None:
             return forced

@@ -35,6 +35,7 @@ from pydantic import (
 from shengji.engine.cards import Card
 from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import LegalLeads
+from shengji.engine.reasons import Reason
 from shengji.engine.rules import FriendCalls
 from shengji.engine.trump import Trump
 from shengji.game.actions import Bury
@@ -393,10 +394,20 @@ class CallsJSON(_Out):
     trumps: bool
 
 
+class ReasonJSON(_Out):
+    """An engine reason for any language: its key and parameters (``shengji.engine.reasons``;
+    the browser's Chinese is in ``static/reasons.js``) and its English text."""
+
+    key: str
+    params: dict[str, Any]
+    text: str
+
+
 class LegalJSON(_Out):
     """What a seat may do now (the server's ``check`` is the only judge)."""
 
     summary: str
+    summary_why: ReasonJSON
     kind: str
     """``deal``, ``bid``, ``expose``, ``declare``, ``bury``, ``call``, ``show``, ``lead`` or
     ``follow`` (a phase the engine gains later: its name)."""
@@ -443,6 +454,8 @@ class Checked(_Out):
     type: Literal["checked"]
     action: str
     reason: str | None
+    why: ReasonJSON | None = None
+    """The reason structured, when the engine gave it."""
 
 
 class Suggestion(_Out):
@@ -458,6 +471,8 @@ class ErrorMessage(_Out):
     type: Literal["error"]
     code: str
     message: str
+    why: ReasonJSON | None = None
+    """The engine's reason structured, when the engine refused the message."""
 
 
 ServerMessage = (Welcome | RoomMessage | StateMessage | ChatMessage | Checked | Suggestion
@@ -469,9 +484,18 @@ SERVER_MESSAGE = TypeAdapter[ServerMessage](Annotated[ServerMessage,
 """Validates an outgoing message (``SERVER_MESSAGE.validate_python(data)``)."""
 
 
-def error(code: str, message: str) -> dict[str, Any]:
-    """An ``error`` message."""
-    return {"type": "error", "code": code, "message": message}
+def error(code: str, message: str, why: Reason | None = None) -> dict[str, Any]:
+    """An ``error`` message (``why``: the engine's reason, if it refused)."""
+    if why is None:
+        return {"type": "error", "code": code, "message": message}
+    return {"type": "error", "code": code, "message": message, "why": why.as_json()}
+
+
+def checked(action: str, reason: str | None) -> dict[str, Any]:
+    """The answer to ``check`` (with ``why`` when the reason is the engine's)."""
+    if isinstance(reason, Reason):
+        return {"type": "checked", "action": action, "reason": reason, "why": reason.as_json()}
+    return {"type": "checked", "action": action, "reason": reason}
 
 
 # -- encoders --------------------------------------------------------------------------------
@@ -628,8 +652,9 @@ def legal_json(legal: Legal, view: SeatView) -> dict[str, Any] | None:
                 return None
     else:
         return None
-    return {"summary": legal.summary, "kind": kind, "options": options, "count": count,
-            "forced": card_list(forced), "calls": calls}
+    summary = legal.summary
+    return {"summary": summary, "summary_why": summary.as_json(), "kind": kind,
+            "options": options, "count": count, "forced": card_list(forced), "calls": calls}
 
 
 # -- the lobby's form ------------------------------------------------------------------------
