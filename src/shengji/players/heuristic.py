@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 from itertools import islice
 from random import Random
 
@@ -68,8 +69,7 @@ class HeuristicPlayer:
         self.rng = Random(seed)
         self.remember = remember
         self.log = TrickLog()
-        self._costs_trump: Trump | None = None
-        self._costs_table: tuple[float, ...] = ()
+        self._trump_tables: _Tables | None = None
 
     def __repr__(self) -> str:
         return f"HeuristicPlayer(remember={self.remember})"
@@ -254,9 +254,7 @@ class HeuristicPlayer:
         return min(units, key=lambda u: (u.top, -u.size)).cards
 
     def _sure(self, unit: Unit, memory: Memory, trump: Trump) -> bool:
-        unseen = memory.unseen_in(unit.suit, trump)
-        return next(placements(unseen, unit.width, unit.length, trump, memory.view.rules,
-                               above=unit.top), None) is None
+        return not memory.beaten(unit.suit, unit, trump)
 
     def _throw(self, sure: list[Unit], memory: Memory, legal: LegalLeads
                ) -> tuple[Card, ...] | None:
@@ -286,7 +284,8 @@ class HeuristicPlayer:
         trump = view.trump
         assert trump is not None
         mine = sum(1 for c in view.hand if trump.is_trump(c))
-        unseen = sum(n for i, n in enumerate(memory.unseen) if n and trump.is_trump(Card(i)))
+        counts = memory.unseen
+        unseen = sum(counts[f] for faces in trump.faces_at[TRUMP] for f in faces)
         return mine >= max(4, unseen)
 
     def _reserve(self, view: SeatView, memory: Memory) -> set[Card]:
@@ -318,12 +317,16 @@ class HeuristicPlayer:
         trick_points = sum(points[c] for p in trick for c in p.cards)
         reserve = self._reserve(view, memory)
         candidates = self._candidates(view, legal, reading, lead)
-        table = self._costs(trump)
+        table = self._tables(trump).costs
         if reserve:
             costs = [sum(table[c] + (100 if c in reserve else 0) for c in p) for p in candidates]
+            worths = [sum(points[c] for c in p) for p in candidates]
+        elif lead.size == 1:  # the sums of one card
+            costs = [table[p[0]] for p in candidates]
+            worths = [points[p[0]] for p in candidates]
         else:
             costs = [sum(table[c] for c in p) for p in candidates]
-        worths = [sum(points[c] for c in p) for p in candidates]
+            worths = [sum(points[c] for c in p) for p in candidates]
         # each choice below is the first best candidate in the candidates' order
 
         partner_winning = winner in side
@@ -365,12 +368,12 @@ class HeuristicPlayer:
                 best, low = i, value
         return candidates[best]
 
-    def _costs(self, trump: Trump) -> tuple[float, ...]:
-        """:func:`_card_cost` of every face under ``trump`` (kept while the trump lasts)."""
-        if trump is not self._costs_trump:
-            self._costs_trump = trump
-            self._costs_table = _card_costs(trump)
-        return self._costs_table
+    def _tables(self, trump: Trump) -> _Tables:
+        """The per-face tables of ``trump`` (kept while the trump lasts)."""
+        tables = self._trump_tables
+        if tables is None or tables.trump is not trump:
+            tables = self._trump_tables = _tables(trump)
+        return tables
 
     def _safe(self, reading: Sequence[Unit], memory: Memory, after: list[int],
               side: set[int], lead: Lead, trump: Trump) -> bool:
@@ -382,10 +385,8 @@ class HeuristicPlayer:
         if suit != TRUMP and any(lead.suit in memory.voids[s] for s in threats) and (
                 not all(TRUMP in memory.voids[s] for s in threats)):
             return False
-        unseen = memory.unseen_in(suit, trump)
         for unit in reading:
-            if next(placements(unseen, unit.width, unit.length, trump, memory.view.rules,
-                               above=unit.top), None) is not None:
+            if memory.beaten(suit, unit, trump):
                 return False
         return suit == TRUMP or lead.suit == suit
 
@@ -401,7 +402,7 @@ class HeuristicPlayer:
             if len(listed) < _ENUMERATE_LIMIT:
                 return listed
         n = legal.count
-        forced = legal.forced
+        forced = _forced(legal)
         if forced:
             rest = Counter(view.hand)
             rest.subtract(forced)
@@ -419,11 +420,9 @@ class HeuristicPlayer:
             if len(play) == n and (not checked or play in legal):
                 results.append(play)
 
-        table = self._costs(trump)
-        cheap = sorted(pool, key=lambda c: (table[c], c))
-        add(cheap[:need])
-        rich = sorted(pool, key=lambda c: (-_POINTS[c], table[c]))
-        add(rich[:need])
+        tables = self._tables(trump)
+        add(sorted(pool, key=tables.cheap.__getitem__)[:need])
+        add(sorted(pool, key=tables.rich.__getitem__)[:need])
         if mode == "free" and len(lead.units) == 1:
             unit = lead.units[0]
             if unit.size == 1 and not lead.rainbow:
@@ -537,9 +536,44 @@ def _beater(reading: Reading, lead: Lead, trump: Trump, rules: Rules
     return beat
 
 
-def _card_costs(trump: Trump) -> tuple[float, ...]:
-    """:func:`_card_cost` of every face under ``trump``."""
-    return tuple(_card_cost(Card(i), trump) for i in range(54))
+class _Tables:
+    """Per-face tables of one trump: :func:`_card_cost`, and ranks that sort faces as the
+    keys ``(cost, face)`` (cheapest first) and ``(-points, cost)`` (richest first; equal
+    keys, equal ranks) do."""
+
+    def __init__(self, trump: Trump) -> None:
+        self.trump = trump
+        costs = tuple(_card_cost(Card(i), trump) for i in range(54))
+        self.costs = costs
+        cheap = [0] * 54
+        for rank, face in enumerate(sorted(range(54), key=lambda c: (costs[c], c))):
+            cheap[face] = rank
+        self.cheap = tuple(cheap)
+        keys = sorted({(-_POINTS[c], costs[c]) for c in range(54)})
+        self.rich = tuple(keys.index((-_POINTS[c], costs[c])) for c in range(54))
+
+
+@lru_cache(maxsize=32)
+def _tables(trump: Trump) -> _Tables:
+    """The :class:`_Tables` of ``trump`` (shared by the players of a round)."""
+    return _Tables(trump)
+
+
+def _forced(legal: LegalPlays) -> tuple[Card, ...]:
+    """``legal.forced``, decided from the counts alone where no bombs are legal: when void
+    nothing is forced, and when short the led suit's cards are, while the other cards
+    held, less the copies of any one face, can fill the rest of the play."""
+    if legal.bombs or legal.mode not in ("free", "short"):
+        return legal.forced
+    hand = legal.hand
+    most = max(hand.counts)
+    if legal.mode == "free":
+        return () if len(hand) - most >= legal.count else legal.forced
+    trump, counts = legal.trump, hand.counts
+    mine = [f for level in trump.faces_at[legal.suit] for f in level for _ in range(counts[f])]
+    if len(hand) - len(mine) - most >= legal.count - len(mine):
+        return tuple(trump.sorted(mine))
+    return legal.forced
 
 
 def _card_cost(card: Card, trump: Trump) -> float:

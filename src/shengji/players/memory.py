@@ -11,20 +11,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from shengji.engine.cards import Card
-from shengji.engine.friends import FriendTracker
+from shengji.engine.friends import FriendCall, FriendTracker
 from shengji.engine.lead import Lead, is_rainbow
 from shengji.engine.rules import Partnership, Rules
 from shengji.engine.trick import Play, beats
 from shengji.engine.trump import Trump
-from shengji.engine.units import LevelCounts, Reading, counts_of_suit
+from shengji.engine.units import LevelCounts, Reading, Unit, counts_of_suit, placements
 from shengji.game.deal import pack_counts
 from shengji.game.view import SeatView
 
 
 class TrickLog:
-    """Cards played and voids proven in a round's finished tricks, kept up to date
-    incrementally from one view to the next (views of a round share their trick
-    records, so only new tricks are read)."""
+    """Cards played, voids proven and friends revealed in a round's finished tricks, kept
+    up to date incrementally from one view to the next (views of a round share their
+    trick records, so only new tricks are read)."""
 
     def __init__(self) -> None:
         self.rules: object = None
@@ -39,6 +39,8 @@ class TrickLog:
         """Per face, the pack less the cards played in the tricks read (kept with them)."""
         self.voids: list[set[int]] = [set() for _ in range(players)]
         self.plays: list[tuple[int, tuple[Card, ...]]] = []
+        self._tracker: FriendTracker | None = None
+        self._tracked: tuple[tuple[FriendCall, ...], int, object, int] | None = None
 
     def update(self, view: SeatView) -> None:
         """Read the tricks of ``view`` that this log has not read yet."""
@@ -49,6 +51,8 @@ class TrickLog:
             self.rules = view.rules
             self.pack = pack_counts(view.rules, view.removed)
             self.left = None
+        if len(tricks) == self.read and self.left is not None:
+            return
         trump = view.trump
         new = tricks[self.read:]
         for record in new:
@@ -62,6 +66,20 @@ class TrickLog:
                     for card in play.cards:
                         left[card] -= 1
         self.read = len(tricks)
+
+    def tracker(self, calls: tuple[FriendCall, ...], dealer: int, rules: Rules
+                ) -> FriendTracker:
+        """A new tracker of ``calls`` that has seen the plays of the tricks read."""
+        key = self._tracked
+        tracker = self._tracker
+        if tracker is None or key is None or key[0] != calls or key[1] != dealer or (
+                key[2] is not rules) or key[3] > len(self.plays):
+            tracker = self._tracker = FriendTracker(calls, dealer, rules)
+            key = (calls, dealer, rules, 0)
+        for seat, cards in self.plays[key[3]:]:
+            tracker.play(seat, cards)
+        self._tracked = (calls, dealer, rules, len(self.plays))
+        return tracker.copy()
 
 
 def shows_void(lead: Sequence[Card], play: Sequence[Card], trump: Trump, rules: Rules) -> bool:
@@ -89,10 +107,19 @@ def _read_trick(trick: Sequence[Play], trump: Trump | None, rules: Rules, played
     if trump is None:
         return
     lead = trick[0].cards
-    suit = trump.suit_index[lead[0]]
+    index = trump.suit_index
+    suit = index[lead[0]]
     for play in trick[1:]:
-        if shows_void(lead, play.cards, trump, rules):
+        cards = play.cards
+        if len(lead) == 1:  # one card: off-suit is void (no rainbow or bomb is one card)
+            if index[cards[0]] != suit:
+                voids[play.seat].add(suit)
+        elif shows_void(lead, cards, trump, rules):
             voids[play.seat].add(suit)
+
+
+_SIDES: dict[int, set[int]] = {}
+"""The side of each seat under fixed partnerships, by number of players and seat."""
 
 
 class Memory:
@@ -121,30 +148,31 @@ class Memory:
             for card in view.kitty:
                 counts[card] -= 1
         trick = view.trick
-        voids: list[set[int]] = [set() for _ in range(n)]
         if remember:
-            if log.voids:
-                voids = list(log.voids)  # the log's sets, replaced (not changed) below
+            voids = list(log.voids) if log.voids else [set() for _ in range(n)]
+            # the log's sets, replaced (not changed) below
             for play in trick:
                 for card in play.cards:
                     counts[card] -= 1
             trump = self.trump
-            if trick and trump is not None:
+            if len(trick) > 1 and trump is not None:
                 lead = trick[0].cards
                 suit = trump.suit_index[lead[0]]
                 for play in trick[1:]:
                     if suit not in voids[play.seat] and shows_void(lead, play.cards, trump,
                                                                     rules):
                         voids[play.seat] = voids[play.seat] | {suit}
+        else:
+            voids = [set() for _ in range(n)]
         self.voids = voids
-        plays = [*log.plays, *((p.seat, p.cards) for p in trick)] if view.calls else []
-        self.unseen = [c if c > 0 else 0 for c in counts]
+        self.unseen = counts if min(counts) >= 0 else [c if c > 0 else 0 for c in counts]
         self._by_suit: dict[int, LevelCounts] = {}
+        self._highest: dict[int, int] = {}
         self.tracker: FriendTracker | None = None
         if view.calls and view.dealer is not None:
-            tracker = FriendTracker(view.calls, view.dealer, rules)
-            for seat, cards in plays:
-                tracker.play(seat, cards)
+            tracker = log.tracker(view.calls, view.dealer, rules)
+            for play in trick:
+                tracker.play(play.seat, play.cards)
             self.tracker = tracker
         self.fluid = rules.partnership == Partnership.FLUID
 
@@ -156,12 +184,32 @@ class Memory:
             found = self._by_suit[suit] = counts_of_suit(self.unseen, suit, trump)
         return found
 
+    def beaten(self, suit: int, unit: Unit, trump: Trump) -> bool:
+        """True if the unseen cards of ``suit`` hold a unit of ``unit``'s shape above it."""
+        if unit.length > 1:
+            return next(placements(self.unseen_in(suit, trump), unit.width, unit.length,
+                                   trump, self.view.rules, above=unit.top), None) is not None
+        key = suit * 64 + unit.width
+        highest = self._highest.get(key)
+        if highest is None:  # the highest level holding ``width`` unseen copies of a face
+            unseen, columns = self.unseen, trump.faces_at[suit]
+            highest = len(columns) - 1
+            while highest >= 0 and all(unseen[f] < unit.width for f in columns[highest]):
+                highest -= 1
+            self._highest[key] = highest
+        return highest > unit.top
+
     def side(self) -> set[int]:
-        """Seats this seat knows to be on its side (itself included)."""
+        """Seats this seat knows to be on its side (itself included; the set may be shared:
+        do not change it)."""
         view = self.view
         me, n = view.seat, view.rules.players
         if not self.fluid:
-            return {s for s in range(n) if s % 2 == me % 2}
+            key = n * 64 + me
+            side = _SIDES.get(key)
+            if side is None:
+                side = _SIDES[key] = {s for s in range(n) if s % 2 == me % 2}
+            return side
         declarers = set(view.declarers)
         if me in declarers or self.holds_call():
             return declarers | {me}
