@@ -114,13 +114,14 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
             self.render()
 
     def _sync(self) -> None:
-        rewards = self.game.take_rewards()
-        if any(rewards):
+        game = self.game
+        rewards = game.take_rewards() if game.rewarded else None
+        if rewards is not None and any(rewards):
             self.rewards = {a: rewards[self.agent_name_mapping[a]] for a in self.agents}
             self._accumulate_rewards()
         else:
             self.rewards = dict.fromkeys(self.agents, 0.0)
-        if self.game.over:
+        if game.over:
             self.terminations = dict.fromkeys(self.agents, True)
             if getattr(self, "agent_selection", None) not in self.agents:
                 self.agent_selection = self.agents[0]

@@ -184,6 +184,8 @@ class Game:
         self.windows: list[int] = []
         self.rewards = [0.0] * self.n
         """Rewards since :meth:`take_rewards` was last called, per seat."""
+        self.rewarded = False
+        """True when :attr:`rewards` may hold something since :meth:`take_rewards`."""
         self._shaped = 0.0  # attackers' shaping given so far this round
         self.version = 0
         """Counts the actions applied (and resets): observations are cached per version."""
@@ -201,6 +203,7 @@ class Game:
         self.decision = None
         self.windows = []
         self.rewards = [0.0] * self.n
+        self.rewarded = False
         self._shaped = 0.0
         self._advance()
 
@@ -224,6 +227,7 @@ class Game:
     def take_rewards(self) -> list[float]:
         """The rewards since the last call, per seat, and reset them."""
         out, self.rewards = self.rewards, [0.0] * self.n
+        self.rewarded = False
         return out
 
     # -- ids ---------------------------------------------------------------------------
@@ -343,7 +347,7 @@ class Game:
         self.decision = None
         result = match.apply(action)
         self.version += 1
-        if phase == Phase.DEAL:
+        if phase is Phase.DEAL:
             self._after_deal_action(rnd, action)
         if self.shaping and rnd.rules.partnership == Partnership.FIXED and len(
                 rnd.tricks) > tricks:
@@ -529,12 +533,14 @@ class Game:
 
     def _shape(self, declarers: Sequence[int], points: int) -> None:
         value = self.shaping * points / self.rules.target_points
+        self.rewarded = True
         self._shaped += value
         for s in range(self.n):
             self.rewards[s] += -value if s in declarers else value
 
     def _score(self, result: RoundResult) -> None:
         shaped, self._shaped = self._shaped, 0.0
+        self.rewarded = True
         if result.redeal:
             return
         sides = (tuple(result.declarers), tuple(result.opponents))

@@ -48,7 +48,7 @@ from numpy.typing import NDArray
 
 from shengji.engine.rules import Rules
 from shengji.engine.trump import Trump
-from shengji.game.actions import Draw, Play
+from shengji.game.actions import Draw
 from shengji.game.round import Phase, Round
 
 from .core import KINDS, Game
@@ -144,14 +144,13 @@ class Encoder:
         if done == len(history):
             return synced.obs
         phase = rnd.phase
-        kind = Play if phase is Phase.PLAY else Draw if phase is Phase.DEAL else None
-        for k in range(done, len(history)):
-            if type(history[k]) is not kind:
-                return self._rebuild(rnd, seat)
-        if kind is Play:
+        if phase is Phase.PLAY:  # nothing but plays happens in the play phase
             self._update_plays(rnd, seat, synced)
-        else:
+        elif phase is Phase.DEAL and all(
+                type(history[k]) is Draw for k in range(done, len(history))):
             self._update_deal(rnd, seat, synced)
+        else:
+            return self._rebuild(rnd, seat)
         synced.history = len(history)
         return synced.obs
 
@@ -181,50 +180,45 @@ class Encoder:
         self._sizes(rnd, seat, obs)
 
     def _update_plays(self, rnd: Round, seat: int, synced: _Synced) -> None:
-        """Plays only since the last update: the played cards, the trick, the hand, the
-        points taken, the friends and the sizes."""
+        """Plays only since the last update: the played cards, the hand sizes, the
+        observer's hand, the trick, the points taken, the friends, the tricks played."""
         obs = synced.obs
-        n = self.rules.players
-        at = self._at
         where = self._where[seat]
-        played = at["played"]
+        played, sizes, hand = self._at["played"], self._at["sizes"], self._at["hand"]
         tricks = rnd.tricks
         t, p = synced.tricks, synced.plays
-        finished = t < len(tricks)
-        mine = False
-        while t < len(tricks):
-            for play in tricks[t].plays[p:]:
-                row = played + where[play.seat] * 54
-                mine = mine or play.seat == seat
-                for card in play.cards:
-                    obs[row + card] += 1.0
-            t += 1
-            p = 0
         trick = rnd.trick
         assert trick is not None
-        plays = trick.plays
-        for play in plays[p:]:
-            row = played + where[play.seat] * 54
-            mine = mine or play.seat == seat
+        new = [play for record in tricks[t:] for play in record.plays]
+        new = new[p:] + list(trick.plays if t < len(tricks) else trick.plays[p:])
+        for play in new:
+            k = where[play.seat]
+            row = played + k * 54
             for card in play.cards:
                 obs[row + card] += 1.0
-        synced.tricks, synced.plays = t, len(plays)
-        tat = at["trick"]
-        obs[tat:tat + n * 54 + n + 1] = 0.0
-        for play in plays:
+            obs[sizes + k] -= len(play.cards)
+            if k == 0:
+                for card in play.cards:
+                    obs[hand + card] -= 1.0
+        tat = self._at["trick"]
+        if t < len(tricks):  # the trick shown is over: show the current one
+            n = self.rules.players
+            obs[tat:tat + n * 54 + n + 1] = 0.0
+            obs[tat + n * 54 + where[trick.leader]] = 1.0
+            shown = trick.plays
+            captured = self._at["captured"]
+            for record in tricks[t:]:
+                obs[captured + where[record.winner]] = rnd.captured[record.winner]
+            obs[sizes + n + 1] = len(tricks)
+        else:
+            shown = trick.plays[p:]
+        for play in shown:
             row = tat + where[play.seat] * 54
             for card in play.cards:
                 obs[row + card] += 1.0
-        obs[tat + n * 54 + where[trick.leader]] = 1.0
-        if mine:
-            hand = at["hand"]
-            obs[hand:hand + 54] = rnd.hands[seat].counts
-        if finished:
-            cat = at["captured"]
-            obs[cat:cat + n] = [rnd.captured[s] for s in self._order[seat]]
+        synced.tricks, synced.plays = len(tricks), len(trick.plays)
         if rnd.tracker is not None:
             self._friends(rnd, seat, obs)
-        self._sizes(rnd, seat, obs)
 
     def _friends(self, rnd: Round, seat: int, obs: NDArray[np.float32]) -> None:
         tracker = rnd.tracker

@@ -37,6 +37,22 @@ SUPERSET_LIMIT = 50_000
 :class:`LeadSelector`)."""
 
 
+_SUIT_FACES: dict[int, tuple[Trump, tuple[tuple[Card, ...], ...]]] = {}
+
+
+def suit_faces(trump: Trump) -> tuple[tuple[Card, ...], ...]:
+    """The faces of each effective suit (``suit_index`` values 0..4), in index order
+    (kept for the last few trumps seen)."""
+    found = _SUIT_FACES.get(id(trump))
+    if found is not None and found[0] is trump:
+        return found[1]
+    table = tuple(tuple(c for c in ALL_CARDS if trump.suit_index[c] == s) for s in range(5))
+    if len(_SUIT_FACES) >= 16:
+        _SUIT_FACES.clear()
+    _SUIT_FACES[id(trump)] = (trump, table)
+    return table
+
+
 class Selector:
     """The cards chosen so far for one multi-card action, and what may follow."""
 
@@ -63,6 +79,11 @@ class Selector:
         """The faces with copies left to choose."""
         chosen, held = self.chosen, self.held
         return [f for f in self.faces if held[f] > chosen[f]]
+
+    def _free_of(self, faces: Sequence[Card]) -> list[Card]:
+        """The faces among ``faces`` with copies left to choose."""
+        chosen, held = self.chosen, self.held
+        return [f for f in faces if held[f] > chosen[f]]
 
     def addable(self) -> list[Card]:
         """The faces that keep the selection completable to a legal action."""
@@ -217,11 +238,8 @@ class LeadSelector(Selector):
     def _suit_addable(self) -> list[Card]:
         if self._units is not None:
             return self._units.addable()
-        free = self._free()
         suit = self._suit
-        if suit >= 0:
-            suits = self._suits
-            free = [c for c in free if suits[c] == suit]
+        free = self._free() if suit < 0 else self._free_of(suit_faces(self.trump)[suit])
         if self.rules.throw_mixed:
             return free
         return [c for c in free if self._completable(c)]
@@ -315,14 +333,11 @@ class FollowSelector(Selector):
             return [c for c in self._free() if self.legal.can_complete([*self.cards, c])]
         if mode == "free":
             return self._free()
-        suits, suit = self._suits, self._suit
-        if mode == "short":
-            if self.count - self.legal.suit_count - self.off > 0:
-                return self._free()
-            return [c for c in self._free() if suits[c] == suit]
+        if mode == "short" and self.count - self.legal.suit_count - self.off > 0:
+            return self._free()
         if self._options is not None:
             return self._options.addable()
-        free = [c for c in self._free() if suits[c] == suit]
+        free = self._free_of(suit_faces(self.legal.trump)[self._suit])
         if not self._structured:
             return free
         return [c for c in free if self.legal.can_complete([*self.cards, c])]
