@@ -298,7 +298,7 @@ class Hand:
     def cards(self) -> list[Card]:
         """All cards in index order, copies repeated."""
         cards: list[Card] = []
-        for card, n in zip(ALL_CARDS, self._counts):
+        for card, n in zip(ALL_CARDS, self._counts, strict=True):
             if n == 1:
                 cards.append(card)
             elif n:

@@ -477,7 +477,7 @@ class LegalPlays:
         self.count = lead.size
         self.suit = lead.suit
         self._suit_cards = counts_of_suit(hand.counts, lead.suit, trump)
-        self.suit_count = sum(n for by_face in self._suit_cards.values() for n in by_face.values())
+        self.suit_count = sum([sum(by_face.values()) for by_face in self._suit_cards.values()])
         self._rainbows: tuple[tuple[Card, ...], ...] = ()
         if lead.rainbow:
             self._rainbows = tuple(rainbows(hand.counts, self.count, trump, rules))

@@ -70,6 +70,11 @@ class Lead:
         played = tuple(trump.sorted(parse_cards(cards)))  # equal cards too: order-free
         if not played:
             raise PlayError(Reason("lead-empty"))
+        first = played[0]
+        if len(played) <= rules.decks and played.count(first) == len(played):
+            # one face: a single or a tuple (a rainbow's cards differ)
+            suit = trump.suit_index[first]
+            return cls(played, suit, (Unit(suit, len(played), 1, trump.levels[first], played),))
         if rules.rainbow and is_rainbow(played, trump, rules):
             return cls(played, trump.suit_index[played[0]], tuple(
                 make_unit(trump.suit_index[c], 1, trump.levels[c], (c,)) for c in played),
@@ -211,5 +216,5 @@ class LegalLeads:
         specs = self._unit_specs()
         if not specs:
             raise PlayError(Reason("lead-empty-hand"))
-        suit, width, top, faces = specs[rng.randrange(len(specs))]
-        return make_unit(suit, width, top, faces).cards
+        _, width, _, faces = specs[rng.randrange(len(specs))]
+        return faces * width if len(faces) == 1 else tuple(f for f in faces for _ in range(width))

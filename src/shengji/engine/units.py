@@ -104,11 +104,15 @@ def level_counts(cards: Iterable[Card], trump: Trump) -> dict[int, LevelCounts]:
 def counts_of_suit(counts: list[int], suit: int, trump: Trump) -> LevelCounts:
     """The cards of one effective suit in a per-face count list."""
     result: LevelCounts = {}
-    for level, faces in enumerate(trump.faces_at[suit]):
-        for face in faces:
-            n = counts[face]
-            if n:
-                result.setdefault(level, {})[face] = n
+    levels = trump.levels
+    for face in trump.suit_faces[suit]:
+        n = counts[face]
+        if n:
+            by_face = result.get(levels[face])
+            if by_face is None:
+                result[levels[face]] = {face: n}
+            else:
+                by_face[face] = n
     return result
 
 

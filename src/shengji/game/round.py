@@ -86,6 +86,9 @@ if TYPE_CHECKING:
     from shengji.game.view import SeatView
 
 
+_VIEW: type[SeatView] | None = None
+"""The view class (:meth:`Round.view` imports it once)."""
+
 _DO_LEAD = Reason("do-lead")
 _DO_VERBS: dict[tuple[str, ...], Reason] = {}
 """The summaries of bidding legal sets, by their verbs (made once: a Reason renders its
@@ -352,12 +355,15 @@ class Round:
 
     def _make_legal(self, seat: int) -> Legal:
         phase = self.phase
-        if phase == Phase.DEAL:
+        if phase is Phase.DEAL:
             return self._legal_bidding(seat, draw=seat == self.drawer, can_pass=False)
-        if seat != self.to_move:
+        to_move = self.to_move
+        if seat != to_move:
             return nothing(seat, Reason("turn-of-nobody", phase=str(phase))
-                           if self.to_move is None
-                           else Reason("turn-of", seat=self.to_move, phase=str(phase)))
+                           if to_move is None
+                           else Reason("turn-of", seat=to_move, phase=str(phase)))
+        if phase is Phase.PLAY:
+            return self._legal_play(seat)
         if phase in (Phase.BID, Phase.OVERBID):
             return self._legal_bidding(seat, draw=False, can_pass=True)
         if phase == Phase.KITTY:
@@ -371,11 +377,10 @@ class Round:
             return Legal(seat, lambda a: None if isinstance(a, Declare) else
                          Reason("declare-needed"),
                          lambda: iter(options), summary=Reason("do-declare"))
-        if phase == Phase.SHOW:
-            return Legal(seat, lambda a: None if isinstance(a, Show | Pass) else
-                         Reason("show-needed"),
-                         lambda: iter((Show(seat), Pass(seat))), summary=Reason("do-show"))
-        return self._legal_play(seat)
+        assert phase is Phase.SHOW
+        return Legal(seat, lambda a: None if isinstance(a, Show | Pass) else
+                     Reason("show-needed"),
+                     lambda: iter((Show(seat), Pass(seat))), summary=Reason("do-show"))
 
     def _bid_options(self, seat: int) -> Iterator[Bid]:
         return _bid_options(seat, self.bidding, self.hands[seat].counts, self.rules)
@@ -503,7 +508,11 @@ class Round:
         return Legal(seat, reason, actions, sample, summary=Reason("do-call"))
 
     def _legal_play(self, seat: int) -> Legal:
-        legal = self.play_rules(seat)
+        trick = self.trick
+        assert trick is not None
+        legal = self._plays
+        if legal is None:
+            legal = self._plays = trick.legal(self.hands[seat].copy())
         trust = self._trust = _Trust()
 
         def reason(action: Action) -> Reason | None:
@@ -554,7 +563,7 @@ class Round:
         if type(action) is Draw and self.phase is Phase.DEAL and action.seat == self.drawer:
             self._apply_draw(action)  # the drawer may always draw: nothing to check
             return
-        fast = isinstance(action, Play) and self.phase == Phase.PLAY and (
+        fast = isinstance(action, Play) and self.phase is Phase.PLAY and (
             action.seat == self.to_move)
         if not fast:
             why = self.reason(action)
@@ -911,9 +920,12 @@ class Round:
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know now: its own hand and everything public."""
-        from shengji.game.view import SeatView
+        global _VIEW
+        if _VIEW is None:  # imported here: the view module imports this one
+            from shengji.game.view import SeatView
 
-        return SeatView.of(self, seat)
+            _VIEW = SeatView
+        return _VIEW.of(self, seat)
 
     def sorted_hand(self, seat: int) -> tuple[Card, ...]:
         """The cards of ``seat`` as its view shows them (by the trump's order, strongest
