@@ -121,7 +121,8 @@ FORMATTERS: dict[str, Formatter] = {
     if isinstance(verbs, tuple) else _text(verbs),
     "where": lambda buried, plural: "hold or buried" if buried else "hold",
     "than": lambda equal, plural: "as high as" if equal else "higher than",
-    # the same in English; other languages translate them
+    # the same in English; other languages translate them (and name seats)
+    "seat": lambda seat, plural: _text(seat),
     "cards": lambda cards, plural: _text(cards),
     "card": lambda card, plural: _text(card),
     "call": lambda call, plural: _text(call),
@@ -352,8 +353,13 @@ class Reason(str):
         return (self.key,), dict(self.params)
 
     def as_json(self) -> dict[str, object]:
-        """``{"key", "params", "text"}`` for a client (tuples become lists)."""
+        """``{"key", "params", "text"}`` for a client (tuples become lists, integers too
+        large for JavaScript text)."""
         return {"key": self.key, "params": _lists(self.params), "text": str(self)}
+
+
+_EXACT_IN_JSON = 2 ** 53
+"""Integers beyond this lose digits in JavaScript: they are sent as text."""
 
 
 def _lists(value: object) -> object:
@@ -361,5 +367,7 @@ def _lists(value: object) -> object:
         return {k: _lists(v) for k, v in value.items()}
     if isinstance(value, tuple):
         return [_lists(v) for v in value]
+    if isinstance(value, int) and abs(value) > _EXACT_IN_JSON:
+        return str(value)
     return value
 
