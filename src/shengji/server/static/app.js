@@ -5,6 +5,7 @@ import { Connection, savedToken } from "./conn.js";
 import { h, morph } from "./dom.js";
 import { lang, setLang, t } from "./i18n.js";
 import { checkForm, newForm, renderHome, renderJoin, renderLobby } from "./lobby.js";
+import { reasonText } from "./reasons.js";
 import {
   callAction, chatPanel, fitHand, renderTable, selectCards, selectionAction,
 } from "./table.js";
@@ -126,7 +127,8 @@ function onMessage(message) {
       if (S.ui.sideTab !== "chat") S.unread += 1;
       break;
     case "checked":
-      S.checked = { action: message.action, reason: message.reason ?? null };
+      S.checked = { action: message.action, reason: message.reason ?? null,
+                    why: message.why ?? null };
       break;
     case "suggestion":
       onSuggestion(message.action);
@@ -139,7 +141,7 @@ function onMessage(message) {
         conn.stop();
         conn = null;
         S.notice = t("error", { message: message.message });
-      } else S.notice = t("error", { message: message.message });
+      } else S.notice = t("error", { message: reasonText(message.why, message.message) });
       break;
     default:
       return;

@@ -6,6 +6,7 @@ import {
 import { h } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { kindTitle } from "./lobby.js";
+import { reasonText } from "./reasons.js";
 
 /** A seat's display name. */
 export function seatName(S, seat) {
@@ -240,17 +241,22 @@ function reasonLine(S, id) {
   else if (S.checked && S.checked.action === action) {
     ok = S.checked.reason === null;
     refused = !ok;
-    text = ok ? "" : S.checked.reason;
+    text = ok ? "" : why(S, S.checked.why, S.checked.reason);
   } else text = t("checking");
   return { ok, node: h("p", { class: `reason${refused ? " refused" : ""}`, id, role: "status",
                                "aria-live": "polite" }, text) };
+}
+
+/** An engine reason (`reason`, sent beside its English `text`) in the reader's language. */
+function why(S, reason, text) {
+  return reasonText(reason, text, (seat) => seatName(S, seat));
 }
 
 function helpPanel(S) {
   const legal = S.state.legal;
   if (!S.ui.showHelp || !legal) return null;
   return h("div", { class: "help-panel", id: "help-panel", role: "note" },
-    h("p", {}, t("rulesSay", { summary: legal.summary })),
+    h("p", {}, t("rulesSay", { summary: why(S, legal.summary_why, legal.summary) })),
     legal.forced?.length ? h("p", {}, t("mustPlay", { cards: "" }), cardsInline(legal.forced))
       : h("p", {}, t("noForced")));
 }
@@ -305,7 +311,7 @@ function promptArea(S, act) {
   if (S.state.match.over) prompt = t("matchOver");
   else if (waiting.length) prompt = t("waitingReady", { names: names(S, waiting) });
   else if (view.phase === "deal") prompt = t("dealing");
-  else if (legal) prompt = t("yourTurn", { summary: legal.summary });
+  else if (legal) prompt = t("yourTurn", { summary: why(S, legal.summary_why, legal.summary) });
   else prompt = t("waitingFor", { name: seatName(S, view.to_move) });
   nodes.push(h("p", { class: `prompt${legal && view.phase !== "deal" ? " mine" : ""}`, id: "prompt",
                       role: "status" }, prompt));
