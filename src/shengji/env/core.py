@@ -192,7 +192,7 @@ class Game:
         self._serial = 0
         self._draws = [Draw(s) for s in range(self.n)]
         self._bid_state: tuple[Round | None, int, tuple[Card, ...]] = (None, -1, ())
-        self._no_bid: dict[int, int] = {}
+        self._can: dict[int, tuple[int, bool]] = {}
 
     # -- the episode -------------------------------------------------------------------
 
@@ -373,11 +373,11 @@ class Game:
     def _can_bid(self, rnd: Round, seat: int) -> bool:
         """True when ``seat`` may bid or withdraw now, during the deal.
 
-        A seat's bids depend on the bidding and on the cards it holds that can be shown in
-        a bid (jokers and the trump ranks: :meth:`Bidding.options` looks at no others).
-        During the deal cards are only added, so a seat found unable to bid stays unable
-        until the bidding changes or it draws such a card: that is remembered, and the
-        engine's legal actions are listed only when it may have changed."""
+        A seat's bids depend only on the bidding and on the cards it holds that can be
+        shown in a bid (jokers and the trump ranks: :meth:`Bidding.options` looks at no
+        others), and during the deal cards are only added: so the answer is remembered
+        per seat with the bidding's version and the number of such cards held, and the
+        engine's legal actions are listed only when one of them changed."""
         bidding = rnd.bidding
         version = bidding.version
         state = self._bid_state
@@ -388,16 +388,15 @@ class Game:
                 ranks.add(declared.rank)
             faces = tuple(c for c in ALL_CARDS if c.rank is None or c.rank in ranks)
             state = self._bid_state = (rnd, version, faces)
-            self._no_bid = {}
+            self._can = {}
         counts = rnd.hands[seat].counts
         held = sum([counts[c] for c in state[2]])
-        if self._no_bid.get(seat) == held:
-            return False
-        legal = rnd.legal(seat)
-        if any(isinstance(a, Bid | Withdraw) for a in legal):
-            return True
-        self._no_bid[seat] = held
-        return False
+        known = self._can.get(seat)
+        if known is not None and known[0] == held:
+            return known[1]
+        can = any(isinstance(a, Bid | Withdraw) for a in rnd.legal(seat))
+        self._can[seat] = (held, can)
+        return can
 
     def _advance(self) -> None:
         """Play automatic actions (draws, bots) until a seat must decide."""
