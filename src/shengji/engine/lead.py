@@ -165,6 +165,7 @@ class LegalLeads:
         self.trump = trump
         self.rules = rules
         self._specs: list[UnitSpec] | None = None
+        self._read: tuple[tuple[Card, ...], Lead] | None = None
 
     def reason(self, cards: str | Iterable[Card | str]) -> Reason | None:
         """Why ``cards`` cannot be led, or ``None`` if they can."""
@@ -172,10 +173,21 @@ class LegalLeads:
         if not self.hand.holds(played):
             return Reason("not-held", cards=format_cards(played))
         try:
-            Lead.from_cards(played, self.trump, self.rules)
+            self.lead(played)
         except PlayError as error:
             return error.reason
         return None
+
+    def lead(self, cards: tuple[Card, ...]) -> Lead:
+        """:meth:`Lead.from_cards` of ``cards`` (held or not), remembering the last lead
+        read: a lead checked here and then played is read once (a throw's reading is a
+        search)."""
+        last = self._read
+        if last is not None and last[0] == cards:
+            return last[1]
+        lead = Lead.from_cards(cards, self.trump, self.rules)
+        self._read = (cards, lead)
+        return lead
 
     def __contains__(self, cards: object) -> bool:
         if isinstance(cards, str | tuple | list):

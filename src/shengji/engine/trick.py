@@ -127,7 +127,7 @@ class Trick:
         hands: Sequence[Hand] | Mapping[int, Hand] | None = None,
         teammates: Iterable[int] = (),
         reading: Reading | None = None,
-        legal: LegalPlays | None = None,
+        legal: LegalLeads | LegalPlays | None = None,
         trusted: bool = False,
     ) -> None:
         """Play ``cards`` from ``hand`` for the seat to move (the hand is not changed).
@@ -135,9 +135,10 @@ class Trick:
         Leading a throw needs ``hands`` (every seat's hand, by seat) to check it;
         ``teammates`` are left out of the check when ``rules.throw_check`` is
         ``opponents``. After a failed throw :attr:`throw` says what happened and
-        only the forced unit is recorded as played. ``legal`` may pass this
-        hand's :meth:`legal` object, already built, to save building it again;
-        ``trusted`` skips the check for a play drawn from that object itself.
+        only the forced unit is recorded as played. ``legal`` may pass the
+        :meth:`legal` object of this position (built for ``hand`` or an equal copy),
+        to save building it again and reading a lead it checked again; ``trusted``
+        skips the check for a play drawn from that object itself.
         Raises :class:`~shengji.engine.lead.PlayError` and changes nothing if
         illegal.
         """
@@ -149,7 +150,10 @@ class Trick:
         if self.lead is None:
             if not trusted and not hand.holds(played):
                 raise PlayError(Reason("not-held", cards=format_cards(played)))
-            lead = Lead.from_cards(played, self.trump, self.rules, reading)
+            if isinstance(legal, LegalLeads) and reading is None:
+                lead = legal.lead(played)
+            else:
+                lead = Lead.from_cards(played, self.trump, self.rules, reading)
             if lead.is_throw:
                 if hands is None:
                     raise PlayError("a throw needs the other hands to be checked")
@@ -164,7 +168,7 @@ class Trick:
             self._winning_reading = lead.units
             return
         if not trusted:
-            if legal is None or legal.hand is not hand or legal.lead is not self.lead:
+            if not isinstance(legal, LegalPlays) or legal.lead is not self.lead:
                 legal = self._follow(hand)
             legal.check(played)
         ordered = tuple(self.trump.sorted(played))

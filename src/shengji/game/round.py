@@ -877,7 +877,7 @@ class Round:
         trust = self._trust
         trusted = trust is not None and action is trust.play
         if trick.lead is None:
-            trick.play(action.cards, hand, hands=self.hands,
+            trick.play(action.cards, hand, hands=self.hands, legal=self._plays,
                        teammates=self.known_teammates(seat), trusted=trusted)
             outcome = trick.throw
             if outcome is not None and not outcome.valid:
@@ -889,8 +889,7 @@ class Round:
                     self._finish(lost_by=seat)
                     return
         else:
-            checked = self._plays if isinstance(self._plays, LegalPlays) else None
-            trick.play(action.cards, hand, legal=checked, trusted=trusted)
+            trick.play(action.cards, hand, legal=self._plays, trusted=trusted)
         played = trick.plays[-1].cards
         hand.remove(played)
         cached = self._sorted.get(seat)
