@@ -30,6 +30,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from itertools import islice
+from math import comb
 from random import Random
 
 from shengji.engine.cards import Card, Rank, Suit
@@ -55,7 +56,7 @@ from shengji.game.actions import (
 from shengji.game.legal import Legal
 from shengji.game.round import Phase
 from shengji.game.view import SeatView
-from shengji.players.memory import Memory, TrickLog, current_winner
+from shengji.players.memory import Memory, TrickLog, beats_single, current_winner
 
 _ENUMERATE_LIMIT = 80
 _POINTS = tuple(Card(i).points for i in range(54))
@@ -220,9 +221,9 @@ class HeuristicPlayer:
         reserve = self._reserve(view, memory)
         plain = [u for u in units if u.suit != TRUMP]
         side = memory.side()
-        opponents = [s for s in range(view.rules.players) if s not in side]
-        sure = [u for u in plain if not any(u.suit in memory.voids[s] for s in opponents)
-                and self._sure(u, memory, trump)]
+        voids = memory.voids
+        ruffed = {suit for s in range(view.rules.players) if s not in side for suit in voids[s]}
+        sure = [u for u in plain if u.suit not in ruffed and not memory.beaten(u.suit, u, trump)]
         if sure:
             throw = self._throw(sure, memory, legal)
             if throw is not None:
@@ -230,7 +231,7 @@ class HeuristicPlayer:
             best = max(sure, key=lambda u: (u.size, u.width, sum(c.points for c in u.cards),
                                             u.top))
             return best.cards
-        trumps = [u for u in units if u.suit == TRUMP and not set(u.cards) & reserve]
+        trumps = [u for u in units if u.suit == TRUMP and reserve.isdisjoint(u.cards)]
         if trumps and memory.declaring() and self._trump_majority(view, memory):
             return min(trumps, key=lambda u: (-u.size, _high(u, trump), u.top)).cards
         partners = [s for s in side if s != view.seat]
@@ -253,9 +254,6 @@ class HeuristicPlayer:
             return min(trumps, key=lambda u: (_high(u, trump), -u.size, u.top)).cards
         return min(units, key=lambda u: (u.top, -u.size)).cards
 
-    def _sure(self, unit: Unit, memory: Memory, trump: Trump) -> bool:
-        return not memory.beaten(unit.suit, unit, trump)
-
     def _throw(self, sure: list[Unit], memory: Memory, legal: LegalLeads
                ) -> tuple[Card, ...] | None:
         if not legal.rules.throws:
@@ -265,17 +263,19 @@ class HeuristicPlayer:
             by_suit.setdefault(unit.suit, []).append(unit)
         best: tuple[Card, ...] | None = None
         for units in by_suit.values():
+            if len(units) < 2:
+                continue
             counts = Counter(c for u in units for c in u.cards)
             cards: list[Card] = []
             for card, n in counts.items():
                 cards.extend([card] * min(n, legal.hand.count(card)))
-            if len(units) < 2 or len(cards) <= 1:
+            if len(cards) <= 1:
                 continue
             try:
                 lead = Lead.from_cards(cards, legal.trump, legal.rules)
             except ValueError:
                 continue
-            if all(self._sure(u, memory, legal.trump) for u in lead.units) and (
+            if not any(memory.beaten(u.suit, u, legal.trump) for u in lead.units) and (
                     best is None or len(cards) > len(best)):
                 best = tuple(cards)
         return best
@@ -305,7 +305,7 @@ class HeuristicPlayer:
         trump = legal.trump
         rules = view.rules
         memory = Memory(view, remember=self.remember, log=self.log)
-        state = current_winner(view, trump)
+        state = current_winner(view, trump, legal.lead)
         assert state is not None
         winner, reading, lead = state
         side = memory.side()
@@ -482,11 +482,9 @@ def _follows(legal: LegalPlays, rules: Rules) -> list[tuple[Card, ...]]:
             return _UNLISTED
         # a pair led, and a pair held: the pairs are the follows
         return [(f, f) for f in faces if counts[f] >= 2]
-    # no structure to give: every choice of ``size`` cards of the suit
-    ways = [1] + [0] * size
-    for f in faces:
-        ways = [sum(ways[k - j] for j in range(min(counts[f], k) + 1)) for k in range(size + 1)]
-    if ways[size] >= _ENUMERATE_LIMIT:
+    # no structure to give: every choice of ``size`` cards of the suit (at least as many
+    # as the choices of ``size`` distinct faces)
+    if comb(len(faces), size) >= _ENUMERATE_LIMIT:
         return _MANY
     tail = [0] * (len(faces) + 1)
     for i in range(len(faces) - 1, -1, -1):
@@ -506,30 +504,37 @@ def _follows(legal: LegalPlays, rules: Rules) -> list[tuple[Card, ...]]:
                 del chosen[len(chosen) - k:]
 
     rec(0, size)
-    return found
+    return found if len(found) < _ENUMERATE_LIMIT else _MANY
 
 
 def _beater(reading: Reading, lead: Lead, trump: Trump, rules: Rules
             ) -> Callable[[tuple[Card, ...]], Reading | None]:
     """:func:`~shengji.engine.trick.beats` against the winning ``reading``, with the
-    cases that need no reading of the play decided from the suits alone."""
+    cases that need no reading of the play decided from the suits and faces alone."""
     cur = reading[0]
-    led, now, top = lead.suit, cur.suit, cur.top
+    led, now = lead.suit, cur.suit
     suits, levels = trump.suit_index, trump.levels
     simple = not lead.rainbow and not (
         lead.is_throw and rules.throw_beat == ThrowBeat.CARD_BY_CARD)
+    plain = simple and not rules.bombs
+    width = lead.units[0].width
+    tuple_led = plain and not lead.is_throw and lead.units[0].length == 1
 
     def beat(play: tuple[Card, ...]) -> Reading | None:
         if len(play) == 1 and lead.size == 1 and simple:
-            card = play[0]
-            suit, level = suits[card], levels[card]
-            if (suit == now and level > top) or (suit == TRUMP and now != TRUMP):
-                return (Unit(suit, 1, 1, level, play),)
-            return None
-        if simple and not rules.bombs:
+            return beats_single(play, cur, trump)
+        if plain:
             suit = suits[play[0]]
             if (suit != led and suit != TRUMP) or (suit != now and suit != TRUMP) or any(
                     suits[c] != suit for c in play):
+                return None
+            if tuple_led:  # only the same tuple (copies of one face) can beat it
+                face = play[0]
+                if len(play) != width or any(c != face for c in play):
+                    return None
+                level = levels[face]
+                if (suit == now and level > cur.top) or (suit == TRUMP and now != TRUMP):
+                    return (Unit(suit, width, 1, level, play),)
                 return None
         return beats(play, reading, lead, trump, rules)
 

@@ -15,7 +15,7 @@ from shengji.engine.friends import FriendCall, FriendTracker
 from shengji.engine.lead import Lead, is_rainbow
 from shengji.engine.rules import Partnership, Rules
 from shengji.engine.trick import Play, beats
-from shengji.engine.trump import Trump
+from shengji.engine.trump import TRUMP, Trump
 from shengji.engine.units import LevelCounts, Reading, Unit, counts_of_suit, placements
 from shengji.game.deal import pack_counts
 from shengji.game.view import SeatView
@@ -243,8 +243,10 @@ _last_trick: list[_Winner] = []
 shares its plays, so only the plays added since are compared)."""
 
 
-def current_winner(view: SeatView, trump: Trump) -> tuple[int, Reading, Lead] | None:
-    """The seat winning the current trick, its winning reading and the lead."""
+def current_winner(view: SeatView, trump: Trump, lead: Lead | None = None
+                   ) -> tuple[int, Reading, Lead] | None:
+    """The seat winning the current trick, its winning reading and the lead (``lead``: the
+    trick's lead if the caller has it, e.g. from the legal follows, to save reading it)."""
     trick = view.trick
     if not trick:
         return None
@@ -255,12 +257,28 @@ def current_winner(view: SeatView, trump: Trump) -> tuple[int, Reading, Lead] | 
             trick) and all(a is b for a, b in zip(last[2], trick, strict=False)):
         start, winner, reading, lead = len(last[2]), last[3], last[4], last[5]
     else:
-        lead = Lead.from_cards(trick[0].cards, trump, rules)
+        if lead is None:
+            lead = Lead.from_cards(trick[0].cards, trump, rules)
         reading = lead.units
         winner = trick[0].seat
+    single = lead.size == 1 and not lead.rainbow
     for play in trick[start:]:
-        better = beats(play.cards, reading, lead, trump, rules)
+        if single:
+            better = beats_single(play.cards, reading[0], trump)
+        else:
+            better = beats(play.cards, reading, lead, trump, rules)
         if better is not None:
             reading, winner = better, play.seat
     _last_trick[:] = [(trump, rules, trick, winner, reading, lead)]
     return winner, reading, lead
+
+
+def beats_single(play: tuple[Card, ...], current: Unit, trump: Trump) -> Reading | None:
+    """:func:`~shengji.engine.trick.beats` for one card following one card (of the led
+    suit or trump: bombs, rainbows and throws are several cards), ``current`` winning."""
+    card = play[0]
+    suit, level = trump.suit_index[card], trump.levels[card]
+    if (suit == current.suit and level > current.top) or (
+            suit == TRUMP and current.suit != TRUMP):
+        return (Unit(suit, 1, 1, level, play),)
+    return None
