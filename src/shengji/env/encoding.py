@@ -46,6 +46,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from shengji.engine.friends import FriendCall
 from shengji.engine.rules import Rules
 from shengji.engine.trump import Trump
 from shengji.game.actions import Draw
@@ -81,7 +82,7 @@ class _Synced:
     """How far one seat's observation has been brought: the round, its history length and
     phase, and the plays counted (finished tricks, plays of the current trick)."""
 
-    __slots__ = ("history", "obs", "phase", "plays", "round", "tricks")
+    __slots__ = ("friends", "history", "obs", "phase", "plays", "round", "tricks")
 
     def __init__(self, rnd: Round, obs: NDArray[np.float32]) -> None:
         self.round = rnd
@@ -90,6 +91,8 @@ class _Synced:
         self.phase = rnd.phase
         self.tricks = len(rnd.tricks)
         self.plays = len(rnd.trick.plays) if rnd.trick is not None else 0
+        self.friends: tuple[tuple[int, ...], tuple[bool, ...]] | None = None
+        """The revealed friends and used-up calls written (Finding Friends)."""
 
 
 class Encoder:
@@ -157,6 +160,8 @@ class Encoder:
     def _rebuild(self, rnd: Round, seat: int) -> NDArray[np.float32]:
         obs = self._public(rnd, seat)
         synced = self._synced[seat] = _Synced(rnd, obs)
+        if rnd.tracker is not None:
+            synced.friends = (rnd.tracker.friends, tuple(rnd.tracker.done))
         synced.plays = self._count_played(rnd, seat, obs)
         return obs
 
@@ -217,8 +222,12 @@ class Encoder:
             for card in play.cards:
                 obs[row + card] += 1.0
         synced.tricks, synced.plays = len(tricks), len(trick.plays)
-        if rnd.tracker is not None:
-            self._friends(rnd, seat, obs)
+        tracker = rnd.tracker
+        if tracker is not None:
+            friends = (tracker.friends, tuple(tracker.done))
+            if friends != synced.friends:
+                self._friends(rnd, seat, obs)
+                synced.friends = friends
 
     def _friends(self, rnd: Round, seat: int, obs: NDArray[np.float32]) -> None:
         tracker = rnd.tracker
@@ -313,8 +322,6 @@ class Encoder:
     def _calls(self, obs: NDArray[np.float32], calls: list[tuple[object, bool]],
                ordinal: int | None, colour: str | None) -> None:
         """Write friend calls (and a call in progress) into the ``calls`` block."""
-        from shengji.engine.friends import FriendCall
-
         at, size = self.blocks["calls"]
         if not size:
             return
