@@ -162,8 +162,8 @@ def scaling(src: Path, rounds: int, workers: list[int], seed: int) -> None:
         wall = result["wall"]
         first = first or wall
         summaries.append(result["summary"])
-        print(f"  --workers {count}: {wall:6.2f} s wall, {rounds / wall:6.1f} deals/s, "
-              f"{first / wall:.2f}x the first", flush=True)
+        print(f"  --workers {count}: {wall:6.2f} s wall, {rounds / wall:6.1f} deals/s (each "
+              f"played twice), {first / wall:.2f}x the first", flush=True)
     same = all(s == summaries[0] for s in summaries)
     print(f"  the same summary on every worker count: {'yes' if same else 'NO'}")
     if not same:
