@@ -18,6 +18,7 @@ from shengji.engine.scoring import (
     level_name,
 )
 from shengji.engine.trick import Play
+from shengji.engine.trump import Trump
 
 if TYPE_CHECKING:
     from shengji.game.round import Round
@@ -75,6 +76,14 @@ class RoundResult:
     lines: tuple[str, ...]
     wrapped: tuple[int, ...] = ()
     """Seats whose level went round to the start rank (``wrap``, ``no-trump-wrap``)."""
+    trump: Trump | None = None
+    """The round's trump (``None`` for a redeal)."""
+    trick_winners: tuple[tuple[int, int], ...] = ()
+    """Every trick's winner and points, in order (the sheet's lines in numbers)."""
+    penalties: tuple[tuple[int, int], ...] = ()
+    """Each failed throw's seat and the points it gave the opponents (negative: taken)."""
+    team_bonus: bool = False
+    """A smaller declaring team won one bonus level (``smaller_team_bonus``)."""
 
     def sheet(self) -> str:
         """The score sheet in words."""
@@ -135,9 +144,11 @@ def score_round(rnd: Round, *, redeal: bool = False, lost_by: int | None = None)
         lines.append(f"Kitty {format_cards(rnd.kitty)}: {kitty_points} points, not counted"
                      f" ({why}).")
     penalty = 0
+    penalties: list[tuple[int, int]] = []
     for seat, pts in rnd.penalties:
         signed = pts if seat in declarers else -pts
         penalty += signed
+        penalties.append((seat, signed))
         lines.append(f"Failed throw by seat {seat}: {signed:+d} to the opponents.")
     red = _red_five_points(rnd, declarers)
     if red:
@@ -157,8 +168,9 @@ def score_round(rnd: Round, *, redeal: bool = False, lost_by: int | None = None)
     wrapped: list[int] = []
     winners = declarers if won else opponents
     steps = change.declarers_up if won else change.opponents_up
-    if won and rules.partnership == Partnership.FLUID and rules.smaller_team_bonus and (
-            steps and len(declarers) < 1 + rules.friend_count):
+    team_bonus = bool(won and rules.partnership == Partnership.FLUID and rules.smaller_team_bonus
+                      and steps and len(declarers) < 1 + rules.friend_count)
+    if team_bonus:
         steps += 1
         lines.append("Smaller declaring team: one bonus level.")
     played_level = levels[dealer]
@@ -200,7 +212,9 @@ def score_round(rnd: Round, *, redeal: bool = False, lost_by: int | None = None)
     return RoundResult(False, dealer, declarers, opponents, trick_points, declarer_points,
                        rnd.kitty, kitty_points, multiplier, bonus, penalty, red, total, change,
                        levels, tuple(new), nxt, won, tuple(passed), hooked, lost_by,
-                       tuple(lines), tuple(wrapped))
+                       tuple(lines), tuple(wrapped), trump,
+                       tuple((t.winner, t.points) for t in rnd.tricks), tuple(penalties),
+                       team_bonus)
 
 
 def _next_dealer(rules: Rules, dealer: int, declarers: tuple[int, ...],
