@@ -51,6 +51,13 @@ if CHROMIUM is None:
                 allow_module_level=True)
 
 
+def english_words(text: str, names: tuple[str, ...] = ()) -> list[str]:
+    """English words in a text meant to be Chinese, but for the players' ``names`` (card ranks,
+    JSON and NT are not words)."""
+    words = re.findall(r"[A-Za-z]*[a-z]{2,}[A-Za-z]*", text)
+    return [w for w in words if w not in names]
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -377,7 +384,10 @@ def test_four_people_play_a_round_of_tractor(server: Server, browser: Any) -> No
     assert "Round 1 over" in sheet and "Next dealer" in sheet
     shoot(players[0], "tractor-sheet")
     shoot(players[1], "tractor-sheet-zh")
-    assert "第 1 局结束" in players[1].page.inner_text("#sheet")
+    zh_sheet = players[1].page.inner_text("#sheet")
+    assert "第 1 局结束" in zh_sheet and "下一局庄家" in zh_sheet
+    names = tuple(p.name for p in players)
+    assert not english_words(zh_sheet, names), zh_sheet  # built from the sheet's numbers
     assert {"tractor-play", "tractor-bury"} <= shots
     assert {"lead", "follow", "bury"} <= set().union(*(p.kinds for p in players))
     # Every person reads the sheet; then the next round is dealt.
@@ -479,6 +489,12 @@ def hundred_match(server: Server, browser: Any) -> None:
     page.click("#lang-switch")
     page.wait_for_selector("#create-room:has-text('创建房间')")
     shoot(host, "home-zh")
+    # The rules form in Chinese: every option, choice and the preset's description in Chinese.
+    page.click(".rules-form summary")
+    page.wait_for_selector("#opt-decks-label:has-text('副数')")
+    assert not english_words(page.inner_text("#create-form")), page.inner_text("#create-form")
+    shoot(host, "rules-zh")
+    page.click(".rules-form summary")
     page.click("#lang-switch")
     page.wait_for_selector("#create-room:has-text('Create room')")
     page.fill("#name", "   ")

@@ -331,8 +331,34 @@ class DoneTrickJSON(_Out):
     points: int
 
 
+class TrickPoints(_Out):
+    """A finished trick on the score sheet: who won it and its points."""
+
+    winner: int
+    points: int
+
+
+class Penalty(_Out):
+    """A failed throw on the score sheet: the thrower and the points it gave the opponents
+    (negative: taken from them)."""
+
+    seat: int
+    points: int
+
+
+class LevelSteps(_Out):
+    """What the level table gave: levels up for each side, whether the opponents take over
+    the deal, whether it was a draw."""
+
+    declarers: int
+    opponents: int
+    switch: bool
+    draw: bool
+
+
 class RoundSheet(_Out):
-    """A round's score sheet (``kitty`` is ``[]`` for seats that may not see it)."""
+    """A round's score sheet (``kitty`` is ``[]`` for seats that may not see it); ``lines``
+    is the sheet in English, the other fields the same in numbers (for any language)."""
 
     redeal: bool
     dealer: int
@@ -356,6 +382,12 @@ class RoundSheet(_Out):
     hooked: bool
     lost_by: int | None
     lines: list[str]
+    trump: TrumpJSON | None
+    tricks: list[TrickPoints]
+    penalties: list[Penalty]
+    steps: LevelSteps | None
+    team_bonus: bool
+    wrapped: list[int]
 
 
 class ViewJSON(_Out):
@@ -514,6 +546,7 @@ def _trump(trump: Trump | None) -> dict[str, Any] | None:
 
 def result_json(result: RoundResult) -> dict[str, Any]:
     """A score sheet as JSON (the result as the seat's view gives it: kitty hidden or not)."""
+    change = result.change
     return {
         "redeal": result.redeal, "dealer": result.dealer,
         "declarers": list(result.declarers), "opponents": list(result.opponents),
@@ -527,6 +560,13 @@ def result_json(result: RoundResult) -> dict[str, Any]:
         "next_dealer": result.next_dealer, "declarers_won": result.declarers_won,
         "match_won_by": list(result.match_won_by), "hooked": result.hooked,
         "lost_by": result.lost_by, "lines": list(result.lines),
+        "trump": _trump(result.trump),
+        "tricks": [{"winner": w, "points": p} for w, p in result.trick_winners],
+        "penalties": [{"seat": s, "points": p} for s, p in result.penalties],
+        "steps": None if change is None else {
+            "declarers": change.declarers_up, "opponents": change.opponents_up,
+            "switch": change.switch, "draw": change.draw},
+        "team_bonus": result.team_bonus, "wrapped": list(result.wrapped),
     }
 
 

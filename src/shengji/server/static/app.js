@@ -3,7 +3,7 @@
 // client asks it (`check`) whenever the selection changes and shows its reason.
 import { Connection, savedToken } from "./conn.js";
 import { h, morph } from "./dom.js";
-import { lang, setLang, t } from "./i18n.js";
+import { errorText, lang, setLang, t } from "./i18n.js";
 import { checkForm, newForm, renderHome, renderJoin, renderLobby } from "./lobby.js";
 import { reasonText } from "./reasons.js";
 import {
@@ -140,8 +140,8 @@ function onMessage(message) {
         // The hello was refused (a bad name...): back to the join form, with the reason.
         conn.stop();
         conn = null;
-        S.notice = t("error", { message: message.message });
-      } else S.notice = t("error", { message: reasonText(message.why, message.message) });
+        S.notice = t("error", { message: errorText(message) });
+      } else S.notice = t("error", { message: reasonText(message.why, errorText(message)) });
       break;
     default:
       return;

@@ -61,5 +61,5 @@ export function cardRow(cards, size = "small") {
 /** A level (2..14, 15 = no-trump) as a rank name. */
 export function levelName(level) {
   if (level >= 2 && level <= 14) return RANKS[level - 2];
-  return "NT";
+  return t("levelNT");
 }

@@ -1,8 +1,9 @@
 // The home page (create or join a room), the rules form generated from the server's option
 // specs, and the room's lobby (seats, computer players, start).
-import { RANKS } from "./cards.js";
+import { RANKS, SUIT_SYMBOLS } from "./cards.js";
 import { h } from "./dom.js";
-import { has, t } from "./i18n.js";
+import { errorText, has, lang, t } from "./i18n.js";
+import { CHOICES_ZH, KINDS_ZH, OPTIONS_ZH, PRESETS_ZH } from "./options_zh.js";
 
 /** The translated name of a preset, or the server's description. */
 export function presetTitle(presets, name) {
@@ -11,9 +12,44 @@ export function presetTitle(presets, name) {
   return found ? found.description : name;
 }
 
+/** A preset's description in the current language. */
+function presetDescription(spec) {
+  return lang() === "zh" ? PRESETS_ZH[spec.name] ?? spec.description : spec.description;
+}
+
 /** The translated name of a computer player kind. */
 export function kindTitle(kind) {
   return has(`kind_${kind}`) ? t(`kind_${kind}`) : kind;
+}
+
+/** What a computer player kind does, in the current language. */
+function kindDescription(player) {
+  return lang() === "zh" ? KINDS_ZH[player.kind] ?? "" : player.description ?? "";
+}
+
+/** An option's label and explanation in the current language: [label, doc]. */
+function optionWords(spec) {
+  const zh = lang() === "zh" ? OPTIONS_ZH[spec.name] : null;
+  return zh ?? [null, spec.doc ?? ""];
+}
+
+/** A choice of an option as shown in the form. */
+function choiceText(spec, value) {
+  const text = String(value);
+  if (spec.name === "rank_suit_order") return `${SUIT_SYMBOLS[text] ?? ""} ${t(`suit${text}`)}`;
+  return lang() === "zh" ? CHOICES_ZH[`${spec.name}.${text}`] ?? text : text;
+}
+
+/** A rules error for people: the engine's English, or in Chinese a short line (the English in
+ * its tooltip). `field` is the option (null: shown under it; "": a message already in the
+ * page's language). */
+function rulesError(field, message) {
+  if (field === "") return message;
+  if (lang() !== "zh") return field ? `${field}: ${message}` : message;
+  if (field === null) return t("badValue");
+  const label = OPTIONS_ZH[field]?.[0] ?? (field === "table" ? t("tableSize")
+    : field === "preset" ? t("preset") : field);
+  return t("badField", { field: label });
 }
 
 /** A fresh form state for `preset` (its first table size unless `table` fits). */
@@ -105,7 +141,7 @@ function optionField(spec, value, form, onChange) {
                        "aria-labelledby": `${id}-label` },
       spec.choices.map((c) => h("label", { class: "choice" },
         h("input", { type: "checkbox", name: spec.name, value: String(c),
-                     checked: chosen.has(String(c)), onchange: toggle }), String(c))));
+                     checked: chosen.has(String(c)), onchange: toggle }), choiceText(spec, c))));
   } else if (spec.kind === "bool") {
     input = h("input", { ...common, type: "checkbox", checked: Boolean(value), onchange: update });
   } else if (spec.kind === "choice" || spec.kind === "rank") {
@@ -113,22 +149,25 @@ function optionField(spec, value, form, onChange) {
     const nullable = spec.default === null || value === null || value === undefined;
     input = h("select", { ...common, onchange: update, value: valueText(spec, value) },
       nullable ? h("option", { value: "" }, t("noneOption")) : null,
-      choices.map((c) => h("option", { value: String(c) }, String(c))));
+      choices.map((c) => h("option", { value: String(c) }, choiceText(spec, c))));
   } else if (spec.kind === "int") {
     input = h("input", { ...common, type: "number", min: spec.min ?? null, max: spec.max ?? null,
                          placeholder: t("auto"), value: valueText(spec, value), onchange: update });
   } else {
     input = h("input", { ...common, type: "text", value: valueText(spec, value), onchange: update,
-                         placeholder: spec.kind === "ranks" ? t("ranksHint") : "JSON" });
+                         placeholder: spec.kind === "ranks" ? t("ranksHint") : t("jsonHint") });
   }
+  const [label, doc] = optionWords(spec);
   return h("div", { class: `field option${error ? " invalid" : ""}${changed ? " changed" : ""}` },
     h("label", { for: input.tagName === "DIV" ? null : id, id: `${id}-label`,
-                 title: spec.doc ?? "" },
-      h("code", {}, spec.name),
+                 title: label ? `${spec.name}: ${doc}` : doc },
+      label ? h("span", { class: "option-label" }, label) : h("code", {}, spec.name),
       changed ? h("span", { class: "badge" }, t("changed")) : null),
     input,
-    spec.doc ? h("small", { class: "doc" }, spec.doc) : null,
-    error ? h("small", { class: "error", id: `${id}-error`, role: "alert" }, error) : null);
+    doc ? h("small", { class: "doc" }, doc) : null,
+    error ? h("small", { class: "error", id: `${id}-error`, role: "alert",
+                         title: lang() === "zh" ? error : null },
+      rulesError(null, error)) : null);
 }
 
 /**
@@ -164,9 +203,10 @@ export function rulesForm(presets, form, onChange, ui) {
             onChange();
           },
         }, (spec?.tables ?? []).map((n) => h("option", { value: String(n) }, String(n)))))),
-    spec ? h("p", { class: "muted" }, spec.description) : null,
-    general.map(([k, message]) => h("p", { class: "error", role: "alert" },
-      k ? `${k}: ${message}` : message)),
+    spec ? h("p", { class: "muted" }, presetDescription(spec)) : null,
+    general.map(([k, message]) => h("p", { class: "error", role: "alert",
+                                           title: lang() === "zh" ? message : null },
+      rulesError(k, message))),
     h("details", { class: "options", open: ui.rulesOpen || null },
       h("summary", {
         id: "rules-summary", "aria-expanded": ui.rulesOpen ? "true" : "false",
@@ -196,14 +236,7 @@ export function renderHome(S, act) {
   const form = S.form;
   const create = async (event) => {
     event.preventDefault();
-    const name = S.name.trim();
-    if (!name || name.length > 24) {
-      S.notice = t("nameRequired");
-      act.render();
-      return;
-    }
-    localStorage.setItem("shengji.name", name);
-    S.notice = null;
+    if (!acceptName(S, act)) return;
     const response = await fetch("/api/rooms", {
       method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ preset: form.preset, table: form.table, rules: form.overrides }),
@@ -214,7 +247,8 @@ export function renderHome(S, act) {
       return;
     }
     form.ok = false;
-    form.errors = reply.errors ?? { "": reply.message ?? String(response.status) };
+    form.errors = reply.code ? { "": errorText({ code: reply.code, message: reply.errors?.room }) }
+      : reply.errors ?? { "": String(response.status) };
     act.render();
   };
   return h("div", { class: "home" },
@@ -240,6 +274,19 @@ export function renderHome(S, act) {
       h("button", { type: "submit" }, t("join"))));
 }
 
+/** Check the typed name and remember it (true), or say what is wrong with it (false). */
+function acceptName(S, act) {
+  const name = S.name.trim();
+  if (!name || name.length > 24) {
+    S.notice = t("nameRequired");
+    act.render();
+    return false;
+  }
+  localStorage.setItem("shengji.name", name);
+  S.notice = null;
+  return true;
+}
+
 /** The name input (kept in S.name as it is typed). */
 export function nameField(S) {
   return h("div", { class: "field" },
@@ -254,15 +301,7 @@ export function renderJoin(S, act) {
     class: "panel", id: "join-name",
     onsubmit: (e) => {
       e.preventDefault();
-      const name = S.name.trim();
-      if (!name || name.length > 24) {
-        S.notice = t("nameRequired");
-        act.render();
-        return;
-      }
-      localStorage.setItem("shengji.name", name);
-      S.notice = null;
-      act.connect();
+      if (acceptName(S, act)) act.connect();
     },
   }, h("h2", {}, t("room", { code: S.code })), nameField(S),
   S.notice ? h("p", { class: "error", role: "alert" }, S.notice) : null,
@@ -295,7 +334,7 @@ function seatRow(S, act, seat) {
         h("label", { for: id, class: "sr-only" }, t("botKind", { n: seat.seat })),
         h("select", { id, value: S.ui.botKind ?? "heuristic",
                       onchange: (e) => { S.ui.botKind = e.target.value; } },
-          kinds.map((k) => h("option", { value: k.kind, title: k.description ?? "" },
+          kinds.map((k) => h("option", { value: k.kind, title: kindDescription(k) },
             kindTitle(k.kind)))),
         h("button", {
           type: "button", class: "add-bot", dataset: { seat: seat.seat },
@@ -332,9 +371,30 @@ function seatRow(S, act, seat) {
   }
   return h("li", { class: `seat-row${mine ? " mine" : ""}`, dataset: { seat: seat.seat } },
     h("span", { class: "seat-no" }, t("seat", { n: seat.seat })),
-    h("span", { class: "seat-name" }, seat.kind === null ? h("em", {}, t("empty")) : seat.name),
+    h("span", { class: "seat-name" }, seat.kind === null ? h("em", {}, t("empty"))
+      : seat.kind === "bot" ? `${kindTitle(seat.bot)} ${seat.seat}` : seat.name),
     seatBadges(S, seat),
     h("span", { class: "controls" }, controls));
+}
+
+/** The computer player behind the Suggest button: the host picks it, others read it. */
+function suggesterField(S, act) {
+  const room = S.room;
+  const current = room.config.suggest ?? "heuristic";
+  if (!room.you.host) {
+    return h("p", { class: "muted", id: "suggester" },
+      t("suggester"), " ", h("strong", {}, kindTitle(current)));
+  }
+  const kinds = S.presets?.players ?? [{ kind: current }];
+  const cfg = room.config;
+  return h("div", { class: "field inline" },
+    h("label", { for: "suggester" }, t("suggester")),
+    h("select", {
+      id: "suggester", value: current,
+      onchange: (e) => act.send({ type: "configure", preset: cfg.preset, table: cfg.table,
+                                  rules: cfg.rules ?? {}, suggest: e.target.value }),
+    }, kinds.map((k) => h("option", { value: k.kind, title: kindDescription(k) },
+      kindTitle(k.kind)))));
 }
 
 /** The room before the match: the link, the rules, the seats, the start button. */
@@ -371,6 +431,7 @@ export function renderLobby(S, act) {
                         onclick: () => act.send({ type: "kick", member: w.member }) },
             t("kick"))))) : null,
       you.seat === null || you.seat === undefined ? h("p", {}, t("watching")) : null,
+      suggesterField(S, act),
       you.host
         ? h("div", { class: "actions" },
           h("button", { type: "button", class: "primary", id: "start", disabled: !full || null,

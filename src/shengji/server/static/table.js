@@ -8,11 +8,12 @@ import { has, t } from "./i18n.js";
 import { kindTitle } from "./lobby.js";
 import { reasonText } from "./reasons.js";
 
-/** A seat's display name. */
+/** A seat's display name (a computer player's in the page's language). */
 export function seatName(S, seat) {
   if (seat === null || seat === undefined) return "—";
-  const name = S.room?.seats?.[seat]?.name;
-  return name ? name : t("seat", { n: seat });
+  const info = S.room?.seats?.[seat];
+  if (info?.kind === "bot") return `${kindTitle(info.bot)} ${seat}`;
+  return info?.name ? info.name : t("seat", { n: seat });
 }
 
 function phaseName(phase) {
@@ -20,7 +21,7 @@ function phaseName(phase) {
 }
 
 function names(S, seats) {
-  return seats.length ? seats.map((s) => seatName(S, s)).join(", ") : t("none");
+  return seats.length ? seats.map((s) => seatName(S, s)).join(t("listSep")) : t("none");
 }
 
 /** The cards currently selected in the hand, in hand order. */
@@ -521,23 +522,72 @@ function lastTrick(S, act) {
       : h("p", { id: "last-trick", class: "muted" }, t("noLastTrick")));
 }
 
+function signed(points) {
+  return points > 0 ? `+${points}` : String(points);
+}
+
+function kittyLine(S, result) {
+  if (result.kitty_points === null || result.kitty_points === undefined) {
+    return h("p", { class: "kitty-line" }, t("kittyHidden"));
+  }
+  const cards = result.kitty?.length ? [" ", cardRow(result.kitty, "tiny")] : null;
+  const params = { points: result.kitty_points, mult: result.kitty_multiplier,
+                   bonus: Math.abs(result.kitty_bonus) };
+  let text;
+  if (result.kitty_multiplier === 0) {
+    text = t(result.lost_by !== null && result.lost_by !== undefined ? "kittyNotCountedLost"
+      : "kittyNotCounted", params);
+  } else {
+    text = t(result.kitty_bonus < 0 ? "kittyToDeclarers" : "kittyLine", params);
+  }
+  return h("p", { class: "kitty-line" }, text, cards);
+}
+
+function stepsText(result) {
+  const steps = result.steps;
+  if (!steps) return "";
+  if (steps.draw) return t("stepsDraw");
+  if (!steps.switch) return t("stepsDeclarers", { n: steps.declarers });
+  return steps.opponents ? t("stepsOpponents", { n: steps.opponents }) : t("stepsSwitch");
+}
+
+/** A round's score sheet, built from its numbers (the same in every language). */
 function sheetView(S, result, n) {
   const lines = [];
   if (result.redeal) lines.push(h("p", {}, t("redeal")));
-  else if (result.points !== undefined) {
+  else {
     lines.push(h("p", { class: "outcome" }, result.declarers_won
       ? t("declarersKeep", { points: result.points })
       : t("opponentsWin", { points: result.points })));
-    lines.push(h("p", {}, t("trickPoints", { points: result.trick_points })));
-    if (result.kitty_points !== null && result.kitty_points !== undefined) {
-      const counted = result.kitty_multiplier > 0;
-      lines.push(h("p", { class: "kitty-line" },
-        counted ? t("kittyLine", { points: result.kitty_points, mult: result.kitty_multiplier })
-          : t("kittyNotCounted", { points: result.kitty_points }),
-        result.kitty?.length ? [" ", cardRow(result.kitty, "tiny")] : null));
+    lines.push(h("p", {}, t("sheetTrump", { dealer: seatName(S, result.dealer) }), " ",
+      h("strong", {}, trumpText(result.trump) ?? t("noTrumpYet"))));
+    lines.push(h("p", {}, t("sheetTeams", { declarers: names(S, result.declarers),
+                                           opponents: names(S, result.opponents) })));
+    const scored = (result.tricks ?? []).map((trick, i) => [i + 1, trick])
+      .filter(([, trick]) => trick.points);
+    if (scored.length) {
+      lines.push(h("ul", { class: "sheet-tricks" }, scored.map(([k, trick]) => h("li", {},
+        t("sheetTrick", { n: k, name: seatName(S, trick.winner), points: trick.points,
+                          side: t(result.opponents.includes(trick.winner) ? "sideOpponents"
+                            : "sideDeclarers") })))));
     }
+    lines.push(h("p", {}, t("trickPoints", { points: result.trick_points })));
+    lines.push(kittyLine(S, result));
+    for (const penalty of result.penalties ?? []) {
+      lines.push(h("p", {}, t("penaltyLine", { name: seatName(S, penalty.seat),
+                                              points: signed(penalty.points) })));
+    }
+    if (result.red_five_points) {
+      lines.push(h("p", {}, t("redFiveLine", { points: signed(result.red_five_points) })));
+    }
+    if (result.lost_by !== null && result.lost_by !== undefined) {
+      lines.push(h("p", {}, t("lostBy", { name: seatName(S, result.lost_by) })));
+    }
+    lines.push(h("p", { class: "total" }, t("totalLine", { points: result.points }), " ",
+      stepsText(result)));
+    if (result.team_bonus) lines.push(h("p", {}, t("teamBonus")));
+    if (result.hooked) lines.push(h("p", {}, t("hooked")));
   }
-  if (result.change) lines.push(h("p", {}, t("levelRow", { row: result.change })));
   if (result.levels_before && result.levels) {
     const changes = result.levels.map((lv, s) => [s, result.levels_before[s], lv])
       .filter(([, a, b]) => a !== b);
@@ -546,15 +596,18 @@ function sheetView(S, result, n) {
         t("levelChange", { name: seatName(S, s), from: levelName(a), to: levelName(b) })))));
     }
   }
+  if (result.match_won_by?.length) {
+    lines.push(h("p", {}, t("matchWonBy", { names: names(S, result.match_won_by) })));
+  }
+  if (result.wrapped?.length) {
+    lines.push(h("p", {}, t("wrappedLine", { names: names(S, result.wrapped) })));
+  }
   if (result.next_dealer !== undefined) {
     lines.push(h("p", {}, t("nextDealer", { name: seatName(S, result.next_dealer) })));
   }
   return h("div", { class: "sheet-body" },
     h("h2", { id: "sheet-title" }, t("roundOver", { n })),
-    lines,
-    result.lines?.length ? h("details", { open: true },
-      h("summary", {}, t("engineSheet")),
-      h("pre", { class: "engine-sheet" }, result.lines.join("\n"))) : null);
+    lines);
 }
 
 function waitingLine(S, act) {

@@ -1,0 +1,85 @@
+"""The browser client speaks Chinese without English from the server: every rules option, choice,
+preset and computer player has its Chinese words in the client, every error code the server
+sends has an English and a Chinese line, and the score sheet is sent as numbers the client
+words itself."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from shengji.engine.rules import Rules
+from shengji.game.presets import PRESETS, preset
+from shengji.players import PLAYER_KINDS, make_player
+from shengji.players.table import play_match
+from shengji.server.schemas import RoundSheet, option_specs, result_json
+
+STATIC = Path(__file__).parent.parent / "src" / "shengji" / "server" / "static"
+SERVER = STATIC.parent
+
+
+def js_keys(text: str, start: str) -> set[str]:
+    """The keys of the object literal that opens with the line ``start`` (up to ``};``/``},``
+    at its own indentation)."""
+    at = text.index(start)
+    indent = len(start) - len(start.lstrip())
+    end = min(i for i in (text.find("\n" + " " * indent + "};", at),
+                          text.find("\n" + " " * indent + "},", at)) if i > 0)
+    body = text[at + len(start):end]
+    inner = " " * (indent + 2)
+    return {m.group(1) or m.group(2) for m in re.finditer(
+        rf'^{inner}(?:"([^"]+)"|([\w]+))\s*:', body, re.MULTILINE)}
+
+
+@pytest.fixture(scope="module")
+def options_zh() -> str:
+    return (STATIC / "options_zh.js").read_text()
+
+
+def test_every_rules_option_has_chinese_words(options_zh: str) -> None:
+    names = {f.name for f in fields(Rules)}
+    assert js_keys(options_zh, "export const OPTIONS_ZH = {") == names
+    choices = {f"{spec['name']}.{c}" for spec in option_specs() if spec["kind"] in (
+        "choice", "list") and spec.get("choices") and spec["name"] != "rank_suit_order"
+        for c in spec["choices"]}
+    assert choices and js_keys(options_zh, "export const CHOICES_ZH = {") == choices
+    assert js_keys(options_zh, "export const PRESETS_ZH = {") == set(PRESETS)
+    assert js_keys(options_zh, "export const KINDS_ZH = {") == set(PLAYER_KINDS)
+
+
+def test_every_error_code_and_player_has_both_languages() -> None:
+    i18n = (STATIC / "i18n.js").read_text()
+    en, zh = js_keys(i18n, "  en: {"), js_keys(i18n, "  zh: {")
+    assert en == zh
+    sent: set[str] = set()
+    for path in SERVER.glob("*.py"):
+        source = path.read_text()
+        sent |= set(re.findall(r'(?:Refusal|error|MessageError)\(\s*"([a-z-]+)"', source))
+        sent |= set(re.findall(r'"code": "([a-z-]+)"', source))
+    assert {"illegal", "not-your-turn", "busy", "rate", "too-many-rooms"} <= sent
+    assert {f"err_{code}" for code in sent} <= en
+    assert {f"kind_{kind}" for kind in PLAYER_KINDS} <= en
+    assert {f"preset_{name}" for name in PRESETS} <= en
+
+
+@pytest.mark.parametrize("name", ["tractor", "finding-friends"])
+def test_the_score_sheet_is_sent_in_numbers(name: str) -> None:
+    rules = preset(name, players=5 if name == "finding-friends" else 4)
+    players = [make_player("heuristic", seed=s) for s in range(rules.players)]
+    match = play_match(rules, players, seed=7, max_rounds=2)
+    for result in match.results:
+        sheet = result_json(result)
+        if sheet["redeal"]:
+            continue
+        assert sum(t["points"] for t in sheet["tricks"]) == (
+            sheet["trick_points"] + sheet["declarer_points"])
+        assert sheet["trump"] is not None and sheet["trump"]["text"] == str(result.trump)
+        change = result.change
+        assert change is not None and sheet["steps"] == {
+            "declarers": change.declarers_up, "opponents": change.opponents_up,
+            "switch": change.switch, "draw": change.draw}
+        assert sum(p["points"] for p in sheet["penalties"]) == sheet["penalty_points"]
+        RoundSheet.model_validate(sheet)
