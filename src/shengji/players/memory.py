@@ -123,7 +123,7 @@ _SIDES: dict[int, set[int]] = {}
 
 
 class Memory:
-    """The public knowledge of one seat, computed from its view.
+    """The public knowledge of one seat, computed from its view (each part when first read).
 
     Pass a :class:`TrickLog` kept across decisions to avoid reading every
     finished trick again at each decision: then only the current trick and the
@@ -134,47 +134,85 @@ class Memory:
     def __init__(self, view: SeatView, *, remember: bool = True,
                  log: TrickLog | None = None) -> None:
         self.view = view
-        rules = view.rules
         self.trump = view.trump
-        n = rules.players
-        if log is None:
-            log = TrickLog()
-        log.update(view)
-        assert log.left is not None
-        counts = list(log.left) if remember else list(log.pack)
-        for card in view.hand:
-            counts[card] -= 1
-        if view.kitty is not None:
-            for card in view.kitty:
-                counts[card] -= 1
-        trick = view.trick
-        if remember:
-            voids = list(log.voids) if log.voids else [set() for _ in range(n)]
-            # the log's sets, replaced (not changed) below
-            for play in trick:
-                for card in play.cards:
-                    counts[card] -= 1
-            trump = self.trump
-            if len(trick) > 1 and trump is not None:
-                lead = trick[0].cards
-                suit = trump.suit_index[lead[0]]
-                for play in trick[1:]:
-                    if suit not in voids[play.seat] and shows_void(lead, play.cards, trump,
-                                                                    rules):
-                        voids[play.seat] = voids[play.seat] | {suit}
-        else:
-            voids = [set() for _ in range(n)]
-        self.voids = voids
-        self.unseen = counts if min(counts) >= 0 else [c if c > 0 else 0 for c in counts]
+        self.remember = remember
+        self.log = log if log is not None else TrickLog()
+        self._read = False
+        self._voids: list[set[int]] | None = None
+        self._unseen: list[int] | None = None
+        self._tracked = False
+        self._tracker: FriendTracker | None = None
         self._by_suit: dict[int, LevelCounts] = {}
         self._highest: dict[int, int] = {}
-        self.tracker: FriendTracker | None = None
-        if view.calls and view.dealer is not None:
-            tracker = log.tracker(view.calls, view.dealer, rules)
-            for play in trick:
-                tracker.play(play.seat, play.cards)
-            self.tracker = tracker
-        self.fluid = rules.partnership == Partnership.FLUID
+        self.fluid = view.rules.partnership == Partnership.FLUID
+
+    def _updated(self) -> TrickLog:
+        """The log, having read the view's finished tricks."""
+        if not self._read:
+            self.log.update(self.view)
+            self._read = True
+        return self.log
+
+    @property
+    def voids(self) -> list[set[int]]:
+        """Per seat, the effective suits it has shown it is void in (forgotten, empty,
+        without memory)."""
+        voids = self._voids
+        if voids is None:
+            view = self.view
+            n = view.rules.players
+            if not self.remember:
+                voids = [set() for _ in range(n)]
+            else:
+                log = self._updated()
+                voids = list(log.voids) if log.voids else [set() for _ in range(n)]
+                # the log's sets, replaced (not changed) below
+                trick, trump = view.trick, self.trump
+                if len(trick) > 1 and trump is not None:
+                    lead = trick[0].cards
+                    suit = trump.suit_index[lead[0]]
+                    for play in trick[1:]:
+                        if suit not in voids[play.seat] and shows_void(lead, play.cards, trump,
+                                                                        view.rules):
+                            voids[play.seat] = voids[play.seat] | {suit}
+            self._voids = voids
+        return voids
+
+    @property
+    def unseen(self) -> list[int]:
+        """Per face, the copies this seat has not seen (in other hands or the kitty; every
+        card not held, without memory)."""
+        unseen = self._unseen
+        if unseen is None:
+            view = self.view
+            log = self._updated()
+            assert log.left is not None
+            counts = list(log.left) if self.remember else list(log.pack)
+            for card in view.hand:
+                counts[card] -= 1
+            if view.kitty is not None:
+                for card in view.kitty:
+                    counts[card] -= 1
+            if self.remember:
+                for play in view.trick:
+                    for card in play.cards:
+                        counts[card] -= 1
+            unseen = self._unseen = (
+                counts if min(counts) >= 0 else [c if c > 0 else 0 for c in counts])
+        return unseen
+
+    @property
+    def tracker(self) -> FriendTracker | None:
+        """The friend calls' tracker after the plays so far (``None`` without calls)."""
+        if not self._tracked:
+            view = self.view
+            if view.calls and view.dealer is not None:
+                tracker = self._updated().tracker(view.calls, view.dealer, view.rules)
+                for play in view.trick:
+                    tracker.play(play.seat, play.cards)
+                self._tracker = tracker
+            self._tracked = True
+        return self._tracker
 
     def unseen_in(self, suit: int, trump: Trump) -> LevelCounts:
         """The unseen cards of one effective suit by level (read once per decision; the
