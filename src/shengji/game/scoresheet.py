@@ -3,7 +3,7 @@ and a score sheet that explains them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from shengji.engine.cards import Card, format_cards
@@ -76,13 +76,14 @@ class RoundResult:
     lines: tuple[str, ...]
     wrapped: tuple[int, ...] = ()
     """Seats whose level went round to the start rank (``wrap``, ``no-trump-wrap``)."""
-    trump: Trump | None = None
+    trump: Trump | None = field(default=None, repr=False)
     """The round's trump (``None`` for a redeal)."""
-    trick_winners: tuple[tuple[int, int], ...] = ()
-    """Every trick's winner and points, in order (the sheet's lines in numbers)."""
-    penalties: tuple[tuple[int, int], ...] = ()
+    trick_winners: tuple[tuple[int, int], ...] = field(default=(), repr=False)
+    """Every trick's winner and points, in order (these four: the sheet's lines in numbers,
+    left out of the ``repr`` that pins whole games)."""
+    penalties: tuple[tuple[int, int], ...] = field(default=(), repr=False)
     """Each failed throw's seat and the points it gave the opponents (negative: taken)."""
-    team_bonus: bool = False
+    team_bonus: bool = field(default=False, repr=False)
     """A smaller declaring team won one bonus level (``smaller_team_bonus``)."""
 
     def sheet(self) -> str:
