@@ -459,6 +459,21 @@ class Structure:
         return value, [(base if exact else base + 1, (face,), n) for face, n, exact in picks]
 
 
+_STRUCTURES: dict[tuple[int, int, tuple[tuple[int, int], ...]], Structure] = {}
+
+
+def structure_of(lead: Lead, trump: Trump, rules: Rules) -> Structure:
+    """The :class:`Structure` of ``lead``, shared by the leads of the same unit shapes
+    under the same trump and rules (it depends on nothing else; its caches last)."""
+    key = (id(trump), id(rules), tuple([u.shape for u in lead.units]))
+    found = _STRUCTURES.get(key)
+    if found is None or found.trump is not trump or found.rules is not rules:
+        if len(_STRUCTURES) >= 4096:
+            _STRUCTURES.clear()
+        found = _STRUCTURES[key] = Structure(lead, trump, rules)
+    return found
+
+
 class LegalPlays:
     """Every legal way for ``hand`` to follow ``lead``, described without listing it.
 
@@ -488,7 +503,8 @@ class LegalPlays:
             self.mode = "short"
         else:
             self.mode = "follow"
-        self._structure = structure if structure is not None else Structure(lead, trump, rules)
+        self._structure = structure if structure is not None else structure_of(lead, trump,
+                                                                                rules)
         self._target: Value | None = None  # found when first asked (a random draw needs none)
         self._used: Used = []
         self.bombs: tuple[tuple[Card, ...], ...] = ()

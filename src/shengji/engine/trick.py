@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from shengji.engine.cards import Card, Hand, format_cards, parse_cards
-from shengji.engine.follow import LegalPlays, Structure
+from shengji.engine.follow import LegalPlays, Structure, structure_of
 from shengji.engine.lead import Lead, LegalLeads, PlayError, is_rainbow
 from shengji.engine.reasons import Reason
 from shengji.engine.rules import Rules, ThrowBeat, ThrowCheck
@@ -116,7 +116,7 @@ class Trick:
         """The follow obligations of ``hand``, sharing this trick's lead structure."""
         assert self.lead is not None
         if self._structure is None:
-            self._structure = Structure(self.lead, self.trump, self.rules)
+            self._structure = structure_of(self.lead, self.trump, self.rules)
         return LegalPlays(hand, self.lead, self.trump, self.rules, self._structure)
 
     def play(
