@@ -20,11 +20,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from random import Random
 
 from flow_helpers import deal, pass_round, stacked
-from shengji.engine.cards import Card, Rank, parse_cards
+from shengji.engine.cards import Card, Hand, Rank, Suit, parse_cards
+from shengji.engine.follow import LegalPlays
 from shengji.engine.friends import FriendCall
+from shengji.engine.lead import Lead, LegalLeads, PlayError
 from shengji.engine.rules import Rules
+from shengji.engine.trump import Trump
 from shengji.game.actions import Action, Bid, Bury, Call, Draw, Pass, Play, parse_action
 from shengji.game.presets import preset
 from shengji.game.round import Phase, Round
@@ -417,3 +421,125 @@ def test_voids_are_not_inferred_from_rainbow_leads_or_bomb_answers() -> None:
     assert shows_void(parse_cards("3D 3D"), parse_cards("KC QC"), trump, bombs)
     follow = Rules(bombs=2, bomb_follow_suit=True)  # an off-suit bomb only when void
     assert shows_void(parse_cards("3D 3D"), parse_cards("KC KC"), trump, follow)
+
+
+# -- the shortcuts of the follow decision agree with the rules engine ------------------------
+
+SHORTCUT_RULES = [
+    *(preset(name) for name in ("tractor", "tractor-6", "finding-friends", "da-bai-fen",
+                                "hundred")),
+    *(preset("tractor", **options) for options in (
+        {"bombs": 2}, {"bombs": 2, "bomb_follow_suit": True}, {"rainbow": 3},
+        {"tuple_follow": "protect"}, {"tuple_follow": "protect", "decks": 3}, {"decks": 3},
+        {"tuple_follow": "none"}, {"tuple_follow": "breakdown", "decks": 3}, {"decks": 4},
+        {"decks": 1, "tractor_min_width": 1}, {"throw_beat": "card-by-card"})),
+]
+
+
+def _follow_positions(count: int) -> list[tuple[Rules, Trump, Lead, LegalPlays]]:
+    """Random leads (units, and throws of two units) and the legal follows of a random
+    hand, under every rule set above."""
+    rng = Random(12)
+    positions: list[tuple[Rules, Trump, Lead, LegalPlays]] = []
+    while len(positions) < count:
+        rules = rng.choice(SHORTCUT_RULES)
+        rank = rng.choice([None, *Rank])
+        trump = Trump(rank, rng.choice([None, *Suit]) if rank is not None else None)
+        pack = [Card(i) for i in range(54) for _ in range(rules.decks)]
+        rng.shuffle(pack)
+        units = list(LegalLeads(Hand(pack[:25]), trump, rules).units())
+        cards = rng.choice(units).cards
+        more = [u for u in units if u.suit == units[0].suit and not set(u.cards) & set(cards)]
+        if more and rng.random() < 0.3:
+            cards += rng.choice(more).cards
+        try:
+            lead = Lead.from_cards(cards, trump, rules)
+        except PlayError:
+            continue
+        hand = Hand(pack[25:25 + rng.choice((lead.size + 2, 12, 25))])
+        positions.append((rules, trump, lead, LegalPlays(hand, lead, trump, rules)))
+    return positions
+
+
+def test_follows_listed_directly_are_the_legal_sets_own_list() -> None:
+    from itertools import islice
+
+    from shengji.players.heuristic import _ENUMERATE_LIMIT, _MANY, _UNLISTED, _follows
+
+    listed = 0
+    for rules, _, _, legal in _follow_positions(1500):
+        if legal.mode != "follow":
+            continue
+        found = _follows(legal, rules)
+        if found is _UNLISTED:
+            continue
+        listed += 1
+        expected = list(islice(iter(legal), _ENUMERATE_LIMIT))
+        assert found is _MANY if len(expected) == _ENUMERATE_LIMIT else found == expected
+    assert listed > 300
+
+
+def test_forced_cards_read_from_the_counts_are_the_legal_sets_own() -> None:
+    from shengji.players.heuristic import _forced
+
+    modes: Counter[str] = Counter()
+    for _, _, _, legal in _follow_positions(1500):
+        modes[legal.mode] += 1
+        assert _forced(legal) == legal.forced
+    assert min(modes[m] for m in ("free", "short", "follow")) > 50
+
+
+def test_quick_beats_agree_with_the_trick_rules() -> None:
+    from itertools import islice
+
+    from shengji.engine.trick import beats
+    from shengji.engine.trump import TRUMP
+    from shengji.engine.units import make_unit
+    from shengji.players.heuristic import _beater
+
+    for rules, trump, lead, legal in _follow_positions(800):
+        plays = list(islice(iter(legal), 60))
+        current = [lead.units]
+        for play in plays[:3]:  # the lead, then a play that beat it, as winners
+            better = beats(play, lead.units, lead, trump, rules)
+            if better is not None:
+                current.append(better)
+                break
+        if lead.size == 1:  # a low trump winning a single: only higher trumps beat it
+            low = trump.faces_at[TRUMP][1][0]
+            current.append((make_unit(TRUMP, 1, 1, (low,)),))
+        for reading in current:
+            beat = _beater(reading, lead, trump, rules)
+            for play in plays:
+                assert beat(play) == beats(play, reading, lead, trump, rules), (lead, play)
+
+
+def test_memory_knows_which_units_the_unseen_cards_can_beat() -> None:
+    from shengji.engine.units import Unit, counts_of_suit, placements
+    from shengji.game.view import SeatView
+    from shengji.players.memory import Memory
+
+    rng = Random(3)
+    for rules in SHORTCUT_RULES:
+        rnd = Round(rules, seed=rng.randrange(1000))
+        plays = rng.randrange(40)
+        while rnd.phase != Phase.DONE and (rnd.phase != Phase.PLAY or plays):
+            seat = rnd.to_move
+            assert seat is not None
+            plays -= rnd.phase == Phase.PLAY
+            rnd.apply(HeuristicPlayer(seat).act(rnd.view(seat), rnd.legal(seat)))
+        if rnd.phase != Phase.PLAY:
+            continue  # a redeal
+        view: SeatView = rnd.view(rnd.to_move or 0)
+        trump = view.trump
+        assert isinstance(trump, Trump)
+        memory = Memory(view)
+        for suit in range(5):
+            unseen = counts_of_suit(memory.unseen, suit, trump)
+            for width in range(1, rules.decks + 1):
+                for length in (1, 2, 3):
+                    for top in range(-1, trump.suit_size(suit)):
+                        unit = Unit(suit, width, length, top, ())
+                        above = next(placements(unseen, width, length, trump, rules,
+                                                above=top), None)
+                        assert memory.beaten(suit, unit, trump) == (above is not None)
