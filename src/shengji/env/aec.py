@@ -23,6 +23,9 @@ Observation = dict[str, NDArray[Any]]
 
 RENDER_MODES = ("ansi", "human")
 
+MASK_DTYPE = np.dtype(np.int8)
+"""The action mask's type (a ``dtype`` made once: reading it per step costs)."""
+
 
 def resolve_rules(preset: str = "tractor", table: int | None = None,
                   rules: Rules | None = None) -> Rules:
@@ -84,7 +87,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
         """The seat's observation and action mask (all zeros when it is not its turn)."""
         seat = self.agent_name_mapping[agent]
         return {"observation": self.encoder.encode(self.game, seat),
-                "action_mask": np.frombuffer(self.game.mask(seat), dtype=np.int8)}
+                "action_mask": np.frombuffer(self.game.mask(seat), MASK_DTYPE)}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start an episode; ``seed`` fixes it and the episodes after it."""

@@ -31,6 +31,7 @@ kitty and penalties, at the round's end); at the round's end in Finding Friends.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import index
 
 from shengji.engine.cards import ALL_CARDS, Card, Rank, Suit
 from shengji.engine.follow import LegalPlays
@@ -191,6 +192,8 @@ class Game:
         """Counts the actions applied (and resets): observations are cached per version."""
         self._serial = 0
         self._draws = [Draw(s) for s in range(self.n)]
+        self._plays: dict[int, Play] = {}
+        """Plays of one card, made once per seat and card (actions are immutable)."""
         self._bid_state: tuple[Round | None, int, tuple[Card, ...]] = (None, -1, ())
         self._can: dict[int, tuple[int, bool]] = {}
 
@@ -259,7 +262,7 @@ class Game:
         if d.kind == "call":
             return self._call_ids(d)
         selector = d.selector
-        ids: list[int] = [] if selector is None else list(map(int, selector.addable()))
+        ids: list[int] = [] if selector is None else list(map(index, selector.addable()))
         if d.simple and not d.started:
             ids.extend(d.simple)
             ids.sort()
@@ -299,7 +302,15 @@ class Game:
             if ids and ids[0] < DONE:  # a card may still be added
                 d.ids = ids
                 return
-        self._act(_BUILT[d.kind](d.seat, tuple(selector.cards)))
+        cards = selector.cards
+        if len(cards) == 1 and d.kind in ("lead", "follow"):
+            key = d.seat * 54 + cards[0]
+            play = self._plays.get(key)
+            if play is None:
+                play = self._plays[key] = Play(d.seat, (cards[0],))
+            self._act(play)
+            return
+        self._act(_BUILT[d.kind](d.seat, tuple(cards)))
 
     def action_ids(self, action: Action) -> list[int]:
         """The ids that make ``action`` at the current decision, cards in the order given
@@ -375,9 +386,10 @@ class Game:
 
         A seat's bids depend only on the bidding and on the cards it holds that can be
         shown in a bid (jokers and the trump ranks: :meth:`Bidding.options` looks at no
-        others), and during the deal cards are only added: so the answer is remembered
-        per seat with the bidding's version and the number of such cards held, and the
-        engine's legal actions are listed only when one of them changed."""
+        others), and during the deal cards are only added (more copies only add options):
+        so while the bidding does not change, a seat that can bid still can, and a seat
+        that cannot still cannot until it holds more such cards. The engine's legal
+        actions are listed only when the answer may have changed."""
         bidding = rnd.bidding
         version = bidding.version
         state = self._bid_state
@@ -392,8 +404,8 @@ class Game:
         counts = rnd.hands[seat].counts
         held = sum([counts[c] for c in state[2]])
         known = self._can.get(seat)
-        if known is not None and known[0] == held:
-            return known[1]
+        if known is not None and (known[1] or known[0] == held):
+            return known[1]  # more cards never take a bid away
         can = any(isinstance(a, Bid | Withdraw) for a in rnd.legal(seat))
         self._can[seat] = (held, can)
         return can

@@ -19,7 +19,7 @@ from gymnasium import spaces
 from shengji.engine.rules import Rules
 from shengji.players import make_player
 
-from .aec import Observation, resolve_rules
+from .aec import MASK_DTYPE, Observation, resolve_rules
 from .core import Game
 from .encoding import Encoder
 
@@ -59,7 +59,7 @@ class SingleSeatEnv(gymnasium.Env[Observation, int]):
 
     def _observe(self) -> Observation:
         return {"observation": self.encoder.encode(self.game, self.seat),
-                "action_mask": np.frombuffer(self.game.mask(self.seat), dtype=np.int8)}
+                "action_mask": np.frombuffer(self.game.mask(self.seat), MASK_DTYPE)}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Observation, dict[str, Any]]:
