@@ -46,6 +46,10 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
                              f"round the table ({', '.join(PLAYER_KINDS)}; default "
                              f"{DEFAULT_PLAYER}, about a second a move; heuristic plays at "
                              "once)")
+    parser.add_argument("--hints", default="heuristic", metavar="KIND",
+                        help="the computer player that makes the suggestions of ? "
+                             f"({', '.join(PLAYER_KINDS)}; default heuristic, at once; "
+                             "search thinks about a second)")
     parser.add_argument("--seat", type=whole_number(0), default=None,
                         help="your seat (default 0)")
     parser.add_argument("--rounds", type=whole_number(1), default=None,
@@ -195,6 +199,9 @@ def play_main(args: argparse.Namespace) -> int:
     unwritable = output_file_problem("--record", record_name)
     if unwritable and (args.record or not args.resume):
         problems.append(unwritable)
+    if args.hints not in PLAYER_KINDS:
+        problems.append(f"--hints: unknown player {args.hints!r}; choose from "
+                        f"{', '.join(PLAYER_KINDS)}")
     game: Game | None = None
     if args.resume:
         fixed = [g for g in given if g not in ("--seat", "--players")]
@@ -239,7 +246,7 @@ def play_main(args: argparse.Namespace) -> int:
     session = Session(match, me=me, players=players, names=names, kinds=kinds,
                       record=record_path, console=console, prompter=Prompter(
                           flush=console.file.flush), delay=delay, label=game.label,
-                      unicode=unicode)
+                      unicode=unicode, hinter=make_player(args.hints, seed=match.seed))
     return session.run()
 
 

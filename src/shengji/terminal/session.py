@@ -101,7 +101,7 @@ class Session:
     def __init__(self, match: Match, *, me: int, players: Sequence[Player | None],
                  names: Sequence[str], kinds: Sequence[str], record: Path, console: Console,
                  prompter: Prompter, delay: float = 0.0, label: str = "",
-                 unicode: bool = True) -> None:
+                 unicode: bool = True, hinter: Player | None = None) -> None:
         self.match = match
         self.me = me
         self.players = list(players)
@@ -113,7 +113,8 @@ class Session:
         self.delay = delay
         self.label = label
         self.seating = Seating(self.names, me, unicode)
-        self.hinter = HeuristicPlayer(seed=match.seed)
+        self.hinter = hinter if hinter is not None else HeuristicPlayer(seed=match.seed)
+        """The player whose choice ``?`` suggests (``--hints``)."""
         self.skip_bids = False
         self.declined: set[tuple[Card, ...]] = set()
         self._saved = -1  # actions in the record last written

@@ -1,0 +1,88 @@
+"""The search player in ``shengji play``: the default opponents, ``--players heuristic``, and
+``--hints search`` (the ``?`` suggestion made by the search player)."""
+
+from __future__ import annotations
+
+import argparse
+import io
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from shengji.game.actions import Play
+from shengji.game.match import Match
+from shengji.game.presets import preset
+from shengji.game.round import Phase
+from shengji.players import HeuristicPlayer, SearchPlayer, make_player
+from shengji.players.table import decide
+from shengji.terminal.app import DEFAULT_PLAYER, _new_game, add_play_arguments, play_main
+from shengji.terminal.prompt import Prompter
+from shengji.terminal.session import Session
+
+
+def _args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_play_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
+def test_the_default_opponents_are_search_players() -> None:
+    assert DEFAULT_PLAYER == "search"
+    problems: list[str] = []
+    game = _new_game(_args("--seed", "3"), problems)
+    assert not problems and game is not None
+    assert game.kinds == ["human", "search", "search", "search"]
+    quick = _new_game(_args("--seed", "3", "--players", "heuristic", "--seat", "1"), problems)
+    assert not problems and quick is not None
+    assert quick.kinds == ["heuristic", "human", "heuristic", "heuristic"]
+
+
+def test_an_unknown_hint_player_is_refused_before_anything(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]
+                                                             ) -> None:
+    record = tmp_path / "game.toml"
+    code = play_main(_args("--hints", "oracle", "--record", str(record)))
+    assert code == 2 and not record.exists()
+    assert "--hints: unknown player 'oracle'; choose from random, " in capsys.readouterr().err
+
+
+def test_the_hint_is_the_search_players_choice(tmp_path: Path) -> None:
+    """At a follow the ``?`` suggestion names the search player's play, and typing it plays
+    it."""
+    match = Match(preset("tractor"), seed=4)
+    bots = [HeuristicPlayer(match.seed + s) for s in range(4)]
+    while True:  # to a follow of seat 0 that the search player searches
+        seat = match.to_move
+        assert seat is not None
+        trick = match.round.trick
+        if seat == 0 and match.round.phase == Phase.PLAY and trick is not None and trick.plays:
+            probe = SearchPlayer(match.seed, iterations=3)
+            expected = probe.act(match.view(0), match.legal(0))
+            if probe.last is not None:
+                break
+        match.apply(decide(match, seat, bots[seat]))
+    assert isinstance(expected, Play)
+    hinter = SearchPlayer(match.seed, iterations=3)
+    out = io.StringIO()
+    typed = iter(["?", " ".join(str(c) for c in expected.cards)])
+
+    def read(prompt: str) -> str:
+        answer = next(typed, None)
+        if answer is None:
+            raise EOFError
+        out.write(prompt + answer + "\n")
+        return answer
+
+    others = [make_player("heuristic", seed=s) for s in (1, 2, 3)]
+    session = Session(match, me=0, players=[None, *others],
+                      names=["You", "Seat 1", "Seat 2", "Seat 3"],
+                      kinds=["human", "heuristic", "heuristic", "heuristic"],
+                      record=tmp_path / "game.toml",
+                      console=Console(file=out, width=80, color_system=None, highlight=False),
+                      prompter=Prompter(read, completion=False), unicode=False,
+                      hinter=hinter)
+    action = session._decide()
+    assert action == expected
+    assert hinter.last is not None and hinter.last.worlds == 3
+    assert "Suggestion: " in out.getvalue()
