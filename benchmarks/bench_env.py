@@ -1,23 +1,32 @@
 """Environment steps per second with random masked actions (issue 14).
 
     python benchmarks/bench_env.py --steps 100000 --seed 1 [--preset tractor] [--profile]
+    python benchmarks/bench_env.py --against /tmp/base/src/shengji/env --reps 3
 
 Each step is what an agent loop does: ``env.last()`` (the observation and the action mask of
 the agent to act), a random id among the allowed ones, ``env.step(id)``. Episodes are single
 rounds, reset when they end. Rates are per second of this process's CPU time (the machine
 is shared; wall-clock rates are printed too). A baseline measured in the same run (random
 engine rounds, the engine's actions only) makes figures comparable across machines.
+
+``--against DIR`` compares with another copy of the ``shengji.env`` package (e.g. an older
+commit's: ``git worktree add /tmp/base REV``) on the same engine, in the same process, the
+two runs alternating ``--reps`` times; the best rate of each is reported, and their ratio.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
+import sys
 import time
+from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
-from shengji.env import env
+import shengji.env
 from shengji.game.presets import preset
 from shengji.game.round import Phase, Round
 
@@ -38,9 +47,26 @@ def engine_round_baseline(rounds: int, seed: int, name: str) -> float:
     return actions / (time.process_time() - start)
 
 
-def run(name: str, steps: int, seed: int) -> tuple[float, float, int]:
+def load_env(path: str) -> ModuleType:
+    """Another copy of the ``shengji.env`` package (its directory), imported under another
+    name; it runs on this checkout's engine."""
+    init = Path(path) / "__init__.py"
+    if not init.is_file():
+        raise SystemExit(f"--against: {path} is not a copy of the shengji.env package "
+                         "(no __init__.py)")
+    spec = importlib.util.spec_from_file_location("shengji_env_against", init,
+                                                  submodule_search_locations=[str(path)])
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def run(name: str, steps: int, seed: int, package: ModuleType = shengji.env
+        ) -> tuple[float, float, int]:
     """Steps per CPU second, per wall-clock second, and episodes played."""
-    e = env(name)
+    e = package.env(name)
     e.reset(seed=seed)
     rng = np.random.default_rng(seed)
     episodes = 0
@@ -64,7 +90,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--preset", default="all", help="a preset, or all (default)")
     parser.add_argument("--profile", action="store_true", help="profile with pyinstrument")
+    parser.add_argument("--against", metavar="DIR",
+                        help="compare with this copy of the shengji.env package")
+    parser.add_argument("--reps", type=int, default=1,
+                        help="runs per preset (and per package with --against); the best")
     args = parser.parse_args()
+    other = load_env(args.against) if args.against else None
     names = (["tractor", "tractor-6", "finding-friends", "da-bai-fen", "hundred"]
              if args.preset == "all" else [args.preset])
     base = engine_round_baseline(50, args.seed, "tractor")
@@ -75,9 +106,16 @@ def main() -> None:
 
             profiler = Profiler()
             profiler.start()
-        rate, wall, episodes = run(name, args.steps, args.seed)
+        best = (0.0, 0.0, 0)
+        theirs = 0.0
+        for _ in range(args.reps):
+            if other is not None:
+                theirs = max(theirs, run(name, args.steps, args.seed, other)[0])
+            best = max(best, run(name, args.steps, args.seed))
+        rate, wall, episodes = best
         print(f"{name:16} {rate:10,.0f} env steps/s ({wall:,.0f} wall-clock; {episodes} "
-              "episodes)")
+              "episodes)" + (f"; against {theirs:,.0f}: {rate / theirs:.2f}x"
+                             if other is not None else ""))
         if args.profile:
             profiler.stop()
             print(profiler.output_text(unicode=True, color=False, show_all=False))
