@@ -126,10 +126,17 @@ class SlowPlayer:
         return next(iter(legal))
 
 
-def test_slow_bots_think_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+def slow_search(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """Make the ``search`` player a :class:`SlowPlayer` of 2.5 s; the event is set when one
+    starts thinking."""
     thinking = threading.Event()
     monkeypatch.setattr(state_module, "make_player", lambda kind, seed: SlowPlayer(
         2.5, thinking) if kind == "search" else make_player(kind, seed))
+    return thinking
+
+
+def test_slow_bots_think_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    thinking = slow_search(monkeypatch)
     with serving(":memory:", replace(FAST, bot_time=0.5)) as (http, server):
         code = server.room()
         host = table(server, code, [0], {1: "search", 2: "search", 3: "search"})[0]
@@ -147,9 +154,7 @@ def test_slow_bots_think_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_suggestions_think_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
-    thinking = threading.Event()
-    monkeypatch.setattr(state_module, "make_player", lambda kind, seed: SlowPlayer(
-        2.5, thinking) if kind == "search" else make_player(kind, seed))
+    thinking = slow_search(monkeypatch)
     with serving(":memory:", replace(FAST, bot_time=0.5)) as (_http, server):
         code = server.room()
         host = table(server, code, [0], {1: "random", 2: "random", 3: "random"})[0]

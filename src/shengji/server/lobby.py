@@ -63,9 +63,12 @@ def check_rules(preset_name: str, table: int, options: dict[str, Any]
 class Lobby(AutoPlay):
     """The commands of the lobby (before the match) and the host's kick."""
 
-    def _host_in_lobby(self, member: Member) -> None:
+    def _host_only(self, member: Member) -> None:
         if member.id != self.row.host:
             raise Refusal("not-host", "only the host may do this")
+
+    def _host_in_lobby(self, member: Member) -> None:
+        self._host_only(member)
         if self.row.status != "lobby":
             raise Refusal("not-in-lobby", "this can only be done before the match starts")
 
@@ -173,8 +176,7 @@ class Lobby(AutoPlay):
         self.wake.set()
 
     def _kick(self, member: Member, message: schemas.Kick) -> None:
-        if member.id != self.row.host:
-            raise Refusal("not-host", "only the host may do this")
+        self._host_only(member)
         gone = self.members.get(message.member)
         if gone is None:
             raise Refusal("no-member", f"there is no member {message.member!r} in this room")

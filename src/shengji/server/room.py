@@ -153,8 +153,7 @@ class Room(Lobby):
         self.wake.set()
 
     def _replace(self, member: Member, message: schemas.Replace) -> None:
-        if member.id != self.row.host:
-            raise Refusal("not-host", "only the host may do this")
+        self._host_only(member)
         if self.row.status != "playing":
             raise Refusal("not-playing", "a seat is replaced during a match")
         seat = self._seat_index(message.seat)
@@ -176,8 +175,7 @@ class Room(Lobby):
         self.wake.set()
 
     def _new_match(self, member: Member, message: schemas.NewMatch) -> None:
-        if member.id != self.row.host:
-            raise Refusal("not-host", "only the host may do this")
+        self._host_only(member)
         if self.row.status != "over":
             raise Refusal("not-over", "a new match starts after this one is over")
         row = self._draft()

@@ -292,6 +292,18 @@ function callPicker(S, act, spec) {
   return rows;
 }
 
+/** The main button of a prompt (Play, Bury...), enabled when the server said `ok`. */
+function submitButton(id, ok, onclick, label) {
+  return h("button", { type: "button", class: "primary", id, disabled: !ok || null,
+                       "aria-describedby": "reason", onclick }, label);
+}
+
+/** The Suggest button (the room's suggestion player fills in its choice). */
+function suggestButton(act, enabled) {
+  return h("button", { type: "button", id: "suggest-btn", disabled: !enabled || null,
+                       onclick: () => act.suggest() }, t("suggest"));
+}
+
 function promptArea(S, act) {
   const { view, legal } = S.state;
   const nodes = [];
@@ -337,42 +349,30 @@ function promptArea(S, act) {
     extra.push(h("p", {}, t("callHelp", { n: legal.calls.count })),
       callPicker(S, act, legal.calls));
     const reason = reasonLine(S, "reason");
-    buttons.push(h("button", { type: "button", class: "primary", id: "call-btn",
-                               disabled: !reason.ok || null,
-                               onclick: () => act.action(callAction(S)) }, t("call")));
-    buttons.push(h("button", { type: "button", id: "suggest-btn", onclick: () => act.suggest() },
-      t("suggest")));
+    buttons.push(submitButton("call-btn", reason.ok, () => act.action(callAction(S)), t("call")),
+      suggestButton(act, true));
     extra.push(reason.node);
   } else if (kind === "bury" || view.phase === "kitty" && view.to_move === view.seat) {
     const count = legal?.count ?? 0;
     extra.push(h("p", {}, t("buryHelp", { n: count, k: S.selection.size })));
     const reason = reasonLine(S, "reason");
-    buttons.push(h("button", { type: "button", class: "primary", id: "bury-btn",
-                               disabled: !reason.ok || null,
-                               onclick: () => act.action(selectionAction(S)) }, t("bury")));
-    buttons.push(h("button", { type: "button", id: "suggest-btn", onclick: () => act.suggest() },
-      t("suggest")));
+    buttons.push(submitButton("bury-btn", reason.ok, () => act.action(selectionAction(S)),
+      t("bury")), suggestButton(act, true));
     extra.push(reason.node);
   } else if (kind === "expose") {
     extra.push(h("p", {}, t("exposeHelp", { n: legal.count ?? 0, k: S.selection.size })));
     const reason = S.selection.size ? reasonLine(S, "reason") : null;
-    buttons.push(h("button", { type: "button", class: "primary", id: "expose-btn",
-                               disabled: !reason?.ok || null,
-                               onclick: () => act.action(selectionAction(S)) }, t("expose")));
+    buttons.push(submitButton("expose-btn", reason?.ok, () => act.action(selectionAction(S)),
+      t("expose")));
     buttons.push(actionButton(S, act, `${view.seat} expose`, t("exposeNone"),
       { id: "expose-none-btn" }));
-    buttons.push(h("button", { type: "button", id: "suggest-btn", onclick: () => act.suggest() },
-      t("suggest")));
+    buttons.push(suggestButton(act, true));
     if (reason) extra.push(reason.node);
   } else if (view.phase === "play") {
     const mine = kind === "lead" || kind === "follow";
     const reason = mine || S.selection.size ? reasonLine(S, "reason") : null;
-    buttons.push(h("button", { type: "button", class: "primary", id: "play-btn",
-                               disabled: !(mine && reason?.ok) || null,
-                               "aria-describedby": "reason",
-                               onclick: () => act.action(selectionAction(S)) }, t("play")));
-    buttons.push(h("button", { type: "button", id: "suggest-btn", disabled: !mine || null,
-                               onclick: () => act.suggest() }, t("suggest")));
+    buttons.push(submitButton("play-btn", mine && reason?.ok, () => act.action(selectionAction(S)),
+      t("play")), suggestButton(act, mine));
     buttons.push(h("button", { type: "button", id: "help-btn", "aria-label": t("helpLabel"),
                                title: t("helpLabel"),
                                "aria-expanded": S.ui.showHelp ? "true" : "false",
