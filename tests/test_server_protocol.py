@@ -685,3 +685,17 @@ def test_people_bid_during_a_paced_deal(tmp_path: Path) -> None:
             assert after["view"]["bids"][-1][0] == seat
         finally:
             server.close()
+
+
+def test_the_search_player_suggests_when_the_host_chooses_it(server: Server) -> None:
+    code = server.room("tractor", 4)
+    host = table(server, code, [0], {1: "heuristic", 2: "heuristic", 3: "heuristic"})[0]
+    host.send("configure", preset="tractor", table=4, suggest="search")
+    host.until(lambda m: m["type"] == "room" and m["config"]["suggest"] == "search")
+    host.send("start")
+    state = host.until(my_turn)
+    host.send("suggest")
+    action = host.expect("suggestion")["action"]
+    assert state["legal"]["options"] is None or action in state["legal"]["options"]
+    host.send("check", action=action)
+    assert host.expect("checked")["reason"] is None
