@@ -120,6 +120,9 @@ class Bidding:
         self._declaration: list[Declaration] = []
         self._options: dict[object, tuple[Bid, ...]] = {}
         self._version = 0
+        # whether (seat, card, copies) may bid, for the bids and ranks in _allowed_at
+        self._allowed: dict[tuple[int, Card, int], bool] = {}
+        self._allowed_at: tuple[int, tuple[Rank, ...]] = (-1, ())
 
     @property
     def winner(self) -> Bid | None:
@@ -278,9 +281,16 @@ class Bidding:
         if cached is not None:
             return list(cached)
         result = []
+        if self._allowed_at != (self._version, self.ranks):
+            self._allowed = {}
+            self._allowed_at = (self._version, self.ranks)
+        allowed = self._allowed
         for card, n_held in held:
             for n in range(1, n_held + 1):
-                if self._refusal(seat, (card,) * n) is None:
+                ok = allowed.get((seat, card, n))
+                if ok is None:  # a hand that grows by a card asks the same bids again
+                    ok = allowed[(seat, card, n)] = self._refusal(seat, (card,) * n) is None
+                if ok:
                     result.append(Bid(seat, (card,) * n))
         if len(self._options) > 256:
             self._options.clear()
