@@ -15,7 +15,8 @@ from shengji.engine.rules import Rules
 from shengji.game.presets import PRESETS, preset
 from shengji.players import PLAYER_KINDS, make_player
 from shengji.players.table import play_match
-from shengji.server.schemas import RoundSheet, option_specs, result_json
+from shengji.server.options import option_specs
+from shengji.server.schemas import RoundSheet, result_json
 
 STATIC = Path(__file__).parent.parent / "src" / "shengji" / "server" / "static"
 SERVER = STATIC.parent

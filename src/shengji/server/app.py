@@ -24,8 +24,8 @@ from shengji.game.config import rules_to_dict
 from shengji.server.limits import RateLimit, Settings
 from shengji.server.lobby import check_rules
 from shengji.server.members import Refusal
+from shengji.server.options import presets_json
 from shengji.server.rooms import Rooms
-from shengji.server.schemas import presets_json
 from shengji.server.storage import SQLiteStorage, Storage
 
 STATIC = Path(__file__).parent / "static"
