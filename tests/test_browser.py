@@ -542,6 +542,12 @@ def hundred_match(server: Server, browser: Any) -> None:
     for seat in (1, 2, 3):
         page.click(f".add-bot[data-seat='{seat}']")
         page.wait_for_selector(f".seat-row[data-seat='{seat}'] .remove")
+    # The host picks the player behind the Suggest button; the others see which.
+    watcher.page.wait_for_selector("#suggester:has-text('Heuristic')")
+    page.select_option("#suggester", "search")
+    watcher.page.wait_for_selector("#suggester:has-text('Search')")
+    page.select_option("#suggester", "heuristic")
+    watcher.page.wait_for_selector("#suggester:has-text('Heuristic')")
     page.click("#start")
     watcher.page.wait_for_selector(".table-page")
     assert watcher.page.locator("#hand").count() == 0
