@@ -34,7 +34,6 @@ class TrickLog:
     def _reset(self, first: object, players: int) -> None:
         self.first = first
         self.read = 0
-        self.played = [0] * 54
         self.left: list[int] | None = None
         """Per face, the pack less the cards played in the tricks read (kept with them)."""
         self.voids: list[set[int]] = [set() for _ in range(players)]
@@ -51,20 +50,17 @@ class TrickLog:
             self.rules = view.rules
             self.pack = pack_counts(view.rules, view.removed)
             self.left = None
-        if len(tricks) == self.read and self.left is not None:
-            return
-        trump = view.trump
-        new = tricks[self.read:]
-        for record in new:
-            _read_trick(record.plays, trump, view.rules, self.played, self.voids, self.plays)
         left = self.left
         if left is None:
-            self.left = [k - p for k, p in zip(self.pack, self.played, strict=True)]
-        else:
-            for record in new:
-                for play in record.plays:
-                    for card in play.cards:
-                        left[card] -= 1
+            left = self.left = list(self.pack)
+            for _, cards in self.plays:
+                for card in cards:
+                    left[card] -= 1
+        elif len(tricks) == self.read:
+            return
+        trump, rules = view.trump, view.rules
+        for record in tricks[self.read:]:
+            _read_trick(record.plays, trump, rules, left, self.voids, self.plays)
         self.read = len(tricks)
 
     def tracker(self, calls: tuple[FriendCall, ...], dealer: int, rules: Rules
@@ -96,25 +92,24 @@ def shows_void(lead: Sequence[Card], play: Sequence[Card], trump: Trump, rules: 
     return not bomb or rules.bomb_follow_suit
 
 
-def _read_trick(trick: Sequence[Play], trump: Trump | None, rules: Rules, played: list[int],
+def _read_trick(trick: Sequence[Play], trump: Trump | None, rules: Rules, left: list[int],
                 voids: list[set[int]], plays: list[tuple[int, tuple[Card, ...]]]) -> None:
+    """Take a finished trick's cards from ``left``, note its plays and the voids shown."""
     if not trick:
         return
     for play in trick:
         plays.append((play.seat, play.cards))
         for card in play.cards:
-            played[card] += 1
+            left[card] -= 1
     if trump is None:
         return
     lead = trick[0].cards
     index = trump.suit_index
     suit = index[lead[0]]
+    single = len(lead) == 1  # one card: off-suit is void (no rainbow or bomb is one card)
     for play in trick[1:]:
         cards = play.cards
-        if len(lead) == 1:  # one card: off-suit is void (no rainbow or bomb is one card)
-            if index[cards[0]] != suit:
-                voids[play.seat].add(suit)
-        elif shows_void(lead, cards, trump, rules):
+        if index[cards[0]] != suit if single else shows_void(lead, cards, trump, rules):
             voids[play.seat].add(suit)
 
 
