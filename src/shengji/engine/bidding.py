@@ -123,6 +123,7 @@ class Bidding:
         # whether (seat, card, copies) may bid, for the bids and ranks in _allowed_at
         self._allowed: dict[tuple[int, Card, int], bool] = {}
         self._allowed_at: tuple[int, tuple[Rank, ...]] = (-1, ())
+        self._shown: tuple[int, tuple[tuple[int, tuple[Card, ...]], ...]] = (0, ())
 
     @property
     def winner(self) -> Bid | None:
@@ -133,6 +134,15 @@ class Bidding:
     def declaration(self) -> Declaration | None:
         """The trump rank, suit and trumpmaker the standing bid declares."""
         return self._declaration[-1] if self._declaration else None
+
+    @property
+    def shown(self) -> tuple[tuple[int, tuple[Card, ...]], ...]:
+        """The standing bids as ``(seat, cards)``, oldest first (made once per version)."""
+        version, shown = self._shown
+        if version != self._version:
+            shown = tuple((b.seat, b.cards) for b in self.bids)
+            self._shown = (self._version, shown)
+        return shown
 
     @property
     def version(self) -> int:

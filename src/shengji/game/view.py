@@ -72,7 +72,7 @@ class SeatView:
             "dealer": rnd.dealer,
             "declarers": rnd.declarers,
             "trump": rnd.trump,
-            "bids": tuple((b.seat, b.cards) for b in rnd.bidding.bids),
+            "bids": rnd.bidding.shown,
             "exposed": rnd.exposed,
             "removed": rnd.removed,
             "kitty_turned": rnd.kitty_turned,
