@@ -332,7 +332,8 @@ def test_per_address_limits_see_forwarded_for_only_from_trusted_proxies() -> Non
     def created(http: TestClient, forwarded: str) -> int:
         answer = http.post("/api/rooms", json={"preset": "tractor", "table": 4},
                            headers={"X-Forwarded-For": forwarded})
-        return answer.status_code
+        status: int = answer.status_code
+        return status
 
     # the test client connects from "testclient": trusted, X-Forwarded-For names the client
     with TestClient(create_app(":memory:", replace(FAST, room_creation=1,

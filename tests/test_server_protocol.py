@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import json
 import random
 import sqlite3
@@ -628,6 +629,12 @@ def test_a_failed_save_changes_nothing(tmp_path: Path) -> None:
             server.close()
 
 
+def bid_turn_of(seat: int, message: dict[str, Any]) -> bool:
+    """A state of the bidding round where ``seat`` is to bid or pass."""
+    return message["type"] == "state" and message["view"]["phase"] == "bid" and (
+        message["view"]["to_move"] == seat)
+
+
 @pytest.mark.parametrize(("preset", "size"), [("tractor", 4), ("tractor-6", 6),
                                               ("finding-friends", 5), ("da-bai-fen", 4)])
 def test_every_person_may_bid_after_an_instant_deal(server: Server, preset: str,
@@ -646,9 +653,7 @@ def test_every_person_may_bid_after_an_instant_deal(server: Server, preset: str,
             break
         seat = view["to_move"]
         mover = people[seat]
-        mine = state if seat == 0 else mover.until(
-            lambda m, seat=seat: m["type"] == "state" and m["view"]["phase"] == "bid"
-            and m["view"]["to_move"] == seat)
+        mine = state if seat == 0 else mover.until(functools.partial(bid_turn_of, seat))
         assert mine["legal"]["kind"] == "bid" and f"{seat} pass" in mine["legal"]["options"]
         level = mine["view"]["levels"][seat]
         rank = {11: "J", 12: "Q", 13: "K", 14: "A"}.get(level, str(level))
