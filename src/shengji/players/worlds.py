@@ -7,6 +7,9 @@ random, under what the seat has seen:
 - its own hand, every card played, the kitty if it buried it, the removed cards;
 - proven voids: a seat that did not follow the led suit with as many cards as the
   lead holds none of that suit;
+- proven missing pairs (when the rules draw pairs out): a seat that followed a lead of
+  pairs in suit with fewer pairs held no other pair then, so it holds no pair of that
+  suit now, nor a copy of a card of it that it played alone then or has played since;
 - cards a seat must still hold: cards it bid with or exposed (less those it has
   played since), the cards of a failed throw, the kitty cards turned face up, the
   kitty the seat buried when another seat took it by bidding after the kitty;
@@ -63,6 +66,10 @@ class Knowledge:
     sizes)."""
     played: dict[int, Counter[Card]]
     """The cards each seat has played (what left its hand)."""
+    pair_limits: dict[int, Counter[Card]]
+    """In a seat's unpaired suits, the most hidden copies of a card it may hold where that
+    is not 1: a card it played alone in the trick that proved it held no more pairs, or
+    played since, cannot be hidden in its hand too (the two would have made a pair)."""
 
     @classmethod
     def of(cls, view: SeatView) -> Knowledge:
@@ -88,24 +95,28 @@ class Knowledge:
         pool = tuple(sorted(unseen.elements()))
         if len(pool) != sum(sizes.values()):
             raise ValueError("the view's card counts do not add up")  # an engine bug
-        voids, unpaired = _voids(view)
-        return cls(view, pool, sizes, voids, unpaired, _must(view, played), played)
+        voids, unpaired, limits = _voids(view)
+        return cls(view, pool, sizes, voids, unpaired, _must(view, played), played, limits)
 
 
-def _voids(view: SeatView) -> tuple[dict[int, frozenset[int]], dict[int, frozenset[int]]]:
-    """Seats proven void in an effective suit (they followed it short), and seats proven
-    to hold no pair in it (they followed a lead of pairs without pairs, when the rules
-    force pairs out)."""
+def _voids(view: SeatView) -> tuple[dict[int, frozenset[int]], dict[int, frozenset[int]],
+                                    dict[int, Counter[Card]]]:
+    """Seats proven void in an effective suit (they followed it short); seats proven to
+    hold no pair in it (they followed a lead of pairs with fewer pairs, when the rules
+    force pairs out), with the limits that the cards they have played in it since (and
+    in that trick) put on the hidden copies (:attr:`Knowledge.pair_limits`)."""
     trump, rules = view.trump, view.rules
     seats = range(rules.players)
     found: dict[int, set[int]] = {s: set() for s in seats}
     unpaired: dict[int, set[int]] = {s: set() for s in seats}
+    limits: dict[int, Counter[Card]] = {s: Counter() for s in seats}
     if trump is None:
-        return {s: frozenset() for s in seats}, {s: frozenset() for s in seats}
+        return ({s: frozenset() for s in seats}, {s: frozenset() for s in seats}, limits)
+    proofs: list[tuple[int, int, int, Counter[Card]]] = []  # (trick, seat, suit, followed)
     pairs_forced = rules.tuple_follow in (TupleFollow.DRAW_OUT, TupleFollow.BREAKDOWN)
     tricks = [r.plays for r in view.tricks] + ([view.trick] if view.trick else [])
     index = trump.suit_index
-    for trick in tricks:
+    for number, trick in enumerate(tricks):
         lead = trick[0].cards
         suit = index[lead[0]]
         shape = Counter(Counter(lead).values())
@@ -118,9 +129,21 @@ def _voids(view: SeatView) -> tuple[dict[int, frozenset[int]], dict[int, frozens
                 found[play.seat].add(suit)
             elif len(followed) == len(lead) and pairs_led and sum(
                     1 for k in Counter(followed).values() if k >= 2) < pairs_led:
+                if suit not in unpaired[play.seat]:
+                    proofs.append((number, play.seat, suit, Counter(followed)))
                 unpaired[play.seat].add(suit)
+    for number, seat, suit, then in proofs:  # the first proof per seat and suit
+        # the hand then held: the cards followed, those played since and the hidden ones;
+        # its pairs were those it played: (shown + hidden) // 2 <= played // 2 per card
+        shown = Counter(then)
+        for later in tricks[number + 1:]:
+            for play in later:
+                if play.seat == seat:
+                    shown.update(c for c in play.cards if index[c] == suit)
+        for card, k in shown.items():
+            limits[seat][card] = max(0, 2 * (then[card] // 2) + 1 - k)
     return ({s: frozenset(v) for s, v in found.items()},
-            {s: frozenset(v) for s, v in unpaired.items()})
+            {s: frozenset(v) for s, v in unpaired.items()}, limits)
 
 
 def _must(view: SeatView, played: dict[int, Counter[Card]]) -> dict[int, Counter[Card]]:
@@ -202,12 +225,13 @@ def _deal_hidden(knowledge: Knowledge, rng: Random) -> dict[int | str, list[Card
                                                   and suit in knowledge.voids[p])]
     suit_of = (lambda c: trump.suit_index[c]) if trump is not None else (lambda c: 0)
     cards.sort(key=lambda c: len(allowed[suit_of(c)]))
-    unpaired = knowledge.unpaired
+    unpaired, limits = knowledge.unpaired, knowledge.pair_limits
     held = {p: Counter(got) for p, got in places.items()}
     for card in cards:
         suit = suit_of(card)
         options = [p for p in allowed[suit] if room[p] > 0 and not (
-            isinstance(p, int) and suit in unpaired[p] and held[p][card])]
+            isinstance(p, int) and suit in unpaired[p]
+            and held[p][card] >= limits[p].get(card, 1))]
         if not options:
             return None
         pick = rng.randrange(sum(room[p] for p in options))
