@@ -49,7 +49,7 @@ from numpy.typing import NDArray
 from shengji.engine.friends import FriendCall
 from shengji.engine.rules import Rules
 from shengji.engine.trump import Trump
-from shengji.game.actions import Draw
+from shengji.game.actions import Bid, Draw, Pass, Withdraw
 from shengji.game.round import Phase, Round
 
 from .core import KINDS, Game
@@ -57,6 +57,9 @@ from .core import KINDS, Game
 PHASES = tuple(Phase)
 _PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
 _KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
+_BIDDING = (Phase.DEAL, Phase.BID)
+"""The phases whose actions update observations in place (besides the play)."""
+_BIDDING_ACTIONS = (Draw, Bid, Withdraw, Pass)
 
 
 def layout(rules: Rules) -> dict[str, tuple[int, int]]:
@@ -149,9 +152,9 @@ class Encoder:
         phase = rnd.phase
         if phase is Phase.PLAY:  # nothing but plays happens in the play phase
             self._update_plays(rnd, seat, synced)
-        elif phase is Phase.DEAL and all(
-                type(history[k]) is Draw for k in range(done, len(history))):
-            self._update_deal(rnd, seat, synced)
+        elif phase in _BIDDING and all(
+                type(history[k]) in _BIDDING_ACTIONS for k in range(done, len(history))):
+            self._update_bidding(rnd, seat, synced)
         else:
             return self._rebuild(rnd, seat)
         synced.history = len(history)
@@ -175,14 +178,44 @@ class Encoder:
         obs[at + n] = max(0, dealt - rnd.next_card) if rnd.phase is Phase.DEAL else 0
         obs[at + n + 1] = len(rnd.tricks)
 
-    def _update_deal(self, rnd: Round, seat: int, synced: _Synced) -> None:
-        """Draws only since the last update: the hand and the sizes."""
+    def _update_bidding(self, rnd: Round, seat: int, synced: _Synced) -> None:
+        """Draws, bids, withdrawals and passes only since the last update (the deal and
+        the bidding after it): the hand, the sizes, the bids and the dealer."""
         obs = synced.obs
         history = rnd.history
-        if any(history[k].seat == seat for k in range(synced.history, len(history))):
+        drawn = mine = bids = False
+        for k in range(synced.history, len(history)):
+            action = history[k]
+            kind = type(action)
+            if kind is Draw:
+                drawn = True
+                mine = mine or action.seat == seat
+            elif kind is not Pass:
+                bids = True
+        if mine:
             at = self._at["hand"]
             obs[at:at + 54] = rnd.hands[seat].counts
-        self._sizes(rnd, seat, obs)
+        if drawn:
+            self._sizes(rnd, seat, obs)
+        if bids:
+            self._bids(rnd, seat, obs)
+
+    def _bids(self, rnd: Round, seat: int, obs: NDArray[np.float32]) -> None:
+        """Each seat's standing bid, the winning bidder and the dealer."""
+        n = self.rules.players
+        where = self._where[seat]
+        at = self._at["bids"]
+        obs[at:at + n * 54 + n + 1] = 0.0
+        for bid in rnd.bidding.bids:
+            row = at + where[bid.seat] * 54
+            obs[row:row + 54] = 0.0
+            for card in bid.cards:
+                obs[row + card] += 1.0
+        winner = rnd.bidding.winner
+        obs[at + n * 54 + (where[winner.seat] if winner is not None else n)] = 1.0
+        at = self._at["dealer"]
+        obs[at:at + n + 1] = 0.0
+        obs[at + (where[rnd.dealer] if rnd.dealer is not None else n)] = 1.0
 
     def _update_plays(self, rnd: Round, seat: int, synced: _Synced) -> None:
         """Plays only since the last update: the played cards, the hand sizes, the
@@ -280,7 +313,7 @@ class Encoder:
         obs[hand:hand + 54] = rnd.hands[seat].counts
         levels = at["levels"]
         obs[levels:levels + n] = [rnd.levels[s] for s in order]
-        obs[at["dealer"] + (where[rnd.dealer] if rnd.dealer is not None else n)] = 1.0
+        self._bids(rnd, seat, obs)
         trump = rnd.trump
         if trump is not None:
             tr = at["trump"]
@@ -292,14 +325,6 @@ class Encoder:
                 self._trump_row = np.array([s == 4 for s in trump.suit_index], np.float32)
             cards = at["trump_cards"]
             obs[cards:cards + 54] = self._trump_row
-        bids = at["bids"]
-        for bid in rnd.bidding.bids:
-            row = bids + where[bid.seat] * 54
-            obs[row:row + 54] = 0.0
-            for card in bid.cards:
-                obs[row + card] += 1.0
-        winner = rnd.bidding.winner
-        obs[bids + n * 54 + (where[winner.seat] if winner is not None else n)] = 1.0
         exposed = at["exposed"]
         for s, shown in enumerate(rnd.exposed):
             for card in shown:
