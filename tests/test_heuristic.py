@@ -543,3 +543,17 @@ def test_memory_knows_which_units_the_unseen_cards_can_beat() -> None:
                         above = next(placements(unseen, width, length, trump, rules,
                                                 above=top), None)
                         assert memory.beaten(suit, unit, trump) == (above is not None)
+
+
+def test_lead_units_made_once_are_the_legal_sets_units() -> None:
+    from shengji.players.heuristic import _lead_units
+
+    rng = Random(5)
+    for _ in range(300):
+        rules = rng.choice(SHORTCUT_RULES)
+        rank = rng.choice([None, *Rank])
+        trump = Trump(rank, rng.choice([None, *Suit]) if rank is not None else None)
+        pack = [Card(i) for i in range(54) for _ in range(rules.decks)]
+        rng.shuffle(pack)
+        legal = LegalLeads(Hand(pack[:rng.randrange(1, 40)]), trump, rules)
+        assert _lead_units(legal) == list(legal.units())

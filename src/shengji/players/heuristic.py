@@ -40,7 +40,15 @@ from shengji.engine.lead import Lead, LegalLeads
 from shengji.engine.rules import FriendCalls, Rules, ThrowBeat, TupleFollow
 from shengji.engine.trick import beats
 from shengji.engine.trump import TRUMP, Trump
-from shengji.engine.units import Reading, Unit, counts_of_suit, placements
+from shengji.engine.units import (
+    Reading,
+    Unit,
+    UnitSpec,
+    counts_of_suit,
+    make_unit,
+    placements,
+    unit_specs,
+)
 from shengji.game.actions import (
     Action,
     Bid,
@@ -217,7 +225,7 @@ class HeuristicPlayer:
         """Choose a lead (see the module docstring for the order of preferences)."""
         trump = legal.trump
         memory = Memory(view, remember=self.remember, log=self.log)
-        units = list(legal.units())
+        units = _lead_units(legal)
         reserve = self._reserve(view, memory)
         plain = [u for u in units if u.suit != TRUMP]
         side = memory.side()
@@ -272,7 +280,7 @@ class HeuristicPlayer:
             if len(cards) <= 1:
                 continue
             try:
-                lead = Lead.from_cards(cards, legal.trump, legal.rules)
+                lead = legal.lead(tuple(cards))  # read once if it is then led
             except ValueError:
                 continue
             if not any(memory.beaten(u.suit, u, legal.trump) for u in lead.units) and (
@@ -456,6 +464,24 @@ class HeuristicPlayer:
         if not results:
             results.append(legal.random(self.rng))
         return results
+
+
+_UNITS: dict[UnitSpec, Unit] = {}
+"""Units made from their specs (a unit depends on its spec alone; shared by all players)."""
+
+
+def _lead_units(legal: LegalLeads) -> list[Unit]:
+    """``list(legal.units())``, each unit made once from its spec and then shared."""
+    made = _UNITS
+    if len(made) > 20_000:
+        made.clear()
+    units: list[Unit] = []
+    for spec in unit_specs(legal.hand.counts, legal.trump, legal.rules):
+        unit = made.get(spec)
+        if unit is None:
+            unit = made[spec] = make_unit(*spec)
+        units.append(unit)
+    return units
 
 
 _UNLISTED: list[tuple[Card, ...]] = []
