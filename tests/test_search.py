@@ -224,8 +224,16 @@ def test_the_dealer_searches_the_bury_the_call_and_the_trump() -> None:
         assert phases <= found
 
 
-def test_plays_with_a_time_budget() -> None:
+@pytest.mark.parametrize("workers", [1, 2])
+def test_plays_with_a_time_budget(workers: int) -> None:
+    """Without an iteration budget a decision stops before a batch of worlds that would
+    end past the time budget (the first batch always runs)."""
     rnd = short_round(["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"])
-    player = SearchPlayer(1, time_budget=0.05)
+    player = SearchPlayer(1, time_budget=0.3, workers=workers)
+    view, legal = rnd.view(0), rnd.legal(0)
+    player.act(view, legal)
+    assert player.last is not None and player.last.tried >= workers
+    assert player.last.seconds < 1.5  # 0.3 s and one batch of small worlds, with slack
     played = play_round(rnd, [player] + [HeuristicPlayer(s) for s in (1, 2, 3)])
+    player.close()
     assert played.phase == Phase.DONE
