@@ -494,6 +494,12 @@ def hundred_match(server: Server, browser: Any) -> None:
     page.wait_for_selector("#opt-decks-label:has-text('副数')")
     assert not english_words(page.inner_text("#create-form")), page.inner_text("#create-form")
     shoot(host, "rules-zh")
+    page.fill("#opt-decks", "99")  # a refused value: its range in Chinese
+    page.press("#opt-decks", "Tab")
+    page.wait_for_selector("#opt-decks-error:has-text('取值范围：1 到 8')")
+    page.fill("#opt-decks", "")
+    page.press("#opt-decks", "Tab")
+    page.wait_for_selector("#rules-status:has-text('规则有效')")
     page.click(".rules-form summary")
     page.click("#lang-switch")
     page.wait_for_selector("#create-room:has-text('Create room')")

@@ -46,10 +46,13 @@ function choiceText(spec, value) {
 function rulesError(field, message) {
   if (field === "") return message;
   if (lang() !== "zh") return field ? `${field}: ${message}` : message;
-  if (field === null) return t("badValue");
+  const range = String(message).match(/at least (-?\d+) and at most (-?\d+)|allowed: (1) to (\d+)/);
+  const what = range ? t("badRange", { low: range[1] ?? range[3], high: range[2] ?? range[4] })
+    : t("badValue");
+  if (field === null) return what;
   const label = OPTIONS_ZH[field]?.[0] ?? (field === "table" ? t("tableSize")
     : field === "preset" ? t("preset") : field);
-  return t("badField", { field: label });
+  return t("badField", { field: label, what });
 }
 
 /** A fresh form state for `preset` (its first table size unless `table` fits). */
