@@ -52,9 +52,9 @@ if CHROMIUM is None:
 
 
 def english_words(text: str, names: tuple[str, ...] = ()) -> list[str]:
-    """English words in a text meant to be Chinese, but for the players' ``names`` (card ranks,
-    JSON and NT are not words)."""
-    words = re.findall(r"[A-Za-z]*[a-z]{2,}[A-Za-z]*", text)
+    """English words in a text meant to be Chinese, but for links and the players' ``names`` (or
+    room codes; card ranks, JSON and NT are not words)."""
+    words = re.findall(r"[A-Za-z]*[a-z]{2,}[A-Za-z]*", re.sub(r"\S+://\S+", "", text))
     return [w for w in words if w not in names]
 
 
@@ -340,6 +340,9 @@ def test_four_people_play_a_round_of_tractor(server: Server, browser: Any) -> No
     players[1].page.wait_for_selector("#lang-switch:has-text('English')")
     host.page.wait_for_selector("#start:not([disabled])")
     shoot(host, "lobby")
+    lobby_zh = players[1].page.inner_text("main").replace(code, "")
+    assert not english_words(lobby_zh, tuple(p.name for p in players)), lobby_zh
+    shoot(players[1], "lobby-zh")
     host.page.click("#start")
     for player in players:
         player.page.wait_for_selector(".table-page")
