@@ -367,6 +367,8 @@ def test_four_people_play_a_round_of_tractor(server: Server, browser: Any) -> No
             shoot(player, "last-trick")
             page.click("#last-trick-btn")
             shoot(players[1], "table-mid-round-zh")
+            table_zh = players[1].page.inner_text("main")
+            assert not english_words(table_zh, tuple(p.name for p in players)), table_zh
         if state["illegal"] and not state["reloaded"] and on_table and player is players[1]:
             # A reload in the middle of a trick: the same seat, hand and trick come back.
             hand = page.locator("#hand .card-btn").count()
