@@ -48,11 +48,11 @@ from numpy.typing import NDArray
 
 from shengji.engine.friends import FriendCall
 from shengji.engine.rules import Rules
-from shengji.engine.trump import Trump
 from shengji.game.actions import Bid, Draw, Pass, Withdraw
 from shengji.game.round import Phase, Round
 
 from .core import KINDS, Game
+from .selection import suit_faces
 
 PHASES = tuple(Phase)
 _PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
@@ -117,8 +117,6 @@ class Encoder:
         self._where = [[(s - seat) % n for s in range(n)] for seat in range(n)]
         """Per observer: absolute seat -> relative index."""
         self._synced: list[_Synced | None] = [None] * n
-        self._trump: Trump | None = None
-        self._trump_row = np.zeros(54, dtype=np.float32)
         b = self.blocks
         self._at = {name: b[name][0] for name in b}
 
@@ -173,7 +171,8 @@ class Encoder:
         n = self.rules.players
         at = self._at["sizes"]
         hands = rnd.hands
-        obs[at:at + n] = [len(hands[s]) for s in self._order[seat]]
+        for k, s in enumerate(self._order[seat]):
+            obs[at + k] = len(hands[s])
         dealt = len(rnd.deck) - self.rules.kitty_size
         obs[at + n] = max(0, dealt - rnd.next_card) if rnd.phase is Phase.DEAL else 0
         obs[at + n + 1] = len(rnd.tricks)
@@ -200,22 +199,26 @@ class Encoder:
         if bids:
             self._bids(rnd, seat, obs)
 
-    def _bids(self, rnd: Round, seat: int, obs: NDArray[np.float32]) -> None:
-        """Each seat's standing bid, the winning bidder and the dealer."""
+    def _bids(self, rnd: Round, seat: int, obs: NDArray[np.float32], *,
+              fresh: bool = False) -> None:
+        """Each seat's standing bid, the winning bidder and the dealer (``fresh``: the
+        blocks are still zero)."""
         n = self.rules.players
         where = self._where[seat]
         at = self._at["bids"]
-        obs[at:at + n * 54 + n + 1] = 0.0
-        for bid in rnd.bidding.bids:
-            row = at + where[bid.seat] * 54
-            obs[row:row + 54] = 0.0
+        dealer = self._at["dealer"]
+        if not fresh:
+            obs[at:at + n * 54 + n + 1] = 0.0
+            obs[dealer:dealer + n + 1] = 0.0
+        bids = rnd.bidding.bids
+        latest = {bid.seat: bid for bid in bids}  # each seat's latest bid
+        for s, bid in latest.items():
+            row = at + where[s] * 54
             for card in bid.cards:
                 obs[row + card] += 1.0
-        winner = rnd.bidding.winner
-        obs[at + n * 54 + (where[winner.seat] if winner is not None else n)] = 1.0
-        at = self._at["dealer"]
-        obs[at:at + n + 1] = 0.0
-        obs[at + (where[rnd.dealer] if rnd.dealer is not None else n)] = 1.0
+        winner = bids[-1].seat if bids else None
+        obs[at + n * 54 + (where[winner] if winner is not None else n)] = 1.0
+        obs[dealer + (where[rnd.dealer] if rnd.dealer is not None else n)] = 1.0
 
     def _update_plays(self, rnd: Round, seat: int, synced: _Synced) -> None:
         """Plays only since the last update: the played cards, the hand sizes, the
@@ -312,19 +315,18 @@ class Encoder:
         hand = at["hand"]
         obs[hand:hand + 54] = rnd.hands[seat].counts
         levels = at["levels"]
-        obs[levels:levels + n] = [rnd.levels[s] for s in order]
-        self._bids(rnd, seat, obs)
+        for k, s in enumerate(order):
+            obs[levels + k] = rnd.levels[s]
+        self._bids(rnd, seat, obs, fresh=True)
         trump = rnd.trump
         if trump is not None:
             tr = at["trump"]
             obs[tr + (int(trump.rank) - 2 if trump.rank is not None else 13)] = 1.0
             obs[tr + 14 + (int(trump.suit) if trump.suit is not None else 4)] = 1.0
             obs[tr + 19] = 1.0
-            if self._trump is not trump:
-                self._trump = trump
-                self._trump_row = np.array([s == 4 for s in trump.suit_index], np.float32)
             cards = at["trump_cards"]
-            obs[cards:cards + 54] = self._trump_row
+            for card in suit_faces(trump)[4]:
+                obs[cards + card] = 1.0
         exposed = at["exposed"]
         for s, shown in enumerate(rnd.exposed):
             for card in shown:
@@ -338,7 +340,9 @@ class Encoder:
             obs[turned + card] += 1.0
         obs[at["trick"] + n * 54 + n] = 1.0  # no trick: :meth:`_count_played` may change it
         captured = at["captured"]
-        obs[captured:captured + n] = [rnd.captured[s] for s in order]
+        for k, s in enumerate(order):
+            if rnd.captured[s]:
+                obs[captured + k] = rnd.captured[s]
         if rnd.tracker is not None:
             self._friends(rnd, seat, obs)
         self._sizes(rnd, seat, obs)
