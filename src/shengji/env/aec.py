@@ -129,7 +129,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
             if getattr(self, "agent_selection", None) not in self.agents:
                 self.agent_selection = self.agents[0]
         else:
-            seat = self.game.seat
+            seat = game.seat
             assert seat is not None
             self.agent_selection = self.possible_agents[seat]
 

@@ -59,9 +59,17 @@ class Selector:
     def __init__(self, held: Sequence[int]) -> None:
         self.held = list(held)
         """The counts per face the selection is taken from."""
-        self.faces = list(compress(ALL_CARDS, self.held))
+        self._faces: list[Card] | None = None
         self.chosen = [0] * 54
         self.cards: list[Card] = []
+
+    @property
+    def faces(self) -> list[Card]:
+        """The faces held (read when first needed)."""
+        faces = self._faces
+        if faces is None:
+            faces = self._faces = list(compress(ALL_CARDS, self.held))
+        return faces
 
     def add(self, card: Card) -> None:
         """Add ``card`` (the caller checks it is in :meth:`addable`)."""
