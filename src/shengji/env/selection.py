@@ -156,31 +156,34 @@ class BurySelector(Selector):
         super().__init__(held)
         self.size = size
         self.max_points = max_points
+        self._scoring = sum(n for f, n in enumerate(self.held) if n and ALL_CARDS[f].points)
+        """Point cards left to choose."""
+        self._plain = sum(self.held) - self._scoring
+        """Other cards left to choose."""
+        self._points = 0
+        """Point cards chosen."""
+
+    def add(self, card: Card) -> None:
+        super().add(card)
+        if card.points:
+            self._points += 1
+            self._scoring -= 1
+        else:
+            self._plain -= 1
 
     def addable(self) -> list[Card]:
         if len(self.cards) >= self.size:
             return []
-        chosen, held = self.chosen, self.held
-        points = plain = scoring = 0
-        for f, n in enumerate(held):
-            if n:
-                left = n - chosen[f]
-                if ALL_CARDS[f].points:
-                    scoring += left
-                    points += chosen[f]
-                else:
-                    plain += left
         need = self.size - len(self.cards) - 1  # after the card added
-        out = []
-        for card in self._free():
-            if card.points:  # one more point card chosen, one fewer left
-                fits = points < self.max_points and need <= plain + min(
-                    scoring - 1, self.max_points - points - 1)
-            else:
-                fits = need <= plain - 1 + min(scoring, self.max_points - points)
-            if fits:
-                out.append(card)
-        return out
+        points, plain, scoring, most = self._points, self._plain, self._scoring, self.max_points
+        # one more point card chosen leaves one fewer; one more other card likewise
+        point = points < most and need <= plain + min(scoring - 1, most - points - 1)
+        other = need <= plain - 1 + min(scoring, most - points)
+        if point and other:
+            return self._free()
+        if not (point or other):
+            return []
+        return [c for c in self._free() if bool(c.points) == point]
 
     def complete(self) -> bool:
         return len(self.cards) == self.size
