@@ -33,7 +33,7 @@ from itertools import islice
 from math import comb
 from random import Random
 
-from shengji.engine.cards import Card, Rank, Suit
+from shengji.engine.cards import SMALL_JOKER_ID, Card, Rank, Suit
 from shengji.engine.follow import LegalPlays
 from shengji.engine.friends import FriendCall
 from shengji.engine.lead import Lead, LegalLeads
@@ -108,8 +108,14 @@ class HeuristicPlayer:
 
     def bid(self, view: SeatView, legal: Legal) -> Action:
         """Bid when the suit makes a strong trump holding; otherwise draw or pass."""
-        bids = [a for a in legal if isinstance(a, Bid)]
-        fallback: Action = Draw(view.seat) if Draw(view.seat) in legal else Pass(view.seat)
+        bids: list[Bid] = []
+        can_draw = False  # drawing is legal exactly when the listing holds it
+        for action in legal:
+            if isinstance(action, Bid):
+                bids.append(action)
+            elif isinstance(action, Draw):
+                can_draw = True
+        fallback: Action = Draw(view.seat) if can_draw else Pass(view.seat)
         if not bids:
             return fallback
         standing = view.bids[-1] if view.bids else None
@@ -619,28 +625,28 @@ def _high(unit: Unit, trump: Trump) -> bool:
 
 
 class _HandTally:
-    """A hand's cards counted by rank, by suit and by both, read once per bid decision."""
+    """A hand's cards counted by rank, by suit and by face, read once per bid decision."""
 
     def __init__(self, hand: Sequence[Card]) -> None:
-        self.ranks: Counter[Rank | None] = Counter()
-        self.suits: Counter[Suit | None] = Counter()
-        self.both: Counter[tuple[Suit | None, Rank | None]] = Counter()
+        self.ranks = [0] * 15
+        self.suits = [0] * 4
+        self.faces = [0] * 54
         self.jokers = 0
         for card in hand:
-            if card.is_joker:
+            if card >= SMALL_JOKER_ID:
                 self.jokers += 1
                 continue
-            self.ranks[card.rank] += 1
-            self.suits[card.suit] += 1
-            self.both[card.suit, card.rank] += 1
+            self.ranks[card % 13 + 2] += 1
+            self.suits[card // 13] += 1
+            self.faces[card] += 1
 
     def bid_strength(self, bid: Bid) -> float:
         """How strong a trump holding the bid's suit (or no-trump) makes of this hand."""
         card = bid.cards[0]
-        rank_cards = 0 if card.rank is None else self.ranks[card.rank]
-        if card.is_joker:
-            return rank_cards * 1.5 + self.jokers * 1.5 - 1
-        suit_cards = self.suits[card.suit] - self.both[card.suit, card.rank]
+        if card >= SMALL_JOKER_ID:  # no rank: no rank cards
+            return self.jokers * 1.5 - 1
+        rank_cards = self.ranks[card % 13 + 2]
+        suit_cards = self.suits[card // 13] - self.faces[card]
         return suit_cards + 1.5 * (rank_cards + self.jokers)
 
 
