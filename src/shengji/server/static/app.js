@@ -6,8 +6,9 @@ import { h, morph } from "./dom.js";
 import { errorText, lang, setLang, t } from "./i18n.js";
 import { checkForm, newForm, renderHome, renderJoin, renderLobby } from "./lobby.js";
 import { reasonText } from "./reasons.js";
+import { chatPanel } from "./side.js";
 import {
-  callAction, chatPanel, fitHand, renderTable, selectCards, selectionAction,
+  callAction, fitHand, renderTable, selectCards, selectionAction,
 } from "./table.js";
 
 const S = {

@@ -1,28 +1,17 @@
-// The table during a match: the players, the trick, the prompt with its buttons, the hand,
-// the event log and chat, the score sheet between rounds and the end of the match.
+// The table during a match: the players, the trick, the prompt with its buttons and the hand
+// (the side panel is side.js, the score sheet sheet.js).
 import {
-  cardEl, cardRow, cardsInline, cardText, levelName, parseCard, RANKS, SUIT_SYMBOLS,
+  cardEl, cardRow, cardsInline, levelName, parseCard, RANKS, SUIT_SYMBOLS,
 } from "./cards.js";
 import { h } from "./dom.js";
-import { has, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { kindTitle } from "./lobby.js";
 import { reasonText } from "./reasons.js";
-
-/** A seat's display name (a computer player's in the page's language). */
-export function seatName(S, seat) {
-  if (seat === null || seat === undefined) return "—";
-  const info = S.room?.seats?.[seat];
-  if (info?.kind === "bot") return `${kindTitle(info.bot)} ${seat}`;
-  return info?.name ? info.name : t("seat", { n: seat });
-}
-
-function phaseName(phase) {
-  return has(`phase_${phase}`) ? t(`phase_${phase}`) : phase;
-}
-
-function names(S, seats) {
-  return seats.length ? seats.map((s) => seatName(S, s)).join(t("listSep")) : t("none");
-}
+import { overlay } from "./sheet.js";
+import { sidePanel } from "./side.js";
+import {
+  callText, names, ordinalText, phaseName, seatName, suitWord, trumpText,
+} from "./words.js";
 
 /** The cards currently selected in the hand, in hand order. */
 export function selectedCards(S) {
@@ -52,32 +41,6 @@ export function callAction(S) {
     return spec.colour ? `${ord} ${p.colour} ${p.rank}` : `${ord} ${p.rank}${p.suit}`;
   });
   return `${view.seat} call ${calls.join(", ")}`;
-}
-
-/** A friend call for people: "1st AS" → "1st A♠" (第 1 张 A♠); colour calls as they are. */
-function callText(call) {
-  const match = call.match(/^(\d+)\S*\s+(\S+)$/);
-  if (!match) return call;
-  const n = Number(match[1]);
-  return `${t("nthCopy", { n, ord: ordinalText(n) })} ${cardText(match[2])}`;
-}
-
-function ordinalText(n) {
-  return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`;
-}
-
-function trumpText(trump) {
-  if (!trump) return null;
-  if (trump.rank && trump.suit) {
-    const red = trump.suit === "H" || trump.suit === "D";
-    return h("span", { class: red ? "red" : "black" }, trump.rank + SUIT_SYMBOLS[trump.suit]);
-  }
-  if (trump.rank) return t("rankNoTrump", { rank: trump.rank });
-  return t("noTrump");
-}
-
-function suitWord(letter) {
-  return letter === "NT" ? t("noTrump") : `${SUIT_SYMBOLS[letter]} ${t(`suit${letter}`)}`;
 }
 
 function isFluid(S) {
@@ -414,238 +377,6 @@ function handArea(S, act) {
     h("div", { class: "hand", id: "hand" }, buttons),
     view.kitty?.length ? h("p", { class: "kitty" }, `${t("phase_kitty")}: `,
       cardRow(view.kitty, "tiny")) : null);
-}
-
-/** The event log: bids, calls, plays and trick winners of this round, from view.history. */
-export function logEntries(S) {
-  const { view, match } = S.state;
-  const players = view.hand_sizes.length;
-  const entries = [t("log_round", { n: match.round })];
-  let plays = 0;
-  for (const line of view.history ?? []) {
-    const [seatText, verb, ...rest] = line.split(" ");
-    const seat = Number(seatText);
-    const name = seatName(S, seat);
-    const cards = rest.join(" ").split(/\s+/).filter(Boolean);
-    if (verb === "draw") continue;
-    if (verb === "bid") entries.push([t("log_bid", { name, cards: "" }), cardsInline(cards)]);
-    else if (verb === "pass") entries.push(t("log_pass", { name }));
-    else if (verb === "withdraw") entries.push(t("log_withdraw", { name }));
-    else if (verb === "declare") entries.push(t("log_declare", { name, suit: suitWord(rest[0]) }));
-    else if (verb === "bury") {
-      entries.push(cards.length ? [t("log_buryCards", { name, cards: "" }), cardsInline(cards)]
-        : t("log_bury", { name }));
-    } else if (verb === "call") {
-      const calls = rest.join(" ").split(",").map((c) => callText(c.trim())).join(", ");
-      entries.push(t("log_call", { name, calls }));
-    }
-    else if (verb === "show") entries.push(t("log_show", { name }));
-    else if (verb === "expose") {
-      entries.push(cards.length ? [t("log_expose", { name, cards: "" }), cardsInline(cards)]
-        : t("log_exposeNone", { name }));
-    }
-    else if (verb === "play") {
-      entries.push([t("log_play", { name, cards: "" }), cardsInline(cards)]);
-      plays += 1;
-      const trick = view.tricks?.[plays / players - 1];
-      if (plays % players === 0 && trick) {
-        entries.push({ trick: t("log_trick", { name: seatName(S, trick.winner),
-                                               n: plays / players, points: trick.points }) });
-      }
-    }
-  }
-  return entries;
-}
-
-function sidePanel(S, act) {
-  const tab = S.ui.sideTab ?? "log";
-  const tabs = h("div", { class: "tabs", role: "tablist" },
-    ["log", "chat"].map((name) => h("button", {
-      type: "button", role: "tab", id: `tab-${name}`,
-      "aria-selected": tab === name ? "true" : "false",
-      "aria-controls": `panel-${name}`,
-      onclick: () => { S.ui.sideTab = name; act.render(); },
-    }, t(name),
-    name === "chat" && S.unread ? h("span", { class: "badge" }, String(S.unread)) : null)));
-  let body;
-  if (tab === "log") {
-    body = h("ol", { class: "log", id: "panel-log", role: "tabpanel",
-                     "aria-labelledby": "tab-log" },
-      logEntries(S).map((e) => (e.trick
-        ? h("li", { class: "trick-end" }, e.trick) : h("li", {}, e))));
-  } else {
-    body = chatPanel(S, act);
-  }
-  return h("aside", { class: "side" }, tabs, body, lastTrick(S, act));
-}
-
-/** The chat list and its form (also used in the lobby). */
-export function chatPanel(S, act) {
-  return h("div", { class: "chat", id: "panel-chat", role: "tabpanel",
-                    "aria-labelledby": "tab-chat" },
-    h("ol", { class: "chat-list", "aria-live": "polite" }, S.chat.map((m) => h("li", {},
-      h("strong", {}, m.name ?? seatName(S, m.seat)), ": ", m.text))),
-    h("form", {
-      class: "chat-form",
-      onsubmit: (e) => {
-        e.preventDefault();
-        const text = S.chatDraft.trim();
-        if (!text) return;
-        if (act.send({ type: "chat", text: text.slice(0, 500) })) {
-          S.chatDraft = "";
-          act.render();
-        }
-      },
-    },
-      h("label", { for: "chat-input", class: "sr-only" }, t("chatLabel")),
-      h("input", { id: "chat-input", maxlength: 500, placeholder: t("chatPlaceholder"),
-                   autocomplete: "off", value: S.chatDraft,
-                   oninput: (e) => { S.chatDraft = e.target.value; } }),
-      h("button", { type: "submit" }, t("send"))));
-}
-
-function lastTrick(S, act) {
-  const { view } = S.state;
-  const tricks = view.tricks ?? [];
-  const button = h("button", {
-    type: "button", id: "last-trick-btn", "aria-expanded": S.ui.showLast ? "true" : "false",
-    onclick: () => { S.ui.showLast = !S.ui.showLast; act.render(); },
-  }, S.ui.showLast ? t("hideLastTrick") : t("lastTrick"));
-  if (!S.ui.showLast) return h("div", { class: "last-trick" }, button);
-  const last = tricks[tricks.length - 1];
-  return h("div", { class: "last-trick" }, button,
-    last ? h("div", { id: "last-trick", class: "last-trick-body" },
-      h("p", {}, t("trickWonBy", { n: tricks.length, name: seatName(S, last.winner),
-                                   points: last.points })),
-      h("ul", {}, last.plays.map((p) => h("li", { class: p.seat === last.winner ? "winner" : "" },
-        h("span", { class: "who" }, seatName(S, p.seat)), " ", cardRow(p.cards, "tiny")))))
-      : h("p", { id: "last-trick", class: "muted" }, t("noLastTrick")));
-}
-
-function signed(points) {
-  return points > 0 ? `+${points}` : String(points);
-}
-
-function kittyLine(S, result) {
-  if (result.kitty_points === null || result.kitty_points === undefined) {
-    return h("p", { class: "kitty-line" }, t("kittyHidden"));
-  }
-  const cards = result.kitty?.length ? [" ", cardRow(result.kitty, "tiny")] : null;
-  const params = { points: result.kitty_points, mult: result.kitty_multiplier,
-                   bonus: Math.abs(result.kitty_bonus) };
-  let text;
-  if (result.kitty_multiplier === 0) {
-    text = t(result.lost_by !== null && result.lost_by !== undefined ? "kittyNotCountedLost"
-      : "kittyNotCounted", params);
-  } else {
-    text = t(result.kitty_bonus < 0 ? "kittyToDeclarers" : "kittyLine", params);
-  }
-  return h("p", { class: "kitty-line" }, text, cards);
-}
-
-function stepsText(result) {
-  const steps = result.steps;
-  if (!steps) return "";
-  if (steps.draw) return t("stepsDraw");
-  if (!steps.switch) return t("stepsDeclarers", { n: steps.declarers });
-  return steps.opponents ? t("stepsOpponents", { n: steps.opponents }) : t("stepsSwitch");
-}
-
-/** A round's score sheet, built from its numbers (the same in every language). */
-function sheetView(S, result, n) {
-  const lines = [];
-  if (result.redeal) lines.push(h("p", {}, t("redeal")));
-  else {
-    lines.push(h("p", { class: "outcome" }, result.declarers_won
-      ? t("declarersKeep", { points: result.points })
-      : t("opponentsWin", { points: result.points })));
-    lines.push(h("p", {}, t("sheetTrump", { dealer: seatName(S, result.dealer) }), " ",
-      h("strong", {}, trumpText(result.trump) ?? t("noTrumpYet"))));
-    lines.push(h("p", {}, t("sheetTeams", { declarers: names(S, result.declarers),
-                                           opponents: names(S, result.opponents) })));
-    const scored = (result.tricks ?? []).map((trick, i) => [i + 1, trick])
-      .filter(([, trick]) => trick.points);
-    if (scored.length) {
-      lines.push(h("ul", { class: "sheet-tricks" }, scored.map(([k, trick]) => h("li", {},
-        t("sheetTrick", { n: k, name: seatName(S, trick.winner), points: trick.points,
-                          side: t(result.opponents.includes(trick.winner) ? "sideOpponents"
-                            : "sideDeclarers") })))));
-    }
-    lines.push(h("p", {}, t("trickPoints", { points: result.trick_points })));
-    lines.push(kittyLine(S, result));
-    for (const penalty of result.penalties ?? []) {
-      lines.push(h("p", {}, t("penaltyLine", { name: seatName(S, penalty.seat),
-                                              points: signed(penalty.points) })));
-    }
-    if (result.red_five_points) {
-      lines.push(h("p", {}, t("redFiveLine", { points: signed(result.red_five_points) })));
-    }
-    if (result.lost_by !== null && result.lost_by !== undefined) {
-      lines.push(h("p", {}, t("lostBy", { name: seatName(S, result.lost_by) })));
-    }
-    lines.push(h("p", { class: "total" }, t("totalLine", { points: result.points }), " ",
-      stepsText(result)));
-    if (result.team_bonus) lines.push(h("p", {}, t("teamBonus")));
-    if (result.hooked) lines.push(h("p", {}, t("hooked")));
-  }
-  if (result.levels_before && result.levels) {
-    const changes = result.levels.map((lv, s) => [s, result.levels_before[s], lv])
-      .filter(([, a, b]) => a !== b);
-    if (changes.length) {
-      lines.push(h("ul", { class: "level-changes" }, changes.map(([s, a, b]) => h("li", {},
-        t("levelChange", { name: seatName(S, s), from: levelName(a), to: levelName(b) })))));
-    }
-  }
-  if (result.match_won_by?.length) {
-    lines.push(h("p", {}, t("matchWonBy", { names: names(S, result.match_won_by) })));
-  }
-  if (result.wrapped?.length) {
-    lines.push(h("p", {}, t("wrappedLine", { names: names(S, result.wrapped) })));
-  }
-  if (result.next_dealer !== undefined) {
-    lines.push(h("p", {}, t("nextDealer", { name: seatName(S, result.next_dealer) })));
-  }
-  return h("div", { class: "sheet-body" },
-    h("h2", { id: "sheet-title" }, t("roundOver", { n })),
-    lines);
-}
-
-function waitingLine(S, act) {
-  const waiting = S.state.match.waiting ?? [];
-  if (!waiting.length) return null;
-  return h("p", { class: "muted", id: "waiting" }, t("waitingReady", { names: names(S, waiting) }),
-    S.room?.you?.host ? [" ", h("button", {
-      type: "button", class: "small", id: "start-all-btn",
-      onclick: () => act.send({ type: "next_round", all: true }),
-    }, t("startForAll"))] : null);
-}
-
-function overlay(S, act) {
-  const match = S.state.match;
-  const results = match.results ?? [];
-  const over = match.over || S.room?.status === "over";
-  const mine = (match.waiting ?? []).includes(S.state.view.seat);
-  if (!over && !mine && results.length <= S.sheetAck) return null;
-  const result = results[results.length - 1];
-  const body = [];
-  if (result) body.push(sheetView(S, result, results.length));
-  if (over) {
-    body.push(h("h2", { id: "match-over" }, t("matchOver")),
-      h("p", {}, t("winners", { names: names(S, match.winners ?? []) })),
-      h("p", {}, h("a", { href: `/api/rooms/${S.code}/record`, id: "download-record",
-                          download: `shengji-${S.code}.toml` }, t("download"))),
-      S.room?.you?.host
-        ? h("button", { type: "button", class: "primary", id: "new-match-btn",
-                        onclick: () => act.send({ type: "new_match" }) }, t("newMatch"))
-        : h("p", { class: "muted" }, t("waitNewMatch")));
-  } else {
-    body.push(waitingLine(S, act));
-    body.push(h("button", { type: "button", class: "primary", id: "next-round-btn",
-                            onclick: () => act.nextRound() }, t("nextRound")));
-  }
-  return h("div", { class: "overlay", role: "dialog", "aria-modal": "true",
-                    "aria-labelledby": over ? "match-over" : "sheet-title", id: "sheet" },
-    h("div", { class: "sheet panel" }, body));
 }
 
 /** The whole table page. */

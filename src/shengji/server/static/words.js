@@ -1,0 +1,53 @@
+// How the table names things in the page's language: seats, phases, lists of seats, friend
+// calls, the trump and suits (shared by the table, the side panel and the score sheet).
+import { cardText, SUIT_SYMBOLS } from "./cards.js";
+import { h } from "./dom.js";
+import { has, t } from "./i18n.js";
+import { kindTitle } from "./lobby.js";
+
+/** A seat's display name (a computer player's in the page's language). */
+export function seatName(S, seat) {
+  if (seat === null || seat === undefined) return "—";
+  const info = S.room?.seats?.[seat];
+  if (info?.kind === "bot") return `${kindTitle(info.bot)} ${seat}`;
+  return info?.name ? info.name : t("seat", { n: seat });
+}
+
+/** A phase's name. */
+export function phaseName(phase) {
+  return has(`phase_${phase}`) ? t(`phase_${phase}`) : phase;
+}
+
+/** Seats' names as a list ("none yet" for none). */
+export function names(S, seats) {
+  return seats.length ? seats.map((s) => seatName(S, s)).join(t("listSep")) : t("none");
+}
+
+/** A friend call for people: "1st AS" → "1st A♠" (第 1 张 A♠); colour calls as they are. */
+export function callText(call) {
+  const match = call.match(/^(\d+)\S*\s+(\S+)$/);
+  if (!match) return call;
+  const n = Number(match[1]);
+  return `${t("nthCopy", { n, ord: ordinalText(n) })} ${cardText(match[2])}`;
+}
+
+/** "1st", "2nd"... (English ordinals of the record notation). */
+export function ordinalText(n) {
+  return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`;
+}
+
+/** The trump for people: a coloured "2♥", "2, no trump suit", "no trump". */
+export function trumpText(trump) {
+  if (!trump) return null;
+  if (trump.rank && trump.suit) {
+    const red = trump.suit === "H" || trump.suit === "D";
+    return h("span", { class: red ? "red" : "black" }, trump.rank + SUIT_SYMBOLS[trump.suit]);
+  }
+  if (trump.rank) return t("rankNoTrump", { rank: trump.rank });
+  return t("noTrump");
+}
+
+/** A suit letter ("NT" too) as a symbol and word. */
+export function suitWord(letter) {
+  return letter === "NT" ? t("noTrump") : `${SUIT_SYMBOLS[letter]} ${t(`suit${letter}`)}`;
+}
