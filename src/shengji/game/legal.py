@@ -18,12 +18,13 @@ from random import Random
 from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import LegalLeads
 from shengji.engine.reasons import Reason
-from shengji.game.actions import Action, ActionError, as_action
+from shengji.game.actions import Action, ActionError, Play, as_action
 
-__all__ = ["ActionError", "Legal", "nothing"]
+__all__ = ["ActionError", "Legal", "PlayLegal", "nothing"]
 
 NOTHING_TO_DO = Reason("do-nothing")
 NONE_LEGAL_REASON = Reason("not-your-turn")
+PLAY_NEEDED = Reason("play-needed")
 
 
 class Legal:
@@ -59,6 +60,10 @@ class Legal:
             return Reason("bad-input", error=str(error))
         if action.seat != self.seat:
             return Reason("other-seat", seat=action.seat, own=self.seat)
+        return self._check(action)
+
+    def _check(self, action: Action) -> Reason | None:
+        """:meth:`reason` for a well-formed action of this seat."""
         return self._reason(action)
 
     def __contains__(self, action: object) -> bool:
@@ -81,6 +86,45 @@ class Legal:
 
     def __repr__(self) -> str:
         return f"<Legal seat {self.seat}: {self.summary}>"
+
+
+class PlayLegal(Legal):
+    """The legal plays of the seat to move in the play phase: the engine's legal set
+    (:attr:`plays`) as actions. The round takes the play :meth:`random` drew
+    (:attr:`drawn`) without checking it again."""
+
+    def __init__(self, seat: int, plays: LegalLeads | LegalPlays,
+                 summary: Reason | Callable[[], Reason]) -> None:
+        super().__init__(seat, _no_reason, _no_actions, summary=summary, plays=plays)
+        self._legal = plays
+        self._drawn: Play | None = None
+
+    @property
+    def drawn(self) -> Play | None:
+        """The last play :meth:`random` drew, if any."""
+        return self._drawn
+
+    def _check(self, action: Action) -> Reason | None:
+        if not isinstance(action, Play):
+            return PLAY_NEEDED
+        return self._legal.reason(action.cards)
+
+    def __iter__(self) -> Iterator[Action]:
+        seat = self.seat
+        for cards in self._legal:
+            yield Play(seat, tuple(cards))
+
+    def random(self, rng: Random) -> Action:
+        play = self._drawn = Play(self.seat, tuple(self._legal.random(rng)))
+        return play
+
+
+def _no_reason(action: Action) -> Reason | None:
+    return None
+
+
+def _no_actions() -> Iterator[Action]:
+    return iter(())
 
 
 def nothing(seat: int, why: Reason = NONE_LEGAL_REASON) -> Legal:

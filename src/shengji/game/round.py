@@ -73,7 +73,7 @@ from shengji.game.actions import (
 )
 from shengji.game.bury import bury_limits, bury_options, bury_reason, random_bury
 from shengji.game.deal import Deal, pack, removed_cards
-from shengji.game.legal import Legal, nothing
+from shengji.game.legal import Legal, PlayLegal, nothing
 from shengji.game.scoresheet import RoundResult, TrickRecord, score_round
 
 try:
@@ -89,6 +89,9 @@ if TYPE_CHECKING:
 _VIEW: type[SeatView] | None = None
 """The view class (:meth:`Round.view` imports it once)."""
 
+_DRAWS: dict[int, Draw] = {}
+"""One Draw action per seat, for :meth:`Round.only_draw` (actions are immutable)."""
+
 _DO_LEAD = Reason("do-lead")
 _DO_VERBS: dict[tuple[str, ...], Reason] = {}
 """The summaries of bidding legal sets, by their verbs (made once: a Reason renders its
@@ -97,17 +100,6 @@ text when made)."""
 
 def _refusal(action: Action, why: str) -> str:
     return f"seat {action.seat} cannot {str(action).split(' ', 1)[1]}: {why}"
-
-
-class _Trust:
-    """The play a current :class:`Legal` drew at random: the one action the round takes
-    without checking it again. A new box is made for every position, so a play drawn
-    from an older ``Legal`` is always checked in full."""
-
-    __slots__ = ("play",)
-
-    def __init__(self) -> None:
-        self.play: Play | None = None
 
 
 class Phase(StrEnum):
@@ -240,7 +232,9 @@ class Round:
         self._undo: list[Round] = []
         self._legal: dict[int, Legal] = {}
         self._plays: LegalLeads | LegalPlays | None = None
-        self._trust: _Trust | None = None
+        self._trust: PlayLegal | None = None
+        """The legal set of the current play position: the play it drew at random is the
+        one action the round takes without checking it again."""
         self._public_bids: Bidding | None = None
         self._reset_view_caches()
 
@@ -513,24 +507,10 @@ class Round:
         legal = self._plays
         if legal is None:
             legal = self._plays = trick.legal(self.hands[seat].copy())
-        trust = self._trust = _Trust()
-
-        def reason(action: Action) -> Reason | None:
-            if not isinstance(action, Play):
-                return Reason("play-needed")
-            return legal.reason(action.cards)
-
-        def actions() -> Iterator[Action]:
-            for cards in legal:
-                yield Play(seat, tuple(cards))
-
-        def sample(rng: Random) -> Action:
-            play = Play(seat, tuple(legal.random(rng)))
-            trust.play = play
-            return play
-
         summary = _DO_LEAD if isinstance(legal, LegalLeads) else legal.describe
-        return Legal(seat, reason, actions, sample, summary=summary, plays=legal)
+        # a new object for every position: a play drawn from an older one is checked in full
+        play_legal = self._trust = PlayLegal(seat, legal, summary)
+        return play_legal
 
     def play_rules(self, seat: int) -> LegalLeads | LegalPlays:
         """The engine's legal-play object for the seat to play in the current trick."""
@@ -558,7 +538,9 @@ class Round:
         """Perform ``action`` (an action or its notation, e.g. ``"0 play KS KS"``); raise
         :class:`ActionError` (changing nothing) if it is malformed or illegal."""
         trust = self._trust
-        if trust is None or action is not trust.play:  # a play drawn here was made checked
+        if type(action) is Draw and action is _DRAWS.get(action.seat):
+            pass  # made by only_draw: well-formed
+        elif trust is None or action is not trust.drawn:  # a play drawn here was made checked
             action = as_action(action)
         if type(action) is Draw and self.phase is Phase.DEAL and action.seat == self.drawer:
             self._apply_draw(action)  # the drawer may always draw: nothing to check
@@ -628,7 +610,10 @@ class Round:
             if next(self._bid_options(seat), None) is not None:
                 return None
             self._no_bid[seat] = state
-        return Draw(seat)
+        draw = _DRAWS.get(seat)
+        if draw is None:
+            draw = _DRAWS[seat] = Draw(seat)
+        return draw
 
     def undo(self) -> Action:
         """Take back the last action (needs ``track_undo``); returns it."""
@@ -875,7 +860,7 @@ class Round:
         seat = action.seat
         hand = self.hands[seat]
         trust = self._trust
-        trusted = trust is not None and action is trust.play
+        trusted = trust is not None and action is trust.drawn
         if trick.lead is None:
             trick.play(action.cards, hand, hands=self.hands, legal=self._plays,
                        teammates=self.known_teammates(seat), trusted=trusted)
