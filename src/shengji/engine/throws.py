@@ -26,7 +26,7 @@ from shengji.engine.lead import Lead
 from shengji.engine.reasons import Reason
 from shengji.engine.rules import FailedThrow, Rules, ThrowPenalty
 from shengji.engine.trump import Trump
-from shengji.engine.units import Unit, counts_of_suit, make_unit, placements
+from shengji.engine.units import LevelCounts, Unit, counts_of_suit, make_unit, placements
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,11 @@ def beating_unit(unit: Unit, hand: Hand, trump: Trump, rules: Rules) -> Unit | N
 
     With ``throw_blocked_by_equal`` an equal unit also blocks (seed 2006, rule 2).
     """
-    cards = counts_of_suit(hand.counts, unit.suit, trump)
+    return _beating(unit, counts_of_suit(hand.counts, unit.suit, trump), trump, rules)
+
+
+def _beating(unit: Unit, cards: LevelCounts, trump: Trump, rules: Rules) -> Unit | None:
+    """:func:`beating_unit` among the cards of the unit's suit."""
     above = unit.top - 1 if rules.throw_blocked_by_equal else unit.top
     for top, faces in placements(cards, unit.width, unit.length, trump, rules, above=above):
         return make_unit(unit.suit, unit.width, top, faces)
@@ -110,9 +114,15 @@ def check_throw(lead: Lead, others: Mapping[int, Hand], trump: Trump, rules: Rul
     if not lead.is_throw:
         return ThrowOutcome(lead, lead, (), 0, False)
     blocks = []
+    seats = sorted(others)
+    suited: dict[tuple[int, int], LevelCounts] = {}  # each hand's cards of a suit, read once
     for unit in lead.units:
-        for seat in sorted(others):
-            beater = beating_unit(unit, others[seat], trump, rules)
+        for seat in seats:
+            cards = suited.get((seat, unit.suit))
+            if cards is None:
+                cards = suited[(seat, unit.suit)] = counts_of_suit(others[seat].counts,
+                                                                   unit.suit, trump)
+            beater = _beating(unit, cards, trump, rules)
             if beater is not None:
                 blocks.append(Block(unit, seat, beater))
                 break
