@@ -551,6 +551,7 @@ def _beater(reading: Reading, lead: Lead, trump: Trump, rules: Rules
     plain = simple and not rules.bombs
     width = lead.units[0].width
     tuple_led = plain and not lead.is_throw and lead.units[0].length == 1
+    lowest = min(u.top for u in reading)
 
     def beat(play: tuple[Card, ...]) -> Reading | None:
         if len(play) == 1 and lead.size == 1 and simple:
@@ -568,6 +569,8 @@ def _beater(reading: Reading, lead: Lead, trump: Trump, rules: Rules
                 if (suit == now and level > cur.top) or (suit == TRUMP and now != TRUMP):
                     return (Unit(suit, width, 1, level, play),)
                 return None
+            if suit == now and max(levels[c] for c in play) <= lowest:
+                return None  # in the winner's suit, some unit must top one of the winner's
         return beats(play, reading, lead, trump, rules)
 
     return beat
