@@ -263,11 +263,14 @@ def best_reading(cards: Iterable[Card | str], trump: Trump, rules: Rules) -> Rea
     if len(groups) != 1:
         return None
     (suit, counts), = groups.items()
-    if rules.tractor_min_width > 1 and all(
-            n == 1 for by_face in counts.values() for n in by_face.values()):
-        # no two cards alike: singles only, the only reading
-        return tuple(sorted((make_unit(suit, 1, level, (face,)) for level in sorted(counts)
-                             for face in sorted(counts[level])), key=unit_order))
+    wide = [level for level, by_face in counts.items()
+            if any(n >= rules.tractor_min_width for n in by_face.values())]
+    if rules.tractor_min_width > 1 and not any(level + 1 in wide for level in wide) and all(
+            n <= rules.decks for by_face in counts.values() for n in by_face.values()):
+        # no tractor can form: each face's copies are one tuple, the only fewest-unit reading
+        return tuple(sorted((make_unit(suit, counts[level][face], level, (face,))
+                             for level in sorted(counts) for face in sorted(counts[level])),
+                            key=unit_order))
     memo: dict[tuple[tuple[Card, int], ...], tuple[tuple[object, ...], Reading]] = {}
     top_level = len(trump.faces_at[suit])
 
