@@ -704,3 +704,17 @@ def test_the_search_player_suggests_when_the_host_chooses_it(server: Server) -> 
     assert state["legal"]["options"] is None or action in state["legal"]["options"]
     host.send("check", action=action)
     assert host.expect("checked")["reason"] is None
+
+
+def test_check_says_the_code_of_a_server_refusal(server: Server) -> None:
+    code = server.room("tractor", 4)
+    host = table(server, code, [0], {1: "random", 2: "random", 3: "random"})[0]
+    host.send("start")
+    host.until(my_turn)
+    for action, expected in (("0 play ZZ", "bad-action"), ("1 pass", "not-your-seat")):
+        host.send("check", action=action)
+        answer = host.expect("checked")
+        assert answer["code"] == expected and answer["reason"] and "why" not in answer
+    host.send("check", action="0 play BJ BJ BJ")  # the engine's refusal: its reason, no code
+    answer = host.expect("checked")
+    assert answer["reason"] and "code" not in answer

@@ -94,7 +94,9 @@ class Room(Lobby):
         if isinstance(message, schemas.ActionMessage):
             self._action(member, message.action)
         elif isinstance(message, schemas.Check):
-            conn.send(schemas.checked(message.action, self._check(member, message.action)))
+            answer = self._check(member, message.action)
+            conn.send(schemas.checked(message.action, str(answer), answer.code)
+                      if isinstance(answer, Refusal) else schemas.checked(message.action, answer))
         else:
             handlers[type(message)](member, message)
 
@@ -254,17 +256,17 @@ class Room(Lobby):
             raise refusal
         self._act(action)
 
-    def _check(self, member: Member, text: str) -> str | None:
-        """Why the action would be refused (a :class:`Reason` when the engine says), or
-        ``None``."""
+    def _check(self, member: Member, text: str) -> str | Refusal | None:
+        """Why the action would be refused (a :class:`Reason` when the engine says, else the
+        server's :class:`Refusal`), or ``None``."""
         match, seat = self._seated_match(member)
         try:
             action = self._parse(text, seat)
         except Refusal as problem:
-            return problem.why or str(problem)
+            return problem.why or problem
         refusal = self._turn_refusal(match, seat)
         if refusal is not None:
-            return refusal.why or str(refusal)
+            return refusal.why or refusal
         return match.legal(seat).reason(action)
 
     def _suggestion(self, conn: Connection) -> Action | Decision:

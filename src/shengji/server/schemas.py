@@ -484,6 +484,9 @@ class Checked(_Out):
     reason: str | None
     why: ReasonJSON | None = None
     """The reason structured, when the engine gave it."""
+    code: str | None = None
+    """The error code, when the server refused it before the engine (``not-your-turn`` between
+    rounds, ``bad-action``, ``not-your-seat``)."""
 
 
 class Suggestion(_Out):
@@ -519,10 +522,13 @@ def error(code: str, message: str, why: Reason | None = None) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message, "why": why.as_json()}
 
 
-def checked(action: str, reason: str | None) -> dict[str, Any]:
-    """The answer to ``check`` (with ``why`` when the reason is the engine's)."""
+def checked(action: str, reason: str | None, code: str | None = None) -> dict[str, Any]:
+    """The answer to ``check`` (with ``why`` when the reason is the engine's, ``code`` when it
+    is the server's refusal)."""
     if isinstance(reason, Reason):
         return {"type": "checked", "action": action, "reason": reason, "why": reason.as_json()}
+    if code is not None:
+        return {"type": "checked", "action": action, "reason": reason, "code": code}
     return {"type": "checked", "action": action, "reason": reason}
 
 

@@ -129,7 +129,7 @@ function onMessage(message) {
       break;
     case "checked":
       S.checked = { action: message.action, reason: message.reason ?? null,
-                    why: message.why ?? null };
+                    why: message.why ?? null, code: message.code ?? null };
       break;
     case "suggestion":
       onSuggestion(message.action);

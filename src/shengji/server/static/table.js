@@ -4,7 +4,7 @@ import {
   cardEl, cardRow, cardsInline, levelName, parseCard, RANKS, SUIT_SYMBOLS,
 } from "./cards.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 import { kindTitle } from "./lobby.js";
 import { reasonText } from "./reasons.js";
 import { overlay } from "./sheet.js";
@@ -205,7 +205,8 @@ function reasonLine(S, id) {
   else if (S.checked && S.checked.action === action) {
     ok = S.checked.reason === null;
     refused = !ok;
-    text = ok ? "" : why(S, S.checked.why, S.checked.reason);
+    text = ok ? "" : why(S, S.checked.why, S.checked.code
+      ? errorText({ code: S.checked.code, message: S.checked.reason }) : S.checked.reason);
   } else text = t("checking");
   return { ok, node: h("p", { class: `reason${refused ? " refused" : ""}`, id, role: "status",
                                "aria-live": "polite" }, text) };
