@@ -301,7 +301,11 @@ class Room(Lobby):
             try:
                 asked = self._suggestion(conn)
             except Refusal as refusal:
-                conn.send(error(refusal.code, str(refusal)))
+                conn.send(error(refusal.code, str(refusal), refusal.why))
+                return
+            except Exception:
+                log.exception("room %s: failed on a suggestion", self.code)
+                conn.send(error("internal", "the server failed on this message"))
                 return
             if not isinstance(asked, Decision):
                 conn.send({"type": "suggestion", "action": str(asked)})
