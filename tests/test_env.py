@@ -14,11 +14,12 @@ pytest.importorskip("pettingzoo")
 import numpy as np
 from pettingzoo.test import api_test, seed_test
 
-from shengji.engine.cards import ALL_CARDS
+from shengji.engine.cards import ALL_CARDS, Rank
+from shengji.engine.friends import FriendCall
 from shengji.engine.rules import Rules
 from shengji.env import Encoder, Game, env, resolve_rules
 from shengji.env.selection import BurySelector, ExposeSelector
-from shengji.game.actions import Bid, Play
+from shengji.game.actions import Bid, Call, Play
 from shengji.game.bury import bury_options
 from shengji.game.presets import PRESETS, preset
 from shengji.game.round import Phase
@@ -245,6 +246,35 @@ def test_friend_calls_built_by_ordinal_and_card() -> None:
                 calls += 1
             game.step(rng.choice(game.allowed()))
     assert calls
+
+
+@pytest.mark.parametrize("name", ["finding-friends", "colour-calls", "refused-calls"])
+def test_friend_call_ids_are_the_engines_legal_calls(name: str) -> None:
+    """The single calls the ids allow are exactly those the round's legal set accepts
+    (each repeated as the whole Call), in every call decision met."""
+    rng = random.Random(name)
+    rules = PHASE_VARIANTS[name]() if name in PHASE_VARIANTS else resolve_rules(name)
+    game = Game(rules)
+    met = 0
+    while met < 6:
+        game.reset(rng.getrandbits(32))
+        while not game.over:
+            d = game.decision
+            assert d is not None
+            if d.kind == "call" and not d.started:
+                met += 1
+                legal = game.round.legal(d.seat)
+                want = rules.friend_count
+                if rules.friend_calls == "ordinal":
+                    every = [FriendCall(k, card=c) for c in ALL_CARDS
+                             for k in range(1, rules.decks + 1)]
+                else:
+                    every = [FriendCall(k, colour=colour, rank=rank)
+                             for colour in ("black", "red") for rank in Rank
+                             for k in range(1, 2 * rules.decks + 1)]
+                accepted = {c for c in every if legal.reason(Call(d.seat, (c,) * want)) is None}
+                assert d.valid_calls == accepted, name
+            game.step(rng.choice(game.allowed()))
 
 
 def test_episodes_that_never_end_are_refused() -> None:

@@ -33,9 +33,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from operator import index
 
-from shengji.engine.cards import ALL_CARDS, Card, Rank, Suit
+from shengji.engine.cards import ALL_CARDS, Card, Hand, Rank, Suit
 from shengji.engine.follow import LegalPlays
-from shengji.engine.friends import FriendCall
+from shengji.engine.friends import FriendCall, single_call_reason
 from shengji.engine.lead import LegalLeads
 from shengji.engine.rules import AfterEnd, FriendCalls, Partnership, Rules
 from shengji.game.actions import (
@@ -477,9 +477,8 @@ class Game:
             if size == 0:
                 d.simple[DONE] = Bury(seat, ())
         elif phase is Phase.CALL:
-            legal = rnd.legal(seat)
-            d = Decision(seat, "call", rnd, legal)
-            d.valid_calls = self._valid_calls(rnd, seat, legal)
+            d = Decision(seat, "call", rnd)
+            d.valid_calls = self._valid_calls(rnd, seat)
         else:
             assert phase is Phase.SHOW, phase
             d = Decision(seat, "show", rnd, simple={SHOW: Show(seat), PASS: Pass(seat)})
@@ -493,20 +492,23 @@ class Game:
 
     # -- friend calls ------------------------------------------------------------------
 
-    def _valid_calls(self, rnd: Round, seat: int, legal: Legal) -> frozenset[FriendCall]:
-        """Every single call allowed (a call's legality does not depend on the others)."""
+    def _valid_calls(self, rnd: Round, seat: int) -> frozenset[FriendCall]:
+        """Every single call allowed: a set of calls is legal when each call is
+        (:func:`~shengji.engine.friends.call_reason`), so each candidate is checked alone
+        against the caller's hand and the kitty it buried, as the round checks a Call."""
         rules = rnd.rules
         trump = rnd.trump
         assert trump is not None
-        want = rules.friend_count
         if rules.friend_calls == FriendCalls.ORDINAL:
             candidates = [FriendCall(k, card=c) for c in ALL_CARDS
                           for k in range(1, rules.decks + 1)]
         else:
             candidates = [FriendCall(k, colour=colour, rank=rank) for colour in ("black", "red")
                           for rank in Rank for k in range(1, 2 * rules.decks + 1)]
-        return frozenset(c for c in candidates
-                         if legal.reason(Call(seat, (c,) * want)) is None)
+        held = rnd.hands[seat].counts
+        buried = Hand(rnd.kitty).counts if rnd.kitty_owner == seat else None
+        return frozenset(c for c in candidates if single_call_reason(
+            c, trump, rules, held=held, buried=buried) is None)
 
     def _call_ids(self, d: Decision) -> list[int]:
         layout = self.layout
