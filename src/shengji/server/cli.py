@@ -28,7 +28,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                              f"(default {d.bot_delay})")
     parser.add_argument("--bot-time", type=float, default=d.bot_time, metavar="SECONDS",
                         help="seconds a computer player may think before a random legal action "
-                             f"is played for it (default {d.bot_time:g})")
+                             "is played for it, and a suggestion before it is dropped "
+                             f"(default {d.bot_time:g})")
     parser.add_argument("--max-connections", type=int, default=d.max_connections,
                         help=f"connections per room at most (default {d.max_connections})")
     parser.add_argument("--max-member-connections", type=int,

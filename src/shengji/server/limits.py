@@ -16,7 +16,7 @@ class Settings:
     """Seconds a computer player waits before acting (0: at once)."""
     bot_time: float = 5.0
     """Seconds a computer player may think (off the event loop); then a random legal action
-    is played for it."""
+    is played for it. A suggestion taking longer is dropped."""
     max_message: int = 16 * 1024
     """Largest message a client may send, in bytes."""
     rate: float = 20.0
