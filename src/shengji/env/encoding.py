@@ -221,8 +221,8 @@ class Encoder:
         obs[dealer + (where[rnd.dealer] if rnd.dealer is not None else n)] = 1.0
 
     def _update_plays(self, rnd: Round, seat: int, synced: _Synced) -> None:
-        """Plays only since the last update: the played cards, the hand sizes, the
-        observer's hand, the trick, the points taken, the friends, the tricks played."""
+        """Plays only since the last update: the played cards, the observer's hand, the
+        hand sizes, the trick, the points taken, the friends, the tricks played."""
         obs = synced.obs
         where = self._where[seat]
         played, sizes, hand = self._at["played"], self._at["sizes"], self._at["hand"]
@@ -237,10 +237,12 @@ class Encoder:
             row = played + k * 54
             for card in play.cards:
                 obs[row + card] += 1.0
-            obs[sizes + k] -= len(play.cards)
             if k == 0:
                 for card in play.cards:
                     obs[hand + card] -= 1.0
+        hands = rnd.hands
+        for k, s in enumerate(self._order[seat]):
+            obs[sizes + k] = len(hands[s])
         tat = self._at["trick"]
         if t < len(tricks):  # the trick shown is over: show the current one
             n = self.rules.players
