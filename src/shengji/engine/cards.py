@@ -333,6 +333,11 @@ class Hand:
         return f"Hand({str(self)!r})"
 
 
+def hand_sizes(hands: Iterable[Hand]) -> tuple[int, ...]:
+    """How many cards each hand holds (``len`` of each, without a call per hand)."""
+    return tuple([hand._size for hand in hands])
+
+
 def missing_cards(counts: list[int], cards: tuple[Card, ...]) -> list[Card]:
     """The cards of ``cards`` that ``counts`` cannot supply (with multiplicity)."""
     need: dict[Card, int] = {}

@@ -931,7 +931,11 @@ class Round:
             history = self._history_tuple = tuple(self.history)
         if self.kitty_owner is None or (self.phase is Phase.DONE and self.rules.kitty_revealed):
             return history
-        hidden = tuple(i for i in self.buried_at if history[i].seat != seat)
+        buried = self.buried_at
+        if len(buried) == 1:  # one bury (no bidding after the kitty): hidden from all others
+            hidden = buried if history[buried[0]].seat != seat else ()
+        else:
+            hidden = tuple(i for i in buried if history[i].seat != seat)
         if not hidden:
             return history
         redacted = self._redacted.get(hidden)
@@ -941,7 +945,7 @@ class Round:
                 public[i] = Bury(history[i].seat, ())
             redacted = tuple(public)
         elif len(redacted) < len(history):
-            redacted = (*redacted, *history[len(redacted):])
+            redacted += history[len(redacted):]
         self._redacted[hidden] = redacted
         return redacted
 

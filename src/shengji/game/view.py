@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from shengji.engine.cards import Card
+from shengji.engine.cards import Card, hand_sizes
 from shengji.engine.friends import FriendCall
 from shengji.engine.rules import Rules
 from shengji.engine.trick import Play as TrickPlay
@@ -67,7 +67,7 @@ class SeatView:
             "phase": rnd.phase,
             "to_move": rnd.to_move,
             "hand": rnd.sorted_hand(seat),
-            "hand_sizes": tuple(map(len, rnd.hands)),
+            "hand_sizes": hand_sizes(rnd.hands),
             "levels": rnd.levels,
             "dealer": rnd.dealer,
             "declarers": rnd.declarers,
