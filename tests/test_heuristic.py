@@ -449,7 +449,8 @@ def _follow_positions(count: int) -> list[tuple[Rules, Trump, Lead, LegalPlays]]
         rng.shuffle(pack)
         units = list(LegalLeads(Hand(pack[:25]), trump, rules).units())
         cards = rng.choice(units).cards
-        more = [u for u in units if u.suit == units[0].suit and not set(u.cards) & set(cards)]
+        more = [u for u in units if u.suit == trump.suit_of(cards[0])
+                and not set(u.cards) & set(cards)]
         if more and rng.random() < 0.3:
             cards += rng.choice(more).cards
         try:

@@ -499,43 +499,58 @@ _MANY: list[tuple[Card, ...]] = [()] * _ENUMERATE_LIMIT
 def _follows(legal: LegalPlays, rules: Rules) -> list[tuple[Card, ...]]:
     """The legal follows of the led suit (mode ``follow``), in the order the legal set lists
     them (most copies of the strongest faces first), where the lead asks for no structure,
-    or for a pair that the hand can give; :data:`_MANY` where there are
-    :data:`_ENUMERATE_LIMIT` or more, :data:`_UNLISTED` for every other lead."""
+    for a pair, or (two decks, pairs drawn out) for pairs and singles only; :data:`_MANY`
+    where there are :data:`_ENUMERATE_LIMIT` or more, :data:`_UNLISTED` for every other
+    lead."""
     if legal.bombs:
         return _UNLISTED
     counts, trump, size = legal.hand.counts, legal.trump, legal.count
     faces = [f for level in reversed(trump.faces_at[legal.suit]) for f in level if counts[f]]
     if size == 1:
         return [(f,) for f in faces]
+    pairs = 0  # the pairs a follow must hold
     if any(legal.target):
         units = legal.lead.units
-        if len(units) != 1 or units[0].width != 2 or units[0].length != 1 or (
+        if len(units) == 1 and units[0].width == 2 and units[0].length == 1 and not (
                 rules.decks > 2 and rules.tuple_follow == TupleFollow.PROTECT):
+            # a pair led, and a pair held: the pairs are the follows
+            return [(f, f) for f in faces if counts[f] >= 2]
+        if rules.decks != 2 or rules.tuple_follow not in (
+                TupleFollow.DRAW_OUT, TupleFollow.BREAKDOWN) or len(legal.target) != 1 or any(
+                u.length > 1 or u.width > 2 for u in units) or any(
+                counts[f] > 2 for f in faces):
             return _UNLISTED
-        # a pair led, and a pair held: the pairs are the follows
-        return [(f, f) for f in faces if counts[f] >= 2]
-    # no structure to give: every choice of ``size`` cards of the suit (at least as many
-    # as the choices of ``size`` distinct faces)
-    if comb(len(faces), size) >= _ENUMERATE_LIMIT:
+        # pairs and singles led: as many of the pair places as the hand can fill
+        pairs = legal.target[0]
+    elif comb(len(faces), size) >= _ENUMERATE_LIMIT:
+        # no structure to give: every choice of ``size`` cards of the suit (at least as
+        # many as the choices of ``size`` distinct faces)
         return _MANY
     tail = [0] * (len(faces) + 1)
+    doubles = [0] * (len(faces) + 1)  # the faces held twice from ``i`` on
     for i in range(len(faces) - 1, -1, -1):
         tail[i] = tail[i + 1] + counts[faces[i]]
+        doubles[i] = doubles[i + 1] + (counts[faces[i]] >= 2)
     found: list[tuple[Card, ...]] = []
     chosen: list[Card] = []
 
-    def rec(i: int, need: int) -> None:
+    def rec(i: int, need: int, held: int) -> bool:
+        """List the follows completing ``chosen``; False once the limit is reached."""
         if need == 0:
             found.append(tuple(chosen))
-            return
+            return len(found) < _ENUMERATE_LIMIT
         face = faces[i]
         for k in range(min(counts[face], need), -1, -1):
-            if tail[i + 1] >= need - k:
+            rest, got = need - k, held + (k == 2)
+            if tail[i + 1] >= rest and got + min(doubles[i + 1], rest // 2) >= pairs:
                 chosen.extend([face] * k)
-                rec(i + 1, need - k)
+                more = rec(i + 1, rest, got)
                 del chosen[len(chosen) - k:]
+                if not more:
+                    return False
+        return True
 
-    rec(0, size)
+    rec(0, size, 0)
     return found if len(found) < _ENUMERATE_LIMIT else _MANY
 
 
