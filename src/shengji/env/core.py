@@ -196,6 +196,7 @@ class Game:
         """Plays of one card, made once per seat and card (actions are immutable)."""
         self._bid_state: tuple[Round | None, int, tuple[Card, ...]] = (None, -1, ())
         self._can: dict[int, tuple[int, bool]] = {}
+        self._bid_faces: dict[frozenset[Rank], tuple[Card, ...]] = {}
 
     # -- the episode -------------------------------------------------------------------
 
@@ -398,7 +399,11 @@ class Game:
             declared = bidding.declaration
             if declared is not None and declared.rank is not None:
                 ranks.add(declared.rank)
-            faces = tuple(c for c in ALL_CARDS if c.rank is None or c.rank in ranks)
+            key = frozenset(ranks)
+            faces = self._bid_faces.get(key)
+            if faces is None:
+                faces = self._bid_faces[key] = tuple(
+                    c for c in ALL_CARDS if c.rank is None or c.rank in ranks)
             state = self._bid_state = (rnd, version, faces)
             self._can = {}
         counts = rnd.hands[seat].counts

@@ -141,13 +141,21 @@ class Encoder:
         """The seat's public part, brought up to date (kept: do not change it)."""
         rnd = game.round
         synced = self._synced[seat]
-        if synced is None or synced.round is not rnd or synced.phase is not rnd.phase:
+        if synced is None or synced.round is not rnd:
             return self._rebuild(rnd, seat)
         done = synced.history
         history = rnd.history
         if done == len(history):
             return synced.obs
         phase = rnd.phase
+        if phase is not synced.phase:
+            # the deal's last draw starts the bidding and changes nothing else shown
+            if synced.phase is not Phase.DEAL or phase is not Phase.BID:
+                return self._rebuild(rnd, seat)
+            at = self._at["phase"]
+            synced.obs[at + _PHASE_INDEX[Phase.DEAL]] = 0.0
+            synced.obs[at + _PHASE_INDEX[Phase.BID]] = 1.0
+            synced.phase = phase
         if phase is Phase.PLAY:  # nothing but plays happens in the play phase
             self._update_plays(rnd, seat, synced)
         elif phase in _BIDDING and all(
