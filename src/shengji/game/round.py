@@ -51,6 +51,7 @@ from shengji.engine.rules import (
     Partnership,
     RedealShow,
     Rules,
+    ThrowCheck,
     TrumpChoice,
 )
 from shengji.engine.scoring import NO_TRUMP_LEVEL
@@ -862,8 +863,10 @@ class Round:
         trust = self._trust
         trusted = trust is not None and action is trust.drawn
         if trick.lead is None:
+            teammates = self.known_teammates(seat) if (
+                self.rules.throw_check == ThrowCheck.OPPONENTS) else ()
             trick.play(action.cards, hand, hands=self.hands, legal=self._plays,
-                       teammates=self.known_teammates(seat), trusted=trusted)
+                       teammates=teammates, trusted=trusted)
             outcome = trick.throw
             if outcome is not None and not outcome.valid:
                 if outcome.penalty:
@@ -888,8 +891,9 @@ class Round:
         if trick.is_complete:
             winner = trick.winner
             assert winner is not None and trick.lead is not None
-            self.captured[winner] += trick.points
-            self.tricks.append(TrickRecord(tuple(trick.plays), winner, trick.points,
+            points = trick.points
+            self.captured[winner] += points
+            self.tricks.append(TrickRecord(tuple(trick.plays), winner, points,
                                            trick.largest_unit_size, trick.lead))
             if not hand:
                 self._finish()
@@ -932,6 +936,7 @@ class Round:
         if self.kitty_owner is None or (self.phase is Phase.DONE and self.rules.kitty_revealed):
             return history
         buried = self.buried_at
+        hidden: tuple[int, ...]
         if len(buried) == 1:  # one bury (no bidding after the kitty): hidden from all others
             hidden = buried if history[buried[0]].seat != seat else ()
         else:
