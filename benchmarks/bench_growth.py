@@ -133,29 +133,37 @@ def table(title: str, cells: dict[tuple[int, int], str]) -> None:
 
 
 SCALING = """\
-import json, sys, time
+import json, resource, sys, time
 from shengji import simulate
 from shengji.engine.rules import Rules
+def cpu():
+    return sum(r.ru_utime + r.ru_stime for r in (resource.getrusage(resource.RUSAGE_SELF),
+               resource.getrusage(resource.RUSAGE_CHILDREN)))
 rounds, seed, workers = (int(x) for x in sys.argv[1:4])
 players = ["heuristic", "random"] * 2
-start = time.perf_counter()
+start, cpu_start = time.perf_counter(), cpu()
 games = simulate.run(Rules(), players, deals=rounds, seed=seed, workers=workers)
-wall = time.perf_counter() - start
+wall, used = time.perf_counter() - start, cpu() - cpu_start
 summary = simulate.summarize(games, Rules(), players, seed=seed, duplicate=True,
                              matches=False, rules_name="tractor")
-print(json.dumps({"wall": wall, "summary": summary.to_json()}))
+print(json.dumps({"wall": wall, "cpu": used, "summary": summary.to_json()}))
 """
 """What ``shengji simulate --rounds N --players heuristic,random`` runs, timed without the
-interpreter's start-up (the process pool's start is counted)."""
+interpreter's start-up (the process pool's start is counted), with the CPU time of the
+process and its workers."""
 
 
 def scaling(src: Path, rounds: int, workers: list[int], seed: int, repeat: int) -> None:
     """Wall time of the simulate run on each number of workers (the best of ``repeat``, the
-    worker counts alternating); the summaries must be the same."""
+    worker counts alternating) and the CPU time it took in all its processes, which a busy
+    machine disturbs far less (its growth is the cost of running in parallel); the summaries
+    must be the same."""
     print(f"\nshengji simulate --rounds {rounds} --players heuristic,random --seed {seed} "
           f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     env = dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0")
-    summaries, walls = [], {count: math.inf for count in workers}
+    summaries = []
+    walls = {count: math.inf for count in workers}
+    cpus = {count: math.inf for count in workers}
     for _ in range(repeat):
         for count in workers:
             done = subprocess.run([sys.executable, "-c", SCALING, str(rounds), str(seed),
@@ -163,10 +171,12 @@ def scaling(src: Path, rounds: int, workers: list[int], seed: int, repeat: int) 
                                   capture_output=True, text=True)
             result = json.loads(done.stdout)
             walls[count] = min(walls[count], result["wall"])
+            cpus[count] = min(cpus[count], result["cpu"])
             summaries.append(result["summary"])
     for count, wall in walls.items():
         print(f"  --workers {count}: {wall:6.2f} s wall, {rounds / wall:6.1f} deals/s (each "
-              f"played twice), {walls[workers[0]] / wall:.2f}x the first")
+              f"played twice), {walls[workers[0]] / wall:.2f}x the first; {cpus[count]:6.2f} s "
+              f"of CPU in all, {cpus[count] / cpus[workers[0]]:.2f}x the first")
     same = all(s == summaries[0] for s in summaries)
     print(f"  the same summary on every worker count: {'yes' if same else 'NO'}")
     if not same:
