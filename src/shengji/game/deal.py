@@ -69,6 +69,8 @@ def removed_cards(rules: Rules, trump_ranks: Iterable[Rank] = ()) -> tuple[Card,
     >>> rules.removed_count, removed_cards(rules, [Rank.TWO])
     (2, (Card('3C'), Card('3C')))
     """
+    if not rules.removed_count:
+        return ()
     skip = set(trump_ranks)
     faces = [Card.of(rank, suit) for rank in Rank if rank not in skip for suit in Suit]
     order = [c for c in faces if not c.points for _ in range(rules.decks)]
