@@ -242,10 +242,11 @@ def main(argv: list[str] | None = None) -> int:
             worker.close()
     for (decks, players), reason in sorted(refused.items()):
         print(f"left out: {decks} deck(s), {players} players: {reason}")
-    if not refused:
+    if kinds and not refused:
         print("\nevery combination is a legal table (none left out)")
-    print("figures: CPU time of whole single-round deals (deal and bids, kitty, tricks, "
-          "scoring), best of --repeat")
+    if kinds:
+        print("figures: CPU time of whole single-round deals (deal and bids, kitty, tricks, "
+              "scoring), best of --repeat")
     if args.simulate_rounds:
         scaling(cur_src, args.simulate_rounds, [int(w) for w in args.workers.split(",")],
                 args.seed, args.repeat)
