@@ -383,14 +383,14 @@ def _bury_options(view: SeatView, legal: Legal) -> list[Action]:
 
 def _bid_options(view: SeatView, legal: Legal) -> list[Action]:
     """When a bid may be made: not bidding (drawing on, or passing), then the bids, most
-    cards first (the strongest of each suit), trump-rank suits before jokers."""
+    cards first, trump-rank suits before jokers."""
     bids = [a for a in legal if isinstance(a, Bid)]
     if not bids:
         return []
     seat = view.seat
     quiet: list[Action] = [a for a in (Draw(seat), Pass(seat)) if a in legal]
     bids.sort(key=lambda b: (-len(b.cards), b.cards[0].suit is None, b.cards))
-    return quiet + list(bids)
+    return quiet + bids
 
 
 def _call_options(view: SeatView, legal: Legal) -> list[Action]:
