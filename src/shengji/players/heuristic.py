@@ -334,13 +334,13 @@ class HeuristicPlayer:
         table = self._tables(trump).costs
         if reserve:
             costs = [sum(table[c] + (100 if c in reserve else 0) for c in p) for p in candidates]
-            worths = [sum(points[c] for c in p) for p in candidates]
+            worths = [sum(map(points.__getitem__, p)) for p in candidates]
         elif lead.size == 1:  # the sums of one card
             costs = [table[p[0]] for p in candidates]
             worths = [points[p[0]] for p in candidates]
         else:
-            costs = [sum(table[c] for c in p) for p in candidates]
-            worths = [sum(points[c] for c in p) for p in candidates]
+            costs = [sum(map(table.__getitem__, p)) for p in candidates]
+            worths = [sum(map(points.__getitem__, p)) for p in candidates]
         # each choice below is the first best candidate in the candidates' order
 
         partner_winning = winner in side
@@ -417,12 +417,6 @@ class HeuristicPlayer:
                 return listed
         n = legal.count
         forced = _forced(legal)
-        if forced:
-            rest = Counter(view.hand)
-            rest.subtract(forced)
-            pool = [c for c, k in rest.items() for _ in range(k)]
-        else:
-            pool = list(view.hand)  # sorted: equal cards together, as the count lists them
         need = n - len(forced)
         results: list[tuple[Card, ...]] = []
         # with no bombs, any n held cards are legal when void, and any n holding every
@@ -434,10 +428,41 @@ class HeuristicPlayer:
             if len(play) == n and (not checked or play in legal):
                 results.append(play)
 
-        tables = self._tables(trump)
-        add(sorted(pool, key=tables.cheap.__getitem__)[:need])
-        add(sorted(pool, key=tables.rich.__getitem__)[:need])
-        if mode == "free" and len(lead.units) == 1:
+        if need == 0:  # the cheapest and the richest fillings: nothing but the forced cards
+            add(())
+            add(())
+        else:
+            if forced:
+                rest = Counter(view.hand)
+                rest.subtract(forced)
+                pool = [c for c, k in rest.items() for _ in range(k)]
+            else:
+                pool = list(view.hand)  # sorted: equal cards together, as the count lists them
+            tables = self._tables(trump)
+            for order in (tables.cheap, tables.rich):
+                if need == 1 and pool:  # the first of the sorted pool
+                    add((min(pool, key=order.__getitem__),))
+                else:
+                    add(sorted(pool, key=order.__getitem__)[:need])
+            if mode == "free" and not forced:  # trumps that fill the whole play
+                self._trump_plays(view, legal, reading, lead, pool, add)
+        if mode == "follow":
+            sample = set(results)
+            for _ in range(40):
+                sample.add(legal.random(self.rng))
+            results = list(sample)
+        if not results:
+            results.append(legal.random(self.rng))
+        return results
+
+
+    def _trump_plays(self, view: SeatView, legal: LegalPlays, reading: Sequence[Unit],
+                     lead: Lead, pool: list[Card], add: Callable[[Iterable[Card]], None]
+                     ) -> None:
+        """Offer the cheapest trump unit that beats a one-unit lead, or else the lowest
+        trumps (when void in the led suit)."""
+        trump, n = legal.trump, legal.count
+        if len(lead.units) == 1:
             unit = lead.units[0]
             if unit.size == 1 and not lead.rainbow:
                 # the lowest trump that beats the winning single
@@ -458,18 +483,10 @@ class HeuristicPlayer:
                     if beats(cards, tuple(reading), lead, trump, view.rules) is not None:
                         add(cards)
                         break
-        elif mode == "free":
+        else:
             trumps = sorted((c for c in pool if trump.is_trump(c)), key=trump.level)
             if len(trumps) >= n:
                 add(trumps[:n])
-        if mode == "follow":
-            sample = set(results)
-            for _ in range(40):
-                sample.add(legal.random(self.rng))
-            results = list(sample)
-        if not results:
-            results.append(legal.random(self.rng))
-        return results
 
 
 _UNITS: dict[UnitSpec, Unit] = {}
@@ -571,18 +588,18 @@ def _beater(reading: Reading, lead: Lead, trump: Trump, rules: Rules
     def beat(play: tuple[Card, ...]) -> Reading | None:
         if len(play) == 1 and lead.size == 1 and simple:
             return beats_single(play, cur, trump)
+        if tuple_led:  # only the same tuple (copies of one face) can beat it
+            face = play[0]
+            if len(play) != width or play.count(face) != width:
+                return None
+            suit, level = suits[face], levels[face]
+            if (suit == now and level > cur.top) or (suit == TRUMP and now != TRUMP):
+                return (Unit(suit, width, 1, level, play),)
+            return None
         if plain:
             suit = suits[play[0]]
             if (suit != led and suit != TRUMP) or (suit != now and suit != TRUMP) or any(
                     suits[c] != suit for c in play):
-                return None
-            if tuple_led:  # only the same tuple (copies of one face) can beat it
-                face = play[0]
-                if len(play) != width or any(c != face for c in play):
-                    return None
-                level = levels[face]
-                if (suit == now and level > cur.top) or (suit == TRUMP and now != TRUMP):
-                    return (Unit(suit, width, 1, level, play),)
                 return None
             if suit == now and max(levels[c] for c in play) <= lowest:
                 return None  # in the winner's suit, some unit must top one of the winner's
