@@ -414,7 +414,9 @@ class Round:
             if can_pass:
                 yield Pass(seat)
             yield from _bid_options(seat, bidding, counts, rules)
-            if reason(Withdraw(seat)) is None:
+            winner = bidding.winner
+            if rules.bid_withdraw and not overbid and winner is not None and (
+                    winner.seat == seat):  # reason(Withdraw(seat)) is None, without its text
                 yield Withdraw(seat)
 
         summary = _DO_VERBS.get(verbs)
