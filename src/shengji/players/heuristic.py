@@ -242,8 +242,9 @@ class HeuristicPlayer:
             throw = self._throw(sure, memory, legal)
             if throw is not None:
                 return throw
-            best = max(sure, key=lambda u: (u.size, u.width, sum(c.points for c in u.cards),
-                                            u.top))
+            points = _POINTS
+            best = max(sure, key=lambda u: (u.size, u.width, sum(map(points.__getitem__,
+                                                                     u.cards)), u.top))
             return best.cards
         trumps = [u for u in units if u.suit == TRUMP and reserve.isdisjoint(u.cards)]
         if trumps and memory.declaring() and self._trump_majority(view, memory):
@@ -255,14 +256,14 @@ class HeuristicPlayer:
                     continue
                 options = [u for u in plain if u.suit == suit and u.size == 1]
                 if options:
-                    return min(options, key=lambda u: (u.cards[0].points, u.top)).cards
+                    return min(options, key=lambda u: (_POINTS[u.cards[0]], u.top)).cards
         if plain:
             lengths = Counter(u.suit for u in plain if u.size == 1)
             pairs = [u for u in plain if u.width >= 2 and u.top < trump.suit_size(u.suit) - 3]
             if pairs:
                 return min(pairs, key=lambda u: (-u.size, u.top)).cards
             singles = [u for u in plain if u.size == 1]
-            return min(singles, key=lambda u: (u.cards[0].points > 0, -lengths[u.suit],
+            return min(singles, key=lambda u: (_POINTS[u.cards[0]] > 0, -lengths[u.suit],
                                                u.top)).cards
         if trumps:
             return min(trumps, key=lambda u: (_high(u, trump), -u.size, u.top)).cards
@@ -297,7 +298,8 @@ class HeuristicPlayer:
     def _trump_majority(self, view: SeatView, memory: Memory) -> bool:
         trump = view.trump
         assert trump is not None
-        mine = sum(1 for c in view.hand if trump.is_trump(c))
+        index = trump.suit_index
+        mine = sum(1 for c in view.hand if index[c] == TRUMP)
         counts = memory.unseen
         unseen = sum(counts[f] for faces in trump.faces_at[TRUMP] for f in faces)
         return mine >= max(4, unseen)
@@ -307,10 +309,11 @@ class HeuristicPlayer:
         trump = view.trump
         if trump is None or view.kitty is None or len(view.hand) <= 1:
             return set()
-        if sum(c.points for c in view.kitty) < 15:
+        if sum(map(_POINTS.__getitem__, view.kitty)) < 15:
             return set()
-        trumps = [c for c in view.hand if trump.is_trump(c)]
-        return {max(trumps, key=trump.level)} if trumps else set()
+        index = trump.suit_index
+        trumps = [c for c in view.hand if index[c] == TRUMP]
+        return {max(trumps, key=trump.levels.__getitem__)} if trumps else set()
 
     # -- following -------------------------------------------------------------------
 
