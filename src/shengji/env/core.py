@@ -430,8 +430,10 @@ class Game:
                     continue
                 drawer = rnd.drawer
                 bot = bots.get(drawer)
-                self._apply(decide(match, drawer, bot) if bot is not None else
-                            self._draws[drawer])
+                if bot is not None:
+                    self._apply(decide(match, drawer, bot))
+                else:
+                    self._draw(match, rnd)
                 continue
             mover = rnd.to_move
             assert mover is not None
@@ -442,6 +444,28 @@ class Game:
             if self._start(rnd, mover, window=False):
                 return
         self.decision = None
+
+    def _draw(self, match: Match, rnd: Round) -> None:
+        """Draw for the seats the driver plays until one may bid, a bot is to draw or the
+        deal ends (:meth:`_apply` for draws, without what a draw cannot do)."""
+        bots, draws = self.bots, self._draws
+        drawer = rnd.drawer
+        while True:
+            result = match.apply(draws[drawer])
+            self.version += 1
+            if result is not None:  # not expected of a draw; scored as any action
+                self._score(result)
+                self.windows = []
+                return
+            if rnd.phase is not Phase.DEAL:
+                self.windows = []
+                return
+            if self._can_bid(rnd, drawer):
+                self.windows.append(drawer)
+                return
+            drawer = rnd.drawer
+            if drawer in bots:
+                return
 
     def _start(self, rnd: Round, seat: int, *, window: bool) -> bool:
         """Set up ``seat``'s decision; False if it was made at once (nothing to choose)."""
