@@ -1,0 +1,167 @@
+"""The speed structures of issue 12 answer exactly as the plain computations they replace:
+unit listings, readings, lazily found follow targets, shared structures and trumps, the
+lead read once, and the view parts the round keeps."""
+
+from __future__ import annotations
+
+from itertools import product
+from random import Random
+
+import pytest
+
+from shengji.engine.cards import Hand, Rank, Suit, hand_sizes
+from shengji.engine.follow import LegalPlays, Structure, structure_of
+from shengji.engine.lead import Lead, LegalLeads
+from shengji.engine.rules import Rules, TractorFollow, TupleFollow
+from shengji.engine.trump import Trump
+from shengji.engine.units import UnitSpec, best_reading, reading_order, readings, unit_specs
+from shengji.game.deal import pack
+from shengji.game.presets import PRESETS, preset
+from shengji.game.round import Phase, Round
+
+VARIANTS = [Rules(), Rules(decks=3), Rules(decks=4, tractor_min_length=3),
+            Rules(tractor_high_trumps=False), Rules(decks=1), Rules(decks=3, tractor_min_width=1),
+            Rules(decks=3, tractor_min_width=3), Rules(red_fives=2),
+            Rules(second_rank=Rank.TWO, rank_suit_order=(Suit.SPADES, Suit.HEARTS))]
+
+
+def _trump(rules: Rules, rng: Random) -> Trump:
+    while True:
+        rank = rng.choice([None, *Rank])
+        suit = rng.choice([None, *Suit]) if rank is not None else None
+        try:
+            return rules.trump(rank, suit)
+        except ValueError:
+            continue
+
+
+def _listed_units(counts: list[int], trump: Trump, rules: Rules) -> list[UnitSpec]:
+    """The units of a hand as LegalLeads listed them before unit_specs: every level of
+    every suit, width by width."""
+    specs: list[UnitSpec] = []
+    for suit in range(5):
+        columns = trump.faces_at[suit]
+        for width in range(1, rules.decks + 1):
+            held = [[f for f in faces if counts[f] >= width] for faces in columns]
+            if not any(held):
+                break
+            for level, faces in enumerate(held):
+                specs.extend((suit, width, level, (face,)) for face in faces)
+            if width < rules.tractor_min_width:
+                continue
+            chain = held if rules.tractor_high_trumps else [
+                [f for f in faces if not trump.high[f]] for faces in held]
+            for top in range(len(chain)):
+                bottom = top
+                while chain[top] and bottom > 0 and chain[bottom - 1]:
+                    bottom -= 1
+                    if top - bottom + 1 >= rules.tractor_min_length:
+                        specs.extend((suit, width, top, combo)
+                                     for combo in product(*chain[bottom:top + 1]))
+    return specs
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=range(len(VARIANTS)))
+def test_unit_specs_list_every_unit_in_order(rules: Rules) -> None:
+    rng = Random(rules.decks)
+    for _ in range(150):
+        trump = _trump(rules, rng)
+        cards = pack(rules)
+        rng.shuffle(cards)
+        hand = Hand(cards[:rng.randint(1, 60)])
+        assert unit_specs(hand.counts, trump, rules) == _listed_units(hand.counts, trump, rules)
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=range(len(VARIANTS)))
+def test_best_reading_is_a_first_reading(rules: Rules) -> None:
+    rng = Random(7 + rules.decks)
+    for _ in range(120):
+        trump = _trump(rules, rng)
+        cards = pack(rules)
+        rng.shuffle(cards)
+        suit = rng.randrange(5)
+        chosen = [c for c in cards[:40] if trump.suit_index[c] == suit][:rng.randint(1, 9)]
+        if not chosen:
+            continue
+        best = best_reading(chosen, trump, rules)
+        assert best is not None
+        assert reading_order(best) == reading_order(readings(chosen, trump, rules)[0])
+        assert sorted(c for u in best for c in u.cards) == sorted(chosen)
+
+
+def _follow_positions(rules: Rules, seed: int) -> list[tuple[Hand, Lead, Trump]]:
+    """Leads of every unit a random hand holds, against another random hand."""
+    rng = Random(seed)
+    found = []
+    for _ in range(40):
+        trump = _trump(rules, rng)
+        cards = pack(rules)
+        rng.shuffle(cards)
+        leader, follower = Hand(cards[:25]), Hand(cards[25:50])
+        for spec in unit_specs(leader.counts, trump, rules)[::3]:
+            _, width, _, faces = spec
+            found.append((follower, Lead.from_cards(
+                [f for f in faces for _ in range(width)], trump, rules), trump))
+    return found
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(decks=3),
+                                   Rules(tractor_follow=TractorFollow.LONGEST),
+                                   Rules(tuple_follow=TupleFollow.BREAKDOWN, decks=3)],
+                         ids=range(4))
+def test_random_follows_do_not_depend_on_asking_the_target_first(rules: Rules) -> None:
+    """The target is found only when asked; a random draw is the same play either way
+    (a tractor lead's search reorders the suit: the draw sees the order it always saw)."""
+    for hand, lead, trump in _follow_positions(rules, 3):
+        lazy = LegalPlays(hand, lead, trump, rules)
+        eager = LegalPlays(hand, lead, trump, rules, Structure(lead, trump, rules))
+        _ = eager.target
+        for seed in range(3):
+            play = lazy.random(Random(seed))
+            assert play == eager.random(Random(seed))
+            assert lazy.reason(play) is None
+
+
+def test_structures_are_shared_and_answer_as_new_ones() -> None:
+    rules = Rules()
+    for hand, lead, trump in _follow_positions(rules, 5):
+        shared = structure_of(lead, trump, rules)
+        assert structure_of(lead, trump, rules) is shared
+        fresh = LegalPlays(hand, lead, trump, rules, Structure(lead, trump, rules))
+        legal = LegalPlays(hand, lead, trump, rules, shared)
+        assert (legal.target, legal.forced, legal.describe()) == (
+            fresh.target, fresh.forced, fresh.describe())
+
+
+def test_rules_share_one_trump_per_key() -> None:
+    a, b = Rules().trump(Rank.SEVEN, Suit.CLUBS), Rules(decks=3).trump(Rank.SEVEN, Suit.CLUBS)
+    assert a is b and a == Trump.parse("7C") and a.levels == Trump.parse("7C").levels
+    assert Rules(red_fives=1).trump(Rank.SEVEN, Suit.CLUBS).red_fives == 1
+
+
+def test_a_checked_lead_is_read_once() -> None:
+    trump, rules = Trump.parse("2H"), Rules()
+    leads = LegalLeads(Hand("AS KS KS QS 3C"), trump, rules)
+    throw = Lead.from_cards("AS KS KS QS", trump, rules).cards
+    assert leads.reason(throw) is None
+    assert leads.lead(throw) is leads.lead(throw)
+    assert leads.lead(throw) == Lead.from_cards(throw, trump, rules)
+    assert leads.reason(("3C", "AS")) is not None
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_view_hand_sizes_and_bids_follow_the_round(name: str) -> None:
+    rules = preset(name)
+    for seed in range(2):
+        rnd = Round(rules, seed=seed)
+        rng = Random(seed)
+        while rnd.phase != Phase.DONE:
+            seat = rnd.to_move
+            assert seat is not None
+            view = rnd.view(seat)
+            assert view.hand_sizes == hand_sizes(rnd.hands) == tuple(map(len, rnd.hands))
+            assert view.bids == tuple((b.seat, b.cards) for b in rnd.bidding.bids)
+            if len(rnd.history) > 1 and rng.random() < 0.05:
+                rnd.undo()
+                continue
+            rnd.apply(rnd.legal(seat).random(rng))
