@@ -113,7 +113,7 @@ class Decision:
     chosen) and the selection built so far."""
 
     __slots__ = ("_legal", "_round", "calls", "colour", "ids", "kind", "ordinal", "seat",
-                 "selector", "serial", "simple", "step", "valid_calls")
+                 "selector", "simple", "step", "valid_calls")
 
     def __init__(self, seat: int, kind: str, rnd: Round, legal: Legal | None = None, *,
                  simple: dict[int, Action] | None = None,
@@ -130,8 +130,6 @@ class Decision:
         self.valid_calls: frozenset[FriendCall] = frozenset()
         self.step = 0
         """Ids taken in this decision so far."""
-        self.serial = 0
-        """Numbers the decisions of a game."""
         self.ids: list[int] | None = None
         """The ids allowed now, once computed (cleared by every id taken)."""
 
@@ -189,8 +187,7 @@ class Game:
         """True when :attr:`rewards` may hold something since :meth:`take_rewards`."""
         self._shaped = 0.0  # attackers' shaping given so far this round
         self.version = 0
-        """Counts the actions applied (and resets): observations are cached per version."""
-        self._serial = 0
+        """Counts the actions applied (and resets)."""
         self._draws = [Draw(s) for s in range(self.n)]
         self._plays: dict[int, Play] = {}
         """Plays of one card, made once per seat and card (actions are immutable)."""
@@ -452,11 +449,8 @@ class Game:
         drawer = rnd.drawer
         while True:
             result = match.apply(draws[drawer])
+            assert result is None, "a draw never ends a round"
             self.version += 1
-            if result is not None:  # not expected of a draw; scored as any action
-                self._score(result)
-                self.windows = []
-                return
             if rnd.phase is not Phase.DEAL:
                 self.windows = []
                 return
@@ -511,8 +505,6 @@ class Game:
         else:
             assert phase is Phase.SHOW, phase
             d = Decision(seat, "show", rnd, simple={SHOW: Show(seat), PASS: Pass(seat)})
-        self._serial += 1
-        d.serial = self._serial
         self.decision = d
         if DONE in d.simple and self.allowed() == [DONE]:  # nothing to choose: made at once
             self._apply(d.simple[DONE])
