@@ -87,13 +87,13 @@ class _Synced:
 
     __slots__ = ("friends", "history", "obs", "phase", "plays", "round", "tricks")
 
-    def __init__(self, rnd: Round, obs: NDArray[np.float32]) -> None:
+    def __init__(self, rnd: Round, obs: NDArray[np.float32], plays: int) -> None:
         self.round = rnd
         self.obs = obs
         self.history = len(rnd.history)
         self.phase = rnd.phase
         self.tricks = len(rnd.tricks)
-        self.plays = len(rnd.trick.plays) if rnd.trick is not None else 0
+        self.plays = plays
         self.friends: tuple[tuple[int, ...], tuple[bool, ...]] | None = None
         """The revealed friends and used-up calls written (Finding Friends)."""
 
@@ -101,10 +101,11 @@ class _Synced:
 class Encoder:
     """Encodes one seat's view of a :class:`~.core.Game`.
 
-    Each seat's public part is kept and brought up to date action by action: draws and
-    plays change a few entries; any other action (bids, the kitty, a new phase or round)
-    encodes the seat's view again from scratch. Building an action card by card changes
-    only the selection."""
+    Each seat's public part is kept and brought up to date with the actions taken since
+    the seat was last encoded: draws, bids, withdrawals and passes (the deal and the
+    bidding, and the deal's end) and plays change a few entries; any other action (the
+    kitty, exposures, calls...), another new phase or a new round encodes the seat's view
+    again from scratch. Building an action card by card changes only the selection."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -168,10 +169,9 @@ class Encoder:
 
     def _rebuild(self, rnd: Round, seat: int) -> NDArray[np.float32]:
         obs = self._public(rnd, seat)
-        synced = self._synced[seat] = _Synced(rnd, obs)
+        synced = self._synced[seat] = _Synced(rnd, obs, self._count_played(rnd, seat, obs))
         if rnd.tracker is not None:
             synced.friends = (rnd.tracker.friends, tuple(rnd.tracker.done))
-        synced.plays = self._count_played(rnd, seat, obs)
         return obs
 
     def _sizes(self, rnd: Round, seat: int, obs: NDArray[np.float32]) -> None:
