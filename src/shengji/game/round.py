@@ -661,9 +661,8 @@ class Round:
         card = self.deck[self.next_card]
         hand = self.hands[self.drawer]
         hand.add((card,))
-        declared = self.bidding.declaration
-        if card.rank is None or card.rank in self.bidding.ranks or (
-                declared is not None and card.rank == declared.rank):
+        rank = card.rank
+        if rank is None or rank in self.bidding.ranks or rank == self._declared_rank():
             self._no_bid.pop(self.drawer, None)  # it may bid with this card
         cached = self._sorted.get(self.drawer)
         if cached is not None and self.trump is None and cached[0] is hand:
@@ -686,6 +685,10 @@ class Round:
             self.phase = Phase.BID
             self.bid_turn = self.drawer
             self.passes = 0
+
+    def _declared_rank(self) -> Rank | None:
+        declared = self.bidding.declaration
+        return declared.rank if declared is not None else None
 
     def _bid(self, action: Bid) -> None:
         self.bidding.bid(action.seat, action.cards)
