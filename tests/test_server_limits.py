@@ -4,6 +4,7 @@ the protocol tests), and ``shengji serve``'s option checks."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import socket
 import sqlite3
 import threading
@@ -27,7 +28,7 @@ from shengji.server import state as state_module
 from shengji.server.app import create_app
 from shengji.server.cli import add_serve_arguments, forwarded_allow_ips
 from shengji.server.limits import RateLimit, Settings
-from test_server_protocol import FAST, TIMEOUT, joined, my_turn, serving, table
+from test_server_protocol import FAST, TIMEOUT, Client, joined, my_turn, serving, table
 
 
 def test_room_limit() -> None:
@@ -355,3 +356,30 @@ def test_serve_options_for_a_reverse_proxy(capsys: pytest.CaptureFixture[str]) -
     assert forwarded_allow_ips(parser.parse_args(["--proxy-headers"])) == "127.0.0.1,::1"
     assert forwarded_allow_ips(parser.parse_args(["--forwarded-allow-ips", "10.0.0.0/8"])) == (
         "10.0.0.0/8")
+
+
+def test_connections_per_address() -> None:
+    settings = replace(FAST, max_address_connections=2, forwarded_allow_ips="testclient")
+    with serving(":memory:", settings) as (http, server):
+        code = server.room()
+        opened: list[Any] = []
+
+        def connect(address: str) -> Client:
+            ws = http.websocket_connect(f"/ws/{code}", headers={"X-Forwarded-For": address})
+            opened.append(ws)
+            return Client(ws.__enter__())
+
+        try:
+            ann, bob = connect("1.2.3.4"), connect("1.2.3.4")
+            assert ann.hello("Ann")["type"] == "room" and bob.hello("Bob")["type"] == "room"
+            refused = connect("1.2.3.4").recv()
+            assert refused["code"] == "too-many-connections" and "one address" in refused[
+                "message"]
+            assert connect("5.6.7.8").hello("Cy")["type"] == "room"  # another client
+            bob.ws.close()
+            ann.until(lambda m: m["type"] == "room" and "Bob" not in m["spectators"])
+            assert connect("1.2.3.4").hello("Di")["type"] == "room"  # Bob's place is free
+        finally:
+            for ws in reversed(opened):
+                with contextlib.suppress(Exception):
+                    ws.__exit__(None, None, None)

@@ -676,13 +676,14 @@ def test_people_bid_during_a_paced_deal(tmp_path: Path) -> None:
             people[0].send("start")
 
             def can_bid(m: dict[str, Any]) -> bool:  # holds a 2 (the level) during the deal
-                return m["type"] == "state" and (m["view"]["phase"] != "deal" or any(
-                    card[:-1] == "2" for card in m["view"]["hand"]))
+                return m["view"]["phase"] == "deal" and any(
+                    card[:-1] == "2" for card in m["view"]["hand"])
 
-            for c in people.values():  # someone draws a 2 (8 twos, a kitty of 8)
-                first = c.until(can_bid)
-                if first["view"]["phase"] == "deal":
-                    break
+            first = None
+            while first is None:  # every state reaches all four: read them in step
+                states = [c.until(lambda m: m["type"] == "state") for c in people.values()]
+                assert states[0]["view"]["phase"] == "deal", "nobody drew a 2 during the deal"
+                first = next((m for m in states if can_bid(m)), None)
             seat = first["view"]["seat"]
             bid = next(o for o in first["legal"]["options"] if o.startswith(f"{seat} bid 2"))
             people[seat].send("action", action=bid)

@@ -36,6 +36,11 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                         default=d.max_member_connections,
                         help="connections of one member at most "
                              f"(default {d.max_member_connections})")
+    parser.add_argument("--max-address-connections", type=int,
+                        default=d.max_address_connections, metavar="N",
+                        help="websocket connections from one client address at most, over "
+                             "every room (default 0: no limit; behind a reverse proxy use "
+                             "--proxy-headers, or the proxy counts as one address)")
     parser.add_argument("--hello-timeout", type=float, default=d.hello_timeout,
                         metavar="SECONDS", help="seconds a connection has to say hello "
                                                 f"(default {d.hello_timeout:g})")
@@ -90,7 +95,8 @@ def serve_main(args: argparse.Namespace) -> int:
                "--bot-time": args.bot_time, "--max-connections": args.max_connections,
                "--max-member-connections": args.max_member_connections,
                "--hello-timeout": args.hello_timeout,
-               "--rooms-per-minute": args.rooms_per_minute}
+               "--rooms-per-minute": args.rooms_per_minute,
+               "--max-address-connections": args.max_address_connections}
     bad = [name for name, value in numbers.items() if value < 0] + (
         ["--port"] if not 0 <= args.port < 65536 else [])
     if bad:
@@ -110,6 +116,7 @@ def serve_main(args: argparse.Namespace) -> int:
                         idle_expiry=args.idle_expiry, host_grace=args.host_grace,
                         bot_time=args.bot_time, max_connections=args.max_connections,
                         max_member_connections=args.max_member_connections,
+                        max_address_connections=args.max_address_connections,
                         hello_timeout=args.hello_timeout,
                         room_creation=args.rooms_per_minute,
                         forwarded_allow_ips=forwarded_allow_ips(args))

@@ -40,6 +40,9 @@ class Settings:
     """Websocket connections per room at most."""
     max_member_connections: int = 3
     """Connections of one member (say, browser tabs) at most."""
+    max_address_connections: int = 0
+    """Websocket connections from one client address at most, over every room (0: no limit;
+    behind a reverse proxy only with ``forwarded_allow_ips``, else the proxy is one address)."""
     hello_timeout: float = 5.0
     """Seconds a new connection has to say ``hello`` before it is closed."""
     idle_expiry: float = 24 * 3600.0

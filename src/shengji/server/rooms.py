@@ -30,6 +30,8 @@ class Rooms:
         self.storage = storage
         self.settings = settings
         self.rooms: dict[str, Room] = {}
+        self.addresses: dict[str, int] = {}
+        """Open websocket connections per client address."""
         self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -97,8 +99,26 @@ class Rooms:
         return code
 
     async def serve(self, code: str, websocket: WebSocket) -> None:
-        """Run one websocket connection to room ``code`` until it closes."""
+        """Run one websocket connection to room ``code`` until it closes (refused when its
+        client address has ``max_address_connections`` open already)."""
         await websocket.accept()
+        address = websocket.client.host if websocket.client else ""
+        most = self.settings.max_address_connections
+        if most and self.addresses.get(address, 0) >= most:
+            await websocket.send_text(json.dumps(error(
+                "too-many-connections", f"at most {most} connections from one address; close "
+                                        "some first")))
+            await websocket.close(code=1013)
+            return
+        self.addresses[address] = self.addresses.get(address, 0) + 1
+        try:
+            await self._serve(code, websocket)
+        finally:
+            left = self.addresses.pop(address) - 1
+            if left:
+                self.addresses[address] = left
+
+    async def _serve(self, code: str, websocket: WebSocket) -> None:
         room = self.rooms.get(code)
         if room is None:
             await websocket.send_text(json.dumps(error("no-room", f"there is no room {code!r} "
