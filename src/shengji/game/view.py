@@ -9,7 +9,7 @@ it (and to everyone after the round if ``kitty_revealed``).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from shengji.engine.cards import Card, hand_sizes
 from shengji.engine.friends import FriendCall
@@ -20,10 +20,17 @@ from shengji.game.actions import Action
 from shengji.game.round import Phase
 from shengji.game.scoresheet import RoundResult, TrickRecord
 
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # only a mypyc build reads the decorator; pure Python ignores it
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
 if TYPE_CHECKING:
     from shengji.game.round import Round
 
 
+@mypyc_attr(native_class=False)  # a plain class even when compiled: made by filling __dict__
 @dataclass(frozen=True)
 class SeatView:
     """One seat's knowledge of a round at one moment."""
@@ -123,5 +130,5 @@ def _hidden_kitty_line(line: str, counted: bool) -> str:
 
 
 _PLAIN = SeatView.__dictoffset__ != 0
-"""Views are plain Python objects (not compiled by mypyc): :meth:`SeatView.of` fills
-their attributes at once."""
+"""Views are plain Python objects (also in a mypyc build, where a dataclass's generated
+``__init__`` would run interpreted): :meth:`SeatView.of` fills their attributes at once."""
