@@ -145,7 +145,7 @@ class SearchPlayer:
             done += count
             if self.iterations is None and done >= 10_000:
                 break
-        choice = _choose(rows, self.z)
+        choice = choose(rows, self.z)
         return SearchStats(choice, len(rows), done, time.perf_counter() - start,
                            [sum(r[i] for r in rows) / len(rows) if rows else 0.0
                             for i in range(len(options))])
@@ -187,7 +187,7 @@ def _position_seed(seed: int, view: SeatView) -> int:
     return (seed * 7_919 + view.seat * 104_729 + len(view.history) * 15_485_863) % (2**40)
 
 
-def _choose(rows: Sequence[Sequence[float]], z: float) -> int:
+def choose(rows: Sequence[Sequence[float]], z: float) -> int:
     """The candidate to play: the best by mean value if its paired gain over the default
     (candidate 0) has a lower confidence bound above zero, else the default."""
     if len(rows) < 2:
@@ -410,4 +410,4 @@ def _call_options(view: SeatView, legal: Legal) -> list[Action]:
     return [a for a in found if a in legal]
 
 
-__all__ = ["SearchPlayer", "SearchStats", "candidates", "evaluate"]
+__all__ = ["SearchPlayer", "SearchStats", "candidates", "choose", "evaluate", "evaluate_many"]
