@@ -404,7 +404,7 @@ class Game:
             state = self._bid_state = (rnd, version, faces)
             self._can = {}
         counts = rnd.hands[seat].counts
-        held = sum([counts[c] for c in state[2]])
+        held = sum(map(counts.__getitem__, state[2]))
         known = self._can.get(seat)
         if known is not None and (known[1] or known[0] == held):
             return known[1]  # more cards never take a bid away

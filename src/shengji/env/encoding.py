@@ -48,6 +48,7 @@ from numpy.typing import NDArray
 
 from shengji.engine.friends import FriendCall
 from shengji.engine.rules import Rules
+from shengji.engine.trump import Trump
 from shengji.game.actions import Bid, Draw, Pass, Withdraw
 from shengji.game.round import Phase, Round
 
@@ -118,6 +119,9 @@ class Encoder:
         self._where = [[(s - seat) % n for s in range(n)] for seat in range(n)]
         """Per observer: absolute seat -> relative index."""
         self._synced: list[_Synced | None] = [None] * n
+        self._trump: Trump | None = None
+        self._trump_row = np.zeros(54, dtype=np.float32)
+        """The ``trump_cards`` block of the last trump seen."""
         b = self.blocks
         self._at = {name: b[name][0] for name in b}
 
@@ -334,9 +338,12 @@ class Encoder:
             obs[tr + (int(trump.rank) - 2 if trump.rank is not None else 13)] = 1.0
             obs[tr + 14 + (int(trump.suit) if trump.suit is not None else 4)] = 1.0
             obs[tr + 19] = 1.0
+            if self._trump is not trump:
+                self._trump = trump
+                self._trump_row = np.zeros(54, dtype=np.float32)
+                self._trump_row[list(suit_faces(trump)[4])] = 1.0
             cards = at["trump_cards"]
-            for card in suit_faces(trump)[4]:
-                obs[cards + card] = 1.0
+            obs[cards:cards + 54] = self._trump_row
         exposed = at["exposed"]
         for s, shown in enumerate(rnd.exposed):
             for card in shown:
