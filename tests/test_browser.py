@@ -422,7 +422,7 @@ def test_finding_friends_with_computer_players(paced_server: Server, browser: An
     server = paced_server
     shots: set[str] = set()
     host = Player(browser, server.url, "Mei", "desktop")
-    guest = Player(browser, server.url, "Lars", "phone")
+    guest = Player(browser, server.url, "Lars", "phone", "zh-CN")  # reads Chinese
     host.greedy = guest.greedy = True
     # No overbids: the first bid makes the trump and its bidder calls; the people bid at once
     # during the paced deal, so one of them usually deals and uses the friend picker.
@@ -447,6 +447,9 @@ def test_finding_friends_with_computer_players(paced_server: Server, browser: An
         if info.get("phase") == "play" and not info["sheet"] and player.page.locator(
                 "#calls").count():
             seen_calls.append(player.page.inner_text("#calls"))
+            if player is guest:  # the calls, the log, computer players' names: all Chinese
+                text = player.page.inner_text("main")
+                assert not english_words(text, ("Mei", "Lars")), text
 
     for _ in range(PERSON_CALL_ROUNDS):
         seen_calls.clear()

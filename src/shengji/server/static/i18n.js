@@ -257,6 +257,9 @@ const STRINGS = {
     kind_search: "Search",
     levelNT: "NT",
     listSep: ", ",
+    botBadge: "computer: {kind}",
+    labelled: "{label}: ",
+    colourCall: "{nth} {colour} {rank}",
   },
   zh: {
     language: "English",
@@ -508,6 +511,9 @@ const STRINGS = {
     kind_search: "搜索",
     levelNT: "无主",
     listSep: "、",
+    botBadge: "电脑：{kind}",
+    labelled: "{label}：",
+    colourCall: "{nth}{colour}{rank}",
   },
 };
 

@@ -315,7 +315,7 @@ function seatBadges(S, seat) {
   const room = S.room;
   const badges = [];
   if (seat.seat === room.you.seat) badges.push(t("you"));
-  if (seat.kind === "bot") badges.push(`${t("bot")}: ${kindTitle(seat.bot)}`);
+  if (seat.kind === "bot") badges.push(t("botBadge", { kind: kindTitle(seat.bot) }));
   if (seat.kind === "person" && !seat.connected) badges.push(t("offline"));
   return badges.map((b) => h("span", { class: "badge" }, b));
 }

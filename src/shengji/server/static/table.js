@@ -113,7 +113,7 @@ function seatPanel(S, act, seat, table, position) {
   else if (seat !== view.dealer && (view.declarers ?? []).includes(seat)) {
     badges.push(t("declarerBadge"));
   }
-  if (info.kind === "bot") badges.push(`${t("bot")}: ${kindTitle(info.bot)}`);
+  if (info.kind === "bot") badges.push(t("botBadge", { kind: kindTitle(info.bot) }));
   if (info.kind === "person" && !info.connected) badges.push(t("offline"));
   const replace = S.room?.you?.host && S.room.status === "playing" && info.kind === "person"
     && !info.connected && seat !== view.seat
@@ -132,7 +132,7 @@ function seatPanel(S, act, seat, table, position) {
       t("level", { level: levelName(view.levels[seat]) }), " · ",
       t("cards", { n: view.hand_sizes[seat] }), " · ",
       t("captured", { n: view.captured?.[seat] ?? 0 })),
-    view.exposed?.[seat]?.length ? h("div", { class: "exposed" }, `${t("exposedBadge")}: `,
+    view.exposed?.[seat]?.length ? h("div", { class: "exposed" }, t("labelled", { label: t("exposedBadge") }),
       cardRow(view.exposed[seat], "tiny")) : null,
     h("div", { class: `seat-play${table.done ? " done" : ""}` },
       play ? cardRow(play.cards, "small") : null,
@@ -376,7 +376,7 @@ function handArea(S, act) {
         h("button", { type: "button", class: "small", id: "clear-btn", onclick: () => act.clear() },
           t("clear"))) : null),
     h("div", { class: "hand", id: "hand" }, buttons),
-    view.kitty?.length ? h("p", { class: "kitty" }, `${t("phase_kitty")}: `,
+    view.kitty?.length ? h("p", { class: "kitty" }, t("labelled", { label: t("phase_kitty") }),
       cardRow(view.kitty, "tiny")) : null);
 }
 

@@ -23,8 +23,15 @@ export function names(S, seats) {
   return seats.length ? seats.map((s) => seatName(S, s)).join(t("listSep")) : t("none");
 }
 
-/** A friend call for people: "1st AS" → "1st A♠" (第 1 张 A♠); colour calls as they are. */
+/** A friend call for people: "1st AS" → "1st A♠" (第 1 张 A♠), "2nd red K" → "2nd red K"
+ * (第 2 张红 K). */
 export function callText(call) {
+  const colour = call.match(/^(\d+)\S*\s+(black|red)\s+(\S+)$/i);
+  if (colour) {
+    const n = Number(colour[1]);
+    return t("colourCall", { nth: t("nthCopy", { n, ord: ordinalText(n) }),
+                             colour: t(colour[2].toLowerCase()), rank: colour[3] });
+  }
   const match = call.match(/^(\d+)\S*\s+(\S+)$/);
   if (!match) return call;
   const n = Number(match[1]);
