@@ -1,5 +1,6 @@
 """A room: :class:`Room` handles every message of every connection, one at a time under the
-room's :class:`asyncio.Lock` (a refusal becomes an ``error`` to its sender and changes nothing).
+room's :class:`asyncio.Lock` (a refusal becomes an ``error`` to its sender and changes nothing;
+a suggestion is worked out in a thread, off the lock).
 
 It builds on :class:`~shengji.server.lobby.Lobby` (lobby commands),
 :class:`~shengji.server.autoplay.AutoPlay` (computer players, the paced deal) and

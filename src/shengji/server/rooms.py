@@ -1,6 +1,6 @@
 """Every live room of a server (:class:`Rooms`): creation, restoring from storage, idle
-expiry, and the websocket loop of each connection (size, rate and hello limits) that hands
-each valid message to its :class:`~shengji.server.room.Room`.
+expiry, and the websocket loop of each connection (connections per address, size, rate and
+hello limits) that hands each valid message to its :class:`~shengji.server.room.Room`.
 """
 
 from __future__ import annotations
