@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from shengji.engine.cards import Card, Hand, format_cards, parse_cards
 from shengji.engine.follow import LegalPlays, Structure, structure_of
@@ -46,7 +47,14 @@ from shengji.engine.units import (
     unit_order,
 )
 
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # only a mypyc build reads the decorator; pure Python ignores it
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
 
+
+@mypyc_attr(native_class=False)  # a plain class even when compiled: see _play
 @dataclass(frozen=True)
 class Play:
     """One seat's cards in a trick."""
@@ -56,6 +64,14 @@ class Play:
 
     def __str__(self) -> str:
         return f"{self.seat}: {format_cards(self.cards)}"
+
+
+def _play(seat: int, cards: tuple[Card, ...]) -> Play:
+    """``Play(seat, cards)``, its attributes set at once (a frozen dataclass's ``__init__``
+    sets them one call at a time, and runs interpreted in a mypyc build)."""
+    play = object.__new__(Play)
+    play.__dict__.update(seat=seat, cards=cards)
+    return play
 
 
 class Trick:
@@ -163,7 +179,7 @@ class Trick:
                 self.throw = check_throw(lead, others, self.trump, self.rules)
                 lead = self.throw.lead
             self.lead = lead
-            self.plays.append(Play(seat, lead.cards))
+            self.plays.append(_play(seat, lead.cards))
             self._winner = 0
             self._winning_reading = lead.units
             return
@@ -173,7 +189,7 @@ class Trick:
             legal.check(played)
         ordered = tuple(self.trump.sorted(played))
         reading = self._beats(ordered)
-        self.plays.append(Play(seat, ordered))
+        self.plays.append(_play(seat, ordered))
         if reading is not None:
             self._winner = len(self.plays) - 1
             self._winning_reading = reading

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from random import Random
 
+from shengji.engine.cards import Card
 from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import LegalLeads
 from shengji.engine.reasons import Reason
@@ -115,8 +116,22 @@ class PlayLegal(Legal):
             yield Play(seat, tuple(cards))
 
     def random(self, rng: Random) -> Action:
-        play = self._drawn = Play(self.seat, tuple(self._legal.random(rng)))
+        play = self._drawn = _drawn_play(self.seat, tuple(self._legal.random(rng)))
         return play
+
+
+def _drawn_play(seat: int, cards: tuple[Card, ...]) -> Play:
+    """``Play(seat, cards)`` for this seat and cards the engine drew (a tuple of cards),
+    without the checks the constructor makes on outside input."""
+    if not _PLAIN_PLAY:
+        return Play(seat, cards)
+    play = object.__new__(Play)
+    play.__dict__.update(seat=seat, cards=cards)  # what the frozen dataclass's __init__ sets
+    return play
+
+
+_PLAIN_PLAY = Play.__dictoffset__ != 0
+"""Play actions are plain Python objects (actions are not compiled)."""
 
 
 def _no_reason(action: Action) -> Reason | None:
