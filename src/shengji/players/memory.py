@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from shengji.engine.cards import Card
+from shengji.engine.cards import ALL_CARDS, Card
 from shengji.engine.friends import FriendCall, FriendTracker
 from shengji.engine.lead import Lead, is_rainbow
 from shengji.engine.rules import Partnership, Rules
@@ -44,8 +44,11 @@ class TrickLog:
     def update(self, view: SeatView) -> None:
         """Read the tricks of ``view`` that this log has not read yet."""
         tricks = view.tricks
-        if not tricks or tricks[0] is not self.first or len(tricks) < self.read:
-            self._reset(tricks[0] if tricks else None, view.rules.players)
+        if not tricks:
+            if self.first is not None or self.read or len(self.voids) != view.rules.players:
+                self._reset(None, view.rules.players)  # (else nothing read: still fresh)
+        elif tricks[0] is not self.first or len(tricks) < self.read:
+            self._reset(tricks[0], view.rules.players)
         if view.rules is not self.rules:
             self.rules = view.rules
             self.pack = pack_counts(view.rules, view.removed)
@@ -313,5 +316,19 @@ def beats_single(play: tuple[Card, ...], current: Unit, trump: Trump) -> Reading
     suit, level = trump.suit_index[card], trump.levels[card]
     if (suit == current.suit and level > current.top) or (
             suit == TRUMP and current.suit != TRUMP):
-        return (Unit(suit, 1, 1, level, play),)
+        return _single_readings(trump)[card]
     return None
+
+
+_singles: list[tuple[Trump, tuple[Reading, ...]]] = []
+"""The single-card readings of the last trump asked for."""
+
+
+def _single_readings(trump: Trump) -> tuple[Reading, ...]:
+    """Per face, its reading as a single under ``trump`` (made once per trump)."""
+    if _singles and _singles[0][0] is trump:
+        return _singles[0][1]
+    readings = tuple((Unit(trump.suit_index[c], 1, 1, trump.levels[c], (c,)),)
+                     for c in ALL_CARDS)
+    _singles[:] = [(trump, readings)]
+    return readings
