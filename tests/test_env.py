@@ -19,7 +19,7 @@ from shengji.engine.friends import FriendCall
 from shengji.engine.rules import Rules
 from shengji.env import Encoder, Game, env, resolve_rules
 from shengji.env.selection import BurySelector, ExposeSelector
-from shengji.game.actions import Bid, Call, Play
+from shengji.game.actions import Bid, Call, Play, Withdraw
 from shengji.game.bury import bury_options
 from shengji.game.presets import PRESETS, preset
 from shengji.game.round import Phase
@@ -221,6 +221,29 @@ def test_bids_during_the_deal_and_withdraw() -> None:
                     continue
             game.step(rng.choice(ids))
     assert bids_in_deal and withdrawn
+
+
+@pytest.mark.parametrize("name", ["tractor", "finding-friends", "da-bai-fen", "overbid"])
+def test_bid_windows_remembered_as_the_engine_answers(name: str) -> None:
+    """Whether a seat may bid during the deal (which opens its bid window) is remembered
+    between draws and bids; asked at random moments for random seats, it is always what
+    the round's legal actions say."""
+    rng = random.Random(name)
+    rules = PHASE_VARIANTS[name]() if name in PHASE_VARIANTS else resolve_rules(name)
+    game = Game(rules, rounds=2)
+    asked = answered_yes = 0
+    while asked < 400:
+        game.reset(rng.getrandbits(32))
+        while not game.over:
+            rnd = game.round
+            if rnd.phase == Phase.DEAL:
+                for seat in rng.sample(range(rules.players), 2):
+                    engine = any(isinstance(a, Bid | Withdraw) for a in rnd.legal(seat))
+                    assert game._can_bid(rnd, seat) == engine, (name, seat)
+                    asked += 1
+                    answered_yes += engine
+            game.step(rng.choice(game.allowed()))
+    assert answered_yes, name
 
 
 def test_friend_calls_built_by_ordinal_and_card() -> None:
