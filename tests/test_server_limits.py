@@ -114,23 +114,32 @@ def test_host_role_passes_on_after_the_grace() -> None:
         assert back.hello("Ann", token=ann.token)["you"]["host"] is False
 
 
+class Thinking(threading.Event):
+    """Set when a slow player starts thinking; ``threads`` names the threads it thought in."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.threads: list[str] = []
+
+
 class SlowPlayer:
     """A computer player that thinks for ``seconds`` (a stand-in for the search player)."""
 
-    def __init__(self, seconds: float, thinking: threading.Event) -> None:
+    def __init__(self, seconds: float, thinking: Thinking) -> None:
         self.seconds = seconds
         self.thinking = thinking
 
     def act(self, view: SeatView, legal: Legal) -> Action:
+        self.thinking.threads.append(threading.current_thread().name)
         self.thinking.set()
         time.sleep(self.seconds)
         return next(iter(legal))
 
 
-def slow_search(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+def slow_search(monkeypatch: pytest.MonkeyPatch) -> Thinking:
     """Make the ``search`` player a :class:`SlowPlayer` of 2.5 s; the event is set when one
     starts thinking."""
-    thinking = threading.Event()
+    thinking = Thinking()
     monkeypatch.setattr(state_module, "make_player", lambda kind, seed: SlowPlayer(
         2.5, thinking) if kind == "search" else make_player(kind, seed))
     return thinking
@@ -176,6 +185,7 @@ def test_suggestions_think_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -
         assert late["code"] == "suggest-timeout" and "0.5 seconds" in late["message"]
         assert time.monotonic() - began < 1.5
         assert host.error("suggest")["code"] == "busy"  # its thread has not finished
+        assert thinking.threads and all(t.startswith("suggest") for t in thinking.threads)
 
 
 def test_connection_limits_and_hello_timeout() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from shengji.game.actions import Action, Draw
@@ -121,11 +122,13 @@ class AutoPlay(RoomState):
             self._broadcast_state()
         return decision if decision is not None and not (paced and applied) else True
 
-    def _start_thinking(self, decision: Decision, key: int | str) -> asyncio.Future[Action]:
-        """Start the player's choice in a thread, registered under ``key`` until it ends
-        (whether or not anyone still waits for it: a thread cannot be stopped)."""
-        future = asyncio.ensure_future(asyncio.to_thread(decision.player.act, decision.view,
-                                                         decision.legal))
+    def _start_thinking(self, decision: Decision, key: int | str,
+                        pool: Executor | None = None) -> asyncio.Future[Action]:
+        """Start the player's choice in a thread of ``pool`` (default: the event loop's),
+        registered under ``key`` until it ends (whether or not anyone still waits for it: a
+        thread cannot be stopped)."""
+        future = asyncio.get_running_loop().run_in_executor(
+            pool, decision.player.act, decision.view, decision.legal)
         self._thinking[key] = future
         future.add_done_callback(lambda _: self._thinking.pop(key, None))
         return future

@@ -16,6 +16,7 @@ import json
 import secrets
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from shengji.engine.cards import NotationError
@@ -35,6 +36,10 @@ from shengji.server.members import Connection, Member, Refusal, hash_token
 from shengji.server.schemas import error
 from shengji.server.state import chat_message, log, new_bot
 from shengji.server.storage import ChatRow, MatchRow, MemberRow, RoomRow, Storage
+
+SUGGESTIONS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="suggest")
+"""The threads suggestions are worked out in, apart from the computer players' (many people
+asking at once queue here, and the seats' players never wait behind them)."""
 
 
 class Room(Lobby):
@@ -312,7 +317,7 @@ class Room(Lobby):
                 conn.send({"type": "suggestion", "action": str(asked)})
                 return
             assert conn.member is not None
-            future = self._start_thinking(asked, conn.member.id)
+            future = self._start_thinking(asked, conn.member.id, SUGGESTIONS)
         task = asyncio.create_task(self._answer_suggestion(conn, asked, future))
         self._timers.add(task)  # the connection reads on meanwhile
         task.add_done_callback(self._timers.discard)
