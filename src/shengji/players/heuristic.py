@@ -108,6 +108,19 @@ class HeuristicPlayer:
 
     def bid(self, view: SeatView, legal: Legal) -> Action:
         """Bid when the suit makes a strong trump holding; otherwise draw or pass."""
+        me = view.seat
+        standing = view.bids[-1] if view.bids else None
+        hand = view.hand
+        drawn = max(len(hand), 1)
+        expected = view.rules.hand_size
+        need = 0.33 * drawn + (1.5 if drawn < expected * 0.5 else 0)
+        if standing is not None:
+            need += 1.0
+        tally = _HandTally(hand)
+        if (standing is not None and view.rules.partnership == "fixed" and (
+                standing[0] % 2 == me % 2)) or tally.strongest(hand) < need:
+            # no bid over the own side, nor one too weak (a bid shows a card held)
+            return Draw(me) if Draw(me) in legal else Pass(me)
         bids: list[Bid] = []
         can_draw = False  # drawing is legal exactly when the listing holds it
         for action in legal:
@@ -115,28 +128,16 @@ class HeuristicPlayer:
                 bids.append(action)
             elif isinstance(action, Draw):
                 can_draw = True
-        fallback: Action = Draw(view.seat) if can_draw else Pass(view.seat)
+        fallback: Action = Draw(me) if can_draw else Pass(me)
         if not bids:
             return fallback
-        standing = view.bids[-1] if view.bids else None
-        me = view.seat
-        if standing is not None and view.rules.partnership == "fixed" and (
-                standing[0] % 2 == me % 2):
-            return fallback
-        hand = view.hand
-        drawn = max(len(hand), 1)
         best: tuple[float, Bid] | None = None
-        tally = _HandTally(hand)
         for bid in bids:
             strength = tally.bid_strength(bid)
             if best is None or strength > best[0]:
                 best = (strength, bid)
         assert best is not None
         strength, bid = best
-        expected = view.rules.hand_size
-        need = 0.33 * drawn + (1.5 if drawn < expected * 0.5 else 0)
-        if standing is not None:
-            need += 1.0
         return bid if strength >= need else fallback
 
     def expose(self, view: SeatView) -> Action:
@@ -680,12 +681,25 @@ class _HandTally:
 
     def bid_strength(self, bid: Bid) -> float:
         """How strong a trump holding the bid's suit (or no-trump) makes of this hand."""
-        card = bid.cards[0]
+        return self.strength(bid.cards[0])
+
+    def strength(self, card: Card) -> float:
+        """:meth:`bid_strength` of a bid showing ``card``."""
         if card >= SMALL_JOKER_ID:  # no rank: no rank cards
             return self.jokers * 1.5 - 1
         rank_cards = self.ranks[card % 13 + 2]
         suit_cards = self.suits[card // 13] - self.faces[card]
         return suit_cards + 1.5 * (rank_cards + self.jokers)
+
+    def strongest(self, hand: Sequence[Card]) -> float:
+        """The greatest :meth:`strength` of the cards of ``hand`` (this tally's): no bid,
+        which shows cards held, is stronger."""
+        best = float("-inf")
+        for card in hand:
+            strength = self.strength(card)
+            if strength > best:
+                best = strength
+        return best
 
 
 def _suit_strength(cards: Sequence[Card], suit: Suit) -> tuple[int, int]:
