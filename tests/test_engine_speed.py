@@ -73,6 +73,20 @@ def test_unit_specs_list_every_unit_in_order(rules: Rules) -> None:
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=range(len(VARIANTS)))
+def test_a_random_lead_is_a_uniform_pick_of_the_listed_units(rules: Rules) -> None:
+    rng = Random(rules.decks + 11)
+    for seed in range(150):
+        trump = _trump(rules, rng)
+        cards = pack(rules)
+        rng.shuffle(cards)
+        hand = Hand(cards[:rng.randint(1, 40)])
+        specs = unit_specs(hand.counts, trump, rules)
+        _, width, _, faces = specs[Random(seed).randrange(len(specs))]
+        drawn = LegalLeads(hand, trump, rules).random(Random(seed))
+        assert drawn == tuple(f for f in faces for _ in range(width))
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=range(len(VARIANTS)))
 def test_best_reading_is_a_first_reading(rules: Rules) -> None:
     rng = Random(7 + rules.decks)
     for _ in range(120):

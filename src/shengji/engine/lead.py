@@ -33,6 +33,8 @@ from shengji.engine.units import (
     best_reading,
     make_unit,
     readings,
+    unit_blocks,
+    unit_spec_at,
     unit_specs,
 )
 
@@ -225,8 +227,15 @@ class LegalLeads:
 
     def random(self, rng: Random) -> tuple[Card, ...]:
         """A random unit to lead (uniform over the distinct units the hand holds)."""
-        specs = self._unit_specs()
-        if not specs:
-            raise PlayError(Reason("lead-empty-hand"))
-        _, width, _, faces = specs[rng.randrange(len(specs))]
+        if self._specs is not None:
+            specs = self._specs
+            if not specs:
+                raise PlayError(Reason("lead-empty-hand"))
+            _, width, _, faces = specs[rng.randrange(len(specs))]
+        else:  # the units counted, only the one drawn made
+            blocks = unit_blocks(self.hand.counts, self.trump, self.rules)
+            total = sum([len(held) + len(tractors) for _, _, held, tractors in blocks])
+            if not total:
+                raise PlayError(Reason("lead-empty-hand"))
+            _, width, _, faces = unit_spec_at(blocks, rng.randrange(total), self.trump)
         return faces * width if len(faces) == 1 else tuple(f for f in faces for _ in range(width))

@@ -168,11 +168,14 @@ UnitSpec = tuple[int, int, int, tuple[Card, ...]]
 """A unit as ``(suit, width, top level, faces bottom first)``."""
 
 
-def unit_specs(counts: Sequence[int], trump: Trump, rules: Rules) -> list[UnitSpec]:
-    """Every distinct unit (single, tuple, tractor) that per-face ``counts`` hold: by
-    effective suit, then width; in each, the tuples from the weakest up, then the
-    tractors by top level (the shortest first), their faces in index order."""
-    specs: list[UnitSpec] = []
+UnitBlock = tuple[int, int, list[Card], list[tuple[int, tuple[Card, ...]]]]
+"""The units of one suit and width: ``(suit, width, faces of the tuples, tractors as
+(top level, faces bottom first))``."""
+
+
+def unit_blocks(counts: Sequence[int], trump: Trump, rules: Rules) -> list[UnitBlock]:
+    """:func:`unit_specs` grouped by suit and width, without a tuple per unit."""
+    blocks: list[UnitBlock] = []
     levels, high = trump.levels, trump.high
     decks, min_length = rules.decks, rules.tractor_min_length
     chains = rules.tractor_high_trumps
@@ -180,8 +183,7 @@ def unit_specs(counts: Sequence[int], trump: Trump, rules: Rules) -> list[UnitSp
         held = [f for f in trump.suit_faces[suit] if counts[f]]
         width = 1
         while held and width <= decks:
-            for f in held:
-                specs.append((suit, width, levels[f], (f,)))
+            tractors: list[tuple[int, tuple[Card, ...]]] = []
             if shape_allowed(width, min_length, rules):
                 by_level: dict[int, list[Card]] = {}
                 for f in held:
@@ -195,13 +197,39 @@ def unit_specs(counts: Sequence[int], trump: Trump, rules: Rules) -> list[UnitSp
                             continue
                         window = [by_level[lv] for lv in range(bottom, top + 1)]
                         if all(len(faces) == 1 for faces in window):
-                            specs.append((suit, width, top, tuple(f[0] for f in window)))
+                            tractors.append((top, tuple(f[0] for f in window)))
                         else:
-                            for combo in product(*window):
-                                specs.append((suit, width, top, combo))
+                            tractors += [(top, combo) for combo in product(*window)]
+            blocks.append((suit, width, held, tractors))
             width += 1
             held = [f for f in held if counts[f] >= width]
+    return blocks
+
+
+def unit_specs(counts: Sequence[int], trump: Trump, rules: Rules) -> list[UnitSpec]:
+    """Every distinct unit (single, tuple, tractor) that per-face ``counts`` hold: by
+    effective suit, then width; in each, the tuples from the weakest up, then the
+    tractors by top level (the shortest first), their faces in index order."""
+    specs: list[UnitSpec] = []
+    levels = trump.levels
+    for suit, width, held, tractors in unit_blocks(counts, trump, rules):
+        specs += [(suit, width, levels[f], (f,)) for f in held]
+        specs += [(suit, width, top, faces) for top, faces in tractors]
     return specs
+
+
+def unit_spec_at(blocks: list[UnitBlock], index: int, trump: Trump) -> UnitSpec:
+    """The ``index``-th of the :func:`unit_specs` that ``blocks`` group."""
+    for suit, width, held, tractors in blocks:
+        if index < len(held):
+            face = held[index]
+            return suit, width, trump.levels[face], (face,)
+        index -= len(held)
+        if index < len(tractors):
+            top, faces = tractors[index]
+            return suit, width, top, faces
+        index -= len(tractors)
+    raise IndexError("unit index out of range")
 
 
 def make_unit(suit: int, width: int, top: int, faces: tuple[Card, ...]) -> Unit:

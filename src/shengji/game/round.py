@@ -93,6 +93,9 @@ _VIEW: type[SeatView] | None = None
 _DRAWS: dict[int, Draw] = {}
 """One Draw action per seat, for :meth:`Round.only_draw` (actions are immutable)."""
 
+_BIDS: dict[tuple[int, tuple[Card, ...]], Bid] = {}
+"""The Bid actions listed as options, by seat and cards (made once, listed often)."""
+
 _DO_LEAD = Reason("do-lead")
 _DO_VERBS: dict[tuple[str, ...], Reason] = {}
 """The summaries of bidding legal sets, by their verbs (made once: a Reason renders its
@@ -128,7 +131,12 @@ def _bid_options(seat: int, bidding: Bidding, counts: Sequence[int],
     if not any(counts) or rules.trump_choice == TrumpChoice.DEALER:
         return
     for bid in bidding.options(seat, counts):
-        yield Bid(seat, bid.cards)
+        action = _BIDS.get((seat, bid.cards))
+        if action is None:
+            if len(_BIDS) >= 4096:
+                _BIDS.clear()
+            action = _BIDS[(seat, bid.cards)] = Bid(seat, bid.cards)
+        yield action
 
 
 def _teams(rules: Rules) -> tuple[int, ...]:
