@@ -170,11 +170,22 @@ def level_change(points: int, rules: Rules) -> LevelChange:
         if not rules.below_zero:
             raise ValueError(f"points must not be negative, got {points}")
         return _below_zero(points, rules)
-    rows, _ = _rows(rules, points)
-    i = max(j for j, row in enumerate(rows) if row.lo <= points)
-    row = rows[i]
-    return LevelChange(points, row.declarers_up, row.opponents_up, row.switch, row.draw,
-                       _row_text(rows, i))
+    key = (rules.draw_at, rules.target_points, rules.level_table, rules.custom_levels, points)
+    change = _CHANGES.get(key)
+    if change is None:  # a LevelChange is immutable: the same points share one
+        rows, _ = _rows(rules, points)
+        i = max(j for j, row in enumerate(rows) if row.lo <= points)
+        row = rows[i]
+        change = LevelChange(points, row.declarers_up, row.opponents_up, row.switch, row.draw,
+                             _row_text(rows, i))
+        if len(_CHANGES) >= 4096:
+            _CHANGES.clear()
+        _CHANGES[key] = change
+    return change
+
+
+_CHANGES: dict[tuple[object, ...], LevelChange] = {}
+"""level_change's answers (points 0 and up) by the options its table reads and the points."""
 
 
 def below_zero_step(rules: Rules) -> int:

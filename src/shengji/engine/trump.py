@@ -173,7 +173,16 @@ class Trump:
 
     def sorted(self, cards: Iterable[Card], *, descending: bool = True) -> list[Card]:
         """Cards ordered by effective suit and strength (trumps first when descending)."""
-        return sorted(cards, key=self.order_keys.__getitem__, reverse=descending)
+        listed = list(cards)
+        if len(listed) == 2:  # most plays: one comparison (copies of a face are the same)
+            first, second = listed
+            keys = self.order_keys
+            if (keys[first] < keys[second]) == descending:
+                return [second, first]
+            return listed
+        if len(listed) < 2:
+            return listed
+        return sorted(listed, key=self.order_keys.__getitem__, reverse=descending)
 
     def suit_size(self, suit: EffectiveSuit) -> int:
         """How many levels the effective suit has."""
