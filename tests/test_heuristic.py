@@ -558,3 +558,32 @@ def test_lead_units_made_once_are_the_legal_sets_units() -> None:
         rng.shuffle(pack)
         legal = LegalLeads(Hand(pack[:rng.randrange(1, 40)]), trump, rules)
         assert _lead_units(legal) == list(legal.units())
+
+
+def test_memory_kept_across_decisions_equals_one_read_from_scratch() -> None:
+    """The trick log and the unseen counts it keeps up to date (read trick by trick, one
+    log for several seats and rounds) equal a memory read afresh from the view."""
+    from shengji.game.match import Match
+    from shengji.players.memory import Memory, TrickLog
+
+    shared = TrickLog()  # one log for every seat: the counts it keeps must follow the seat
+    for rules in SHORTCUT_RULES[:6]:
+        match = Match(rules, seed=4, max_rounds=2)
+        players = [HeuristicPlayer(seat) for seat in range(rules.players)]
+        logs = [TrickLog() for _ in range(rules.players)]  # and one log per seat
+        checked = 0
+        while not match.is_over:
+            seat = match.to_move
+            assert seat is not None
+            view = match.view(seat)
+            if view.phase == Phase.PLAY:
+                fresh = Memory(view)
+                for log in (logs[seat], shared):
+                    kept = Memory(view, log=log)
+                    assert (kept.unseen, kept.voids, kept.side()) == (
+                        fresh.unseen, fresh.voids, fresh.side())
+                forgetful = Memory(view, remember=False, log=shared)
+                assert forgetful.unseen == Memory(view, remember=False).unseen
+                checked += 1
+            match.apply(players[seat].act(view, match.legal(seat)))
+        assert checked > 40

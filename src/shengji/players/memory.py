@@ -40,6 +40,12 @@ class TrickLog:
         self.plays: list[tuple[int, tuple[Card, ...]]] = []
         self._tracker: FriendTracker | None = None
         self._tracked: tuple[tuple[FriendCall, ...], int, object, int] | None = None
+        self._base: list[int] | None = None
+        """:meth:`unseen_base`, kept up to date with the tricks read for the seat, hand
+        size and kitty it was made for."""
+        self._base_seat = -1
+        self._base_size = 0
+        self._base_kitty: tuple[Card, ...] | None = None
 
     def update(self, view: SeatView) -> None:
         """Read the tricks of ``view`` that this log has not read yet."""
@@ -52,7 +58,7 @@ class TrickLog:
         if view.rules is not self.rules:
             self.rules = view.rules
             self.pack = pack_counts(view.rules, view.removed)
-            self.left = None
+            self.left = self._base = None
         left = self.left
         if left is None:
             left = self.left = list(self.pack)
@@ -62,9 +68,37 @@ class TrickLog:
         elif len(tricks) == self.read:
             return
         trump, rules = view.trump, view.rules
-        for record in tricks[self.read:]:
+        new = tricks[self.read:]
+        for record in new:
             _read_trick(record.plays, trump, rules, left, self.voids, self.plays)
         self.read = len(tricks)
+        base = self._base
+        if base is not None:  # the seat's own cards left its hand as they left the pack
+            me = self._base_seat
+            for record in new:
+                for play in record.plays:
+                    if play.seat == me:
+                        self._base_size -= len(play.cards)
+                    else:
+                        for card in play.cards:
+                            base[card] -= 1
+
+    def unseen_base(self, view: SeatView) -> list[int]:
+        """Per face, the pack less the cards of the tricks read, of the seat's hand and of
+        its kitty (after :meth:`update` with ``view``; shared: copy it to change it)."""
+        base = self._base
+        if base is None or self._base_seat != view.seat or self._base_size != len(
+                view.hand) or self._base_kitty != view.kitty:
+            assert self.left is not None
+            base = list(self.left)
+            for card in view.hand:
+                base[card] -= 1
+            if view.kitty is not None:
+                for card in view.kitty:
+                    base[card] -= 1
+            self._base, self._base_seat = base, view.seat
+            self._base_size, self._base_kitty = len(view.hand), view.kitty
+        return base
 
     def tracker(self, calls: tuple[FriendCall, ...], dealer: int, rules: Rules
                 ) -> FriendTracker:
@@ -184,16 +218,17 @@ class Memory:
         if unseen is None:
             view = self.view
             log = self._updated()
-            assert log.left is not None
-            counts = list(log.left) if self.remember else list(log.pack)
-            for card in view.hand:
-                counts[card] -= 1
-            if view.kitty is not None:
-                for card in view.kitty:
-                    counts[card] -= 1
             if self.remember:
+                counts = list(log.unseen_base(view))
                 for play in view.trick:
                     for card in play.cards:
+                        counts[card] -= 1
+            else:
+                counts = list(log.pack)
+                for card in view.hand:
+                    counts[card] -= 1
+                if view.kitty is not None:
+                    for card in view.kitty:
                         counts[card] -= 1
             unseen = self._unseen = (
                 counts if min(counts) >= 0 else [c if c > 0 else 0 for c in counts])
