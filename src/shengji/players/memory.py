@@ -325,7 +325,7 @@ def current_winner(view: SeatView, trump: Trump, lead: Lead | None = None
     start = 1
     last = _last_trick[0] if _last_trick else None
     if last is not None and last[0] is trump and last[1] is rules and len(last[2]) <= len(
-            trick) and all(a is b for a, b in zip(last[2], trick, strict=False)):
+            trick) and trick[:len(last[2])] == last[2]:  # the same plays, and maybe more
         start, winner, reading, lead = len(last[2]), last[3], last[4], last[5]
     else:
         if lead is None:
