@@ -25,6 +25,7 @@ from shengji.engine import (
     LegalPlays,
     Rank,
     Rules,
+    RulesError,
     TractorFollow,
     Trump,
     TupleFollow,
@@ -171,6 +172,53 @@ def test_errors_carry_the_reason() -> None:
         rnd.apply("0 plya KS")
     assert malformed_action.value.reason.key == "bad-input"
     assert BidError("x").reason == Reason("bad-input", error="x")
+
+
+# -- rules errors ------------------------------------------------------------------------------
+
+BAD_RULES: list[dict[str, object]] = [
+    {"throws": 3}, {"players": "4"}, {"start_rank": "Z"}, {"rank_suit_order": ("X",)},
+    {"mandatory_ranks": "5"}, {"rank_suit_order": "H"}, {"fluid_overbid": "own-rank"},
+    {"custom_levels": 5}, {"custom_levels": ((0, 1, 2),)}, {"fluid_overbid": ("nope",)},
+    {"tuple_follow": "x"}, {"mandatory_ranks": ("5",) * 14},
+    {"players": 1}, {"big_jokers": 3}, {"kitty": 300}, {"red_fives": 3}, {"bombs": 3},
+    {"rainbow": 6}, {"expose": 99, "trump_choice": "dealer"}, {"decks": 1, "tractor_min_width": 3},
+    {"decks": 3, "tractor_min_width": 4}, {"partnership": "fluid", "players": 5, "friends": 4},
+    {"level_table": "custom", "custom_levels": ((-1, 1),)},
+    {"level_table": "custom", "custom_levels": ((0, 13),)},
+    {"players": 5}, {"kitty": 7}, {"partnership": "fluid", "players": 2},
+    {"friends": 1}, {"fluid_overbid": ("own-rank", "own-rank")}, {"bombs": 1}, {"rainbow": 1},
+    {"expose": 2}, {"start_rank": "5", "end_rank": "3"},
+    {"end_rank": "K", "mandatory_ranks": ("A",)},
+    {"rank_suit_order": ("H", "H")}, {"mandatory_ranks": ("5", "5")}, {"level_table": "custom"},
+    {"level_table": "custom", "custom_levels": ((5, 1),)},
+    {"level_table": "custom", "custom_levels": ((0, 1), (0, 2))},
+]
+"""Rules that :class:`Rules` refuses, one or more for every ``rules-*`` key it raises."""
+
+
+def rules_errors() -> list[Reason]:
+    """The reason of every refusal of :data:`BAD_RULES`, and of an unknown option."""
+    found = []
+    for options in BAD_RULES:
+        with pytest.raises(RulesError) as error:
+            Rules(**options)  # type: ignore[arg-type]
+        assert error.value.why is not None and error.value.why == str(error.value), options
+        found.append(error.value.why)
+    with pytest.raises(RulesError) as unknown:
+        Rules().replace(player=4)
+    assert unknown.value.why is not None
+    return [*found, unknown.value.why]
+
+
+def test_every_rules_error_carries_its_reason() -> None:
+    seen = {check(why).key for why in rules_errors()}
+    raised = {key for key in TEMPLATES if key.startswith("rules-")}
+    # custom_levels over 32 rows is refused as a list too long ("rules-entries") first
+    assert seen == raised - {"rules-level-rows"}
+    assert Reason("rules-range", option="friends", low=0, high=3, why=("friends", 5),
+                  value="4") == ("friends must be at least 0 and at most 3 (at 5 players, "
+                                 "leaving opponents), got 4")
 
 
 # -- every reason of random play ---------------------------------------------------------------
@@ -327,7 +375,10 @@ SAMPLE: dict[str, Param] = {
     "bid": "9H 9H", "seat": 1, "colour": "black", "what": "black A", "buried": 1, "mine": 1,
     "total": 2, "call": "2nd AS", "equal": 1, "unit": "KS KS", "points": 10, "size": 8,
     "given": 5, "phase": "kitty", "verbs": ("draw", "bid"), "most": 6, "last": 3,
-    "error": "cannot read card 'XX'",
+    "error": "cannot read card 'XX'", "name": "'player'", "option": "kitty", "kind": "rank",
+    "value": "300", "allowed": ("own-rank", "maker-rank"), "low": 0, "high": 104,
+    "why": ("pack", 108), "players": 5, "kitty": 8, "left": 100, "start": "5", "end": "3",
+    "overbids": ("own-rank", "own-rank"),
 }
 """A value for every parameter name, to render each key once."""
 OVERRIDES: dict[str, dict[str, Param]] = {
@@ -360,7 +411,7 @@ def test_every_key_renders_from_json() -> None:
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run reasons.js")
 def test_chinese_rendering_of_every_key(tmp_path: Path) -> None:
-    reasons = every_key() + reasons_of_round("tractor", 4, 0)[:300]
+    reasons = every_key() + rules_errors() + reasons_of_round("tractor", 4, 0)[:300]
     harness = tmp_path / "harness.mjs"
     harness.write_text(HARNESS, encoding="utf-8")
     result = subprocess.run(

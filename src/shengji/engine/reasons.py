@@ -104,6 +104,40 @@ def _text(value: Param) -> str:
     return str(value)
 
 
+_KINDS = {
+    "bool": "true or false", "int": "an integer", "rank": "a rank (2-10, J, Q, K, A)",
+    "suit": "a suit (C, D, H, S)", "ranks": "a list of ranks", "suits": "a list of suits",
+    "overbids": "a list of overbids", "rows": "a list of rows (points, level change)",
+    "row": "rows of two integers (points, level change)",
+}
+"""What a rules option of each kind must be (``rules-type``)."""
+
+_BOUNDS = {
+    "per-deck": " (one per deck)",
+    "pack": " (the {} cards of the pack less one per player)",
+    "red-fives": " (0: off, 1: 5♥, 2: 5♥ and 5♦)",
+    "bombs": " (0: off; identical cards, at most one per deck)",
+    "rainbow": " (0: off; effective suits: 4 plain suits and trumps)",
+    "hand": " (the hand size)",
+    "friends": " (at {} players, leaving opponents)",
+}
+"""Why an option's range is what it is (``rules-range``): ``[]`` (no reason), ``["pack",
+cards]``, ``["friends", players]`` or ``[name]``."""
+
+
+def _quoted(values: Param) -> str:
+    assert isinstance(values, tuple)
+    return ", ".join(repr(_text(v)) for v in values)
+
+
+def _bound(why: Param) -> str:
+    assert isinstance(why, tuple)
+    if not why:
+        return ""
+    name, *values = why
+    return _BOUNDS[_text(name)].format(*values)
+
+
 Formatter = Callable[[Param, bool], str]
 """Renders a parameter, in the plural or not."""
 
@@ -129,6 +163,10 @@ FORMATTERS: dict[str, Formatter] = {
     "callee": lambda what, plural: _text(what),
     "colour": lambda colour, plural: _text(colour),
     "phase": lambda phase, plural: _text(phase),
+    "option": lambda name, plural: _text(name),
+    "kind": lambda kind, plural: _KINDS[_text(kind)],
+    "quoted": lambda values, plural: _quoted(values),
+    "bound": lambda why, plural: _bound(why),
 }
 """English formatters by name: parameter and plural flag to text."""
 
@@ -255,6 +293,40 @@ TEMPLATES: dict[str, str] = {
     "do-nothing": "nothing to do",
     # input that is not an action or not cards (the text says what is wrong)
     "bad-input": "{error}",
+    # house rules (engine.rules: RulesError.why); option names and values as written
+    "rules-unknown": "unknown option {name}",
+    "rules-type": "{option:option} must be {kind:kind}, got {value}",
+    "rules-overbid": "fluid_overbid must be a list of overbids among {allowed:quoted}, "
+                     "got {value}",
+    "rules-choice": "{option:option}={value} is not allowed; use one of {allowed:quoted}",
+    "rules-entries": "{option:option} has {n} entries; at most {most} are allowed",
+    "rules-range": "{option:option} must be at least {low} and at most {high}{why:bound}, "
+                   "got {value}",
+    "rules-width": "tractor_min_width is {value} but there {decks|is|are} only {decks} "
+                   "{decks|deck|decks} (at most {decks} identical {decks|card|cards}); "
+                   "allowed: 1 to {high}",
+    "rules-level-rows": "custom_levels has {n} rows; at most {most} are allowed",
+    "rules-level-points": "custom_levels: points {value} must be from 0 to {most}",
+    "rules-level-step": "custom_levels: a level change of {value} must be from {low} to {high}",
+    "rules-odd-players": "fixed partnerships need an even number of players, got {players}",
+    "rules-uneven-deal": "a kitty of {kitty} leaves {left} cards, which do not deal evenly to "
+                         "{players} players",
+    "rules-no-opponents": "{n} {n|friend leaves|friends leave} no opponents at {players} "
+                          "players",
+    "rules-fixed-friends": "friends are called only with partnership='fluid'",
+    "rules-overbid-repeat": "fluid_overbid must not repeat an overbid, got [{overbids:quoted}]",
+    "rules-bomb-one": "bombs must be 0 (off) or at least 2 identical cards: a single card is "
+                      "no bomb",
+    "rules-rainbow-one": "rainbow must be 0 (off) or at least 2 suits: one card is no rainbow",
+    "rules-expose-dealer": "expose is for trump_choice='dealer' (cards are exposed before the "
+                           "dealer names the trump)",
+    "rules-rank-order": "start_rank ({start}) must not be above end_rank ({end})",
+    "rules-mandatory-range": "mandatory_ranks must lie between start_rank and end_rank",
+    "rules-suit-repeat": "rank_suit_order must not repeat a suit",
+    "rules-rank-repeat": "mandatory_ranks must not repeat a rank",
+    "rules-custom-table": "custom_levels is given exactly when level_table='custom'",
+    "rules-custom-zero": "custom_levels must start at 0 points",
+    "rules-custom-increase": "custom_levels thresholds must increase",
 }
 """The English sentence of every reason key."""
 
@@ -289,7 +361,8 @@ def placeholders(template: str) -> frozenset[str]:
     return frozenset(names)
 
 
-_AS_WRITTEN = frozenset({"cards", "card", "call", "callee", "colour", "phase", "seat"})
+_AS_WRITTEN = frozenset({"cards", "card", "call", "callee", "colour", "phase", "seat",
+                         "option"})
 """Formatters that write the parameter as it is in English."""
 
 Computed = tuple[str, Callable[[Mapping[str, Param]], str]]

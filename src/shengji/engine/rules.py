@@ -26,16 +26,21 @@ from enum import StrEnum
 from functools import cached_property
 
 from shengji.engine.cards import Rank, Suit
+from shengji.engine.reasons import Param, Reason
 from shengji.engine.trump import Trump
 
 
 class RulesError(ValueError):
     """An option is unknown, out of range or contradicts another; ``option`` names the
-    option to blame where there is one (readers of files use it to point at its line)."""
+    option to blame where there is one (readers of files use it to point at its line);
+    ``why`` is the message as a :class:`~shengji.engine.reasons.Reason` (key and
+    parameters, for other languages) when it was made as one (every error of
+    :class:`Rules`)."""
 
     def __init__(self, message: str, option: str | None = None) -> None:
         super().__init__(message)
         self.option = option
+        self.why = message if isinstance(message, Reason) else None
 
 
 class TupleFollow(StrEnum):
@@ -484,111 +489,62 @@ class Rules:
             if low <= value <= high:
                 continue
             if name == "tractor_min_width" and value > high:
-                decks = ("there is only 1 deck (at most 1 identical card)" if self.decks == 1
-                         else f"there are only {self.decks} decks (at most {self.decks} "
-                              f"identical cards)")
-                raise RulesError(f"tractor_min_width is {short_repr(value)} but {decks}; "
-                                 f"allowed: 1 to {high}", name)
-            raise RulesError(f"{name} must be at least {low} and at most {high}{why}, got "
-                             f"{short_repr(value)}", name)
+                raise RulesError(Reason("rules-width", value=short_repr(value),
+                                        decks=self.decks, high=high), name)
+            raise RulesError(Reason("rules-range", option=name, low=low, high=high, why=why,
+                                    value=short_repr(value)), name)
         levels = self.custom_levels
         if len(levels) > MAX_LEVEL_ROWS:
-            raise RulesError(f"custom_levels has {len(levels)} rows; at most "
-                             f"{MAX_LEVEL_ROWS} are allowed", "custom_levels")
+            raise RulesError(Reason("rules-level-rows", n=len(levels), most=MAX_LEVEL_ROWS),
+                             "custom_levels")
         for low, change in levels:
             if not 0 <= low <= MAX_POINTS:
-                raise RulesError(f"custom_levels: points {short_repr(low)} must be from 0 to "
-                                 f"{MAX_POINTS}", "custom_levels")
+                raise RulesError(Reason("rules-level-points", value=short_repr(low),
+                                        most=MAX_POINTS), "custom_levels")
             if not -MAX_LEVEL_STEP <= change <= MAX_LEVEL_STEP:
-                raise RulesError(f"custom_levels: a level change of {short_repr(change)} must be "
-                                 f"from {-MAX_LEVEL_STEP} to {MAX_LEVEL_STEP}", "custom_levels")
+                raise RulesError(Reason("rules-level-step", value=short_repr(change),
+                                        low=-MAX_LEVEL_STEP, high=MAX_LEVEL_STEP),
+                                 "custom_levels")
 
     def _validate(self) -> None:
         cards = self.deck_size
-        checks: list[tuple[bool, str, str]] = [
-            (
-                self.partnership == Partnership.FLUID or self.players % 2 == 0,
-                f"fixed partnerships need an even number of players, got {self.players}",
-                "players",
-            ),
-            (
-                self.remove_low or (cards - self.kitty_size) % self.players == 0,
-                f"a kitty of {self.kitty_size} leaves {cards - self.kitty_size} cards, which "
-                f"do not deal evenly to {self.players} players",
-                "kitty",
-            ),
-            (
-                self.friend_count <= self.players - 2,
-                f"{_count(self.friend_count, 'friend')} leave{'s' * (self.friend_count == 1)}"
-                f" no opponents at {self.players} players",
-                "friends",
-            ),
-            (
-                self.partnership == Partnership.FLUID or self.friends in (None, 0),
-                "friends are called only with partnership='fluid'",
-                "friends",
-            ),
-            (
-                len(set(self.fluid_overbid)) == len(self.fluid_overbid),
-                f"fluid_overbid must not repeat an overbid, got {list(self.fluid_overbid)}",
-                "fluid_overbid",
-            ),
-            (
-                self.bombs != 1,
-                "bombs must be 0 (off) or at least 2 identical cards: a single card is no bomb",
-                "bombs",
-            ),
-            (
-                self.rainbow != 1,
-                "rainbow must be 0 (off) or at least 2 suits: one card is no rainbow",
-                "rainbow",
-            ),
-            (
-                not self.expose or self.trump_choice == TrumpChoice.DEALER,
-                "expose is for trump_choice='dealer' (cards are exposed before the dealer "
-                "names the trump)",
-                "expose",
-            ),
-            (
-                self.start_rank <= self.end_rank,
-                f"start_rank ({self.start_rank}) must not be above end_rank ({self.end_rank})",
-                "start_rank",
-            ),
-            (
-                all(self.start_rank <= r <= self.end_rank for r in self.mandatory_ranks),
-                "mandatory_ranks must lie between start_rank and end_rank",
-                "mandatory_ranks",
-            ),
-            (
-                len(set(self.rank_suit_order or ())) == len(self.rank_suit_order or ()),
-                "rank_suit_order must not repeat a suit",
-                "rank_suit_order",
-            ),
-            (
-                len(set(self.mandatory_ranks)) == len(self.mandatory_ranks),
-                "mandatory_ranks must not repeat a rank",
-                "mandatory_ranks",
-            ),
-            (
-                (self.level_table == LevelTable.CUSTOM) == bool(self.custom_levels),
-                "custom_levels is given exactly when level_table='custom'",
-                "custom_levels",
-            ),
-            (
-                not self.custom_levels or self.custom_levels[0][0] == 0,
-                "custom_levels must start at 0 points",
-                "custom_levels",
-            ),
-            (
-                all(a[0] < b[0] for a, b in zip(
-                    self.custom_levels, self.custom_levels[1:], strict=False)),
-                "custom_levels thresholds must increase",
-                "custom_levels",
-            ),
+        checks: list[tuple[bool, str, str, dict[str, Param]]] = [
+            (self.partnership == Partnership.FLUID or self.players % 2 == 0,
+             "players", "rules-odd-players", {"players": self.players}),
+            (self.remove_low or (cards - self.kitty_size) % self.players == 0,
+             "kitty", "rules-uneven-deal", {"kitty": self.kitty_size,
+                                            "left": cards - self.kitty_size,
+                                            "players": self.players}),
+            (self.friend_count <= self.players - 2,
+             "friends", "rules-no-opponents", {"n": self.friend_count, "players": self.players}),
+            (self.partnership == Partnership.FLUID or self.friends in (None, 0),
+             "friends", "rules-fixed-friends", {}),
+            (len(set(self.fluid_overbid)) == len(self.fluid_overbid),
+             "fluid_overbid", "rules-overbid-repeat", {"overbids": self.fluid_overbid}),
+            (self.bombs != 1, "bombs", "rules-bomb-one", {}),
+            (self.rainbow != 1, "rainbow", "rules-rainbow-one", {}),
+            (not self.expose or self.trump_choice == TrumpChoice.DEALER,
+             "expose", "rules-expose-dealer", {}),
+            (self.start_rank <= self.end_rank,
+             "start_rank", "rules-rank-order", {"start": str(self.start_rank),
+                                                "end": str(self.end_rank)}),
+            (all(self.start_rank <= r <= self.end_rank for r in self.mandatory_ranks),
+             "mandatory_ranks", "rules-mandatory-range", {}),
+            (len(set(self.rank_suit_order or ())) == len(self.rank_suit_order or ()),
+             "rank_suit_order", "rules-suit-repeat", {}),
+            (len(set(self.mandatory_ranks)) == len(self.mandatory_ranks),
+             "mandatory_ranks", "rules-rank-repeat", {}),
+            ((self.level_table == LevelTable.CUSTOM) == bool(self.custom_levels),
+             "custom_levels", "rules-custom-table", {}),
+            (not self.custom_levels or self.custom_levels[0][0] == 0,
+             "custom_levels", "rules-custom-zero", {}),
+            (all(a[0] < b[0] for a, b in zip(
+                self.custom_levels, self.custom_levels[1:], strict=False)),
+             "custom_levels", "rules-custom-increase", {}),
         ]
-        for ok, message, option in checks:
+        for ok, option, key, params in checks:
             if not ok:
-                raise RulesError(message, option)
+                raise RulesError(Reason(key, **params), option)
 
     @cached_property
     def joker_counts(self) -> tuple[int, int]:
@@ -658,12 +614,8 @@ class Rules:
         :class:`RulesError` too)."""
         for name in changes:
             if name not in _OPTION_NAMES:
-                raise RulesError(f"unknown option {short_repr(name)}", name)
+                raise RulesError(Reason("rules-unknown", name=short_repr(name)), name)
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def short_repr(value: object) -> str:
@@ -691,12 +643,13 @@ _SHORT.maxlong = 40
 _SHORT.maxlevel = 3
 
 
-def _wrong(name: str, value: object, what: str) -> RulesError:
-    return RulesError(f"{name} must be {what}, got {short_repr(value)}", name)
+def _wrong(name: str, value: object, kind: str) -> RulesError:
+    """``name`` must be of ``kind`` (see ``rules-type`` in :mod:`~shengji.engine.reasons`)."""
+    return RulesError(Reason("rules-type", option=name, kind=kind, value=short_repr(value)),
+                      name)
 
 
 def _rank(value: object, name: str) -> Rank:
-    what = "a rank (2-10, J, Q, K, A)"
     if isinstance(value, Rank):
         return value
     try:
@@ -706,7 +659,7 @@ def _rank(value: object, name: str) -> Rank:
             return Rank(value)
     except ValueError:
         pass
-    raise _wrong(name, value, what)
+    raise _wrong(name, value, "rank")
 
 
 def _suit(value: object, name: str) -> Suit:
@@ -717,14 +670,14 @@ def _suit(value: object, name: str) -> Suit:
             return Suit.parse(value)
         except ValueError:
             pass
-    raise _wrong(name, value, "a suit (C, D, H, S)")
+    raise _wrong(name, value, "suit")
 
 
-def _sequence(name: str, value: object, most: int, what: str) -> tuple[object, ...]:
+def _sequence(name: str, value: object, most: int, kind: str) -> tuple[object, ...]:
     if not isinstance(value, list | tuple):
-        raise _wrong(name, value, f"a list of {what}")
+        raise _wrong(name, value, kind)
     if len(value) > most:
-        raise RulesError(f"{name} has {len(value)} entries; at most {most} are allowed", name)
+        raise RulesError(Reason("rules-entries", option=name, n=len(value), most=most), name)
     return tuple(value)
 
 
@@ -735,14 +688,14 @@ def _is_int(value: object) -> bool:
 def _level_row(value: object) -> tuple[int, int]:
     if isinstance(value, list | tuple) and len(value) == 2 and all(map(_is_int, value)):
         return int(value[0]), int(value[1])
-    raise _wrong("custom_levels", value, "rows of two integers (points, level change)")
+    raise _wrong("custom_levels", value, "row")
 
 
 def _overbid(value: object) -> str:
     if isinstance(value, str) and value in FLUID_OVERBIDS:
         return value
-    allowed = ", ".join(map(repr, FLUID_OVERBIDS))
-    raise _wrong("fluid_overbid", value, f"a list of overbids among {allowed}")
+    raise RulesError(Reason("rules-overbid", allowed=FLUID_OVERBIDS, value=short_repr(value)),
+                     "fluid_overbid")
 
 
 def _convert(name: str, kind: str, value: object) -> object:
@@ -757,16 +710,15 @@ def _convert(name: str, kind: str, value: object) -> object:
         try:
             return enum(value)  # type: ignore[arg-type]
         except (ValueError, TypeError):
-            allowed = ", ".join(repr(str(v)) for v in enum)
-            raise RulesError(f"{name}={short_repr(value)} is not allowed; use one of "
-                             f"{allowed}", name) from None
+            raise RulesError(Reason("rules-choice", option=name, value=short_repr(value),
+                                    allowed=tuple(str(v) for v in enum)), name) from None
     if kind == "bool":
         if not isinstance(value, bool):
-            raise _wrong(name, value, "true or false")
+            raise _wrong(name, value, "bool")
         return value
     if kind == "int":
         if not _is_int(value):
-            raise _wrong(name, value, "an integer")
+            raise _wrong(name, value, "int")
         return value
     if kind == "Rank":
         return _rank(value, name)
@@ -779,31 +731,31 @@ def _convert(name: str, kind: str, value: object) -> object:
                                                     "overbids"))
     if kind == "tuple[tuple[int, int], ...]":
         return tuple(_level_row(row) for row in _sequence(name, value, MAX_LEVEL_ROWS,
-                                                          "rows (points, level change)"))
+                                                          "rows"))
     raise AssertionError(f"option {name} of unknown type {kind}")  # pragma: no cover
 
 
-_RANGES: dict[str, Callable[[Rules], tuple[int, int, str]]] = {
-    "players": lambda r: (2, MAX_PLAYERS, ""),
-    "decks": lambda r: (1, MAX_DECKS, ""),
-    "big_jokers": lambda r: (0, r.decks, " (one per deck)"),
-    "small_jokers": lambda r: (0, r.decks, " (one per deck)"),
-    "kitty": lambda r: (0, r.deck_size - r.players,
-                        f" (the {r.deck_size} cards of the pack less one per player)"),
-    "tractor_min_width": lambda r: (1, max(2, r.decks), ""),
-    "tractor_min_length": lambda r: (2, MAX_TRACTOR_LENGTH, ""),
-    "red_fives": lambda r: (0, 2, " (0: off, 1: 5♥, 2: 5♥ and 5♦)"),
-    "throw_penalty_points": lambda r: (0, MAX_PENALTY, ""),
-    "bombs": lambda r: (0, r.decks, " (0: off; identical cards, at most one per deck)"),
-    "rainbow": lambda r: (0, 5, " (0: off; effective suits: 4 plain suits and trumps)"),
-    "expose": lambda r: (0, r.hand_size, " (the hand size)"),
-    "kitty_overbid_limit": lambda r: (1, 100, ""),
-    "friends": lambda r: (0, r.players - 2, f" (at {r.players} players, leaving opponents)"),
-    "target": lambda r: (5, MAX_POINTS, ""),
-    "draw_at": lambda r: (0, MAX_POINTS, ""),
-    "red_five_penalty": lambda r: (0, MAX_PENALTY, ""),
+_RANGES: dict[str, Callable[[Rules], tuple[int, int, tuple[Param, ...]]]] = {
+    "players": lambda r: (2, MAX_PLAYERS, ()),
+    "decks": lambda r: (1, MAX_DECKS, ()),
+    "big_jokers": lambda r: (0, r.decks, ("per-deck",)),
+    "small_jokers": lambda r: (0, r.decks, ("per-deck",)),
+    "kitty": lambda r: (0, r.deck_size - r.players, ("pack", r.deck_size)),
+    "tractor_min_width": lambda r: (1, max(2, r.decks), ()),
+    "tractor_min_length": lambda r: (2, MAX_TRACTOR_LENGTH, ()),
+    "red_fives": lambda r: (0, 2, ("red-fives",)),
+    "throw_penalty_points": lambda r: (0, MAX_PENALTY, ()),
+    "bombs": lambda r: (0, r.decks, ("bombs",)),
+    "rainbow": lambda r: (0, 5, ("rainbow",)),
+    "expose": lambda r: (0, r.hand_size, ("hand",)),
+    "kitty_overbid_limit": lambda r: (1, 100, ()),
+    "friends": lambda r: (0, r.players - 2, ("friends", r.players)),
+    "target": lambda r: (5, MAX_POINTS, ()),
+    "draw_at": lambda r: (0, MAX_POINTS, ()),
+    "red_five_penalty": lambda r: (0, MAX_PENALTY, ()),
 }
-"""The range of every integer option, in the order checked, with what explains it."""
+"""The range of every integer option, in the order checked, with what explains it (the
+``bound`` of reason ``rules-range``)."""
 
 _OPTION_NAMES = frozenset(f.name for f in fields(Rules))
 

@@ -6,6 +6,7 @@
 // one, using exactly the engine's parameters.
 import { cardName, cardText } from "./cards.js";
 import { has, lang, t } from "./i18n.js";
+import { OPTIONS_ZH } from "./options_zh.js";
 
 const ZH = {
   "follow-count": "要出{n}张牌：首家出了{n}张",
@@ -96,11 +97,50 @@ const ZH = {
   "do-lead": "首出",
   "do-nothing": "现在无事可做",
   "bad-input": "{error}",
+  "rules-unknown": "没有{name}这个选项",
+  "rules-type": "{option:option}必须是{kind:kind}，而不是{value}",
+  "rules-overbid": "“找朋友反主”必须是这几种反主方式的列表：{allowed:quoted}（而不是{value}）",
+  "rules-choice": "{option:option}不能是{value}；可选：{allowed:quoted}",
+  "rules-entries": "{option:option}有{n}项；最多只能有{most}项",
+  "rules-range": "{option:option}必须在{low}到{high}之间{why:bound}，而不是{value}",
+  "rules-width": "“拖拉机最小单位”是{value}，但只有{decks}副牌（相同的牌最多{decks}张）；可选：1到{high}",
+  "rules-level-rows": "“自定义升级表”有{n}行；最多只能有{most}行",
+  "rules-level-points": "“自定义升级表”：分数{value}必须在0到{most}之间",
+  "rules-level-step": "“自定义升级表”：升降级数{value}必须在{low}到{high}之间",
+  "rules-odd-players": "固定对家要偶数个人，现在是{players}人",
+  "rules-uneven-deal": "底牌{kitty}张，剩下的{left}张牌不能平均发给{players}个人",
+  "rules-no-opponents": "叫{n}个朋友，{players}个人打就没有闲家了",
+  "rules-fixed-friends": "只有“找朋友”组队才叫朋友",
+  "rules-overbid-repeat": "“找朋友反主”的反主方式不能重复：{overbids:quoted}",
+  "rules-bomb-one": "“炸弹”必须是0（不用）或至少2张相同的牌：一张牌不算炸弹",
+  "rules-rainbow-one": "“彩虹”必须是0（不用）或至少2种花色：一张牌不算彩虹",
+  "rules-expose-dealer": "“亮牌张数”只用于“庄家定主”（庄家定主之前亮牌）",
+  "rules-rank-order": "“起始级”（{start}）不能高于“终点级”（{end}）",
+  "rules-mandatory-range": "“必打级”必须在“起始级”和“终点级”之间",
+  "rules-suit-repeat": "“副级牌花色顺序”不能有重复的花色",
+  "rules-rank-repeat": "“必打级”不能有重复的级",
+  "rules-custom-table": "“升级表”选“自定义”时要填“自定义升级表”，否则不能填",
+  "rules-custom-zero": "“自定义升级表”必须从0分开始",
+  "rules-custom-increase": "“自定义升级表”的分数必须一行比一行高",
 };
 
 const SUITS = { C: "梅花", D: "方块", H: "红桃", S: "黑桃", T: "主牌" };
 const TUPLES = { 1: "单张", 2: "对子", 3: "三张" };
 const VERBS = { draw: "摸牌", bid: "亮主", pass: "不亮" };
+const KINDS = {
+  bool: "“是”或“否”", int: "整数", rank: "点数（2-10、J、Q、K、A）", suit: "花色（C、D、H、S）",
+  ranks: "点数的列表", suits: "花色的列表", overbids: "反主方式的列表",
+  rows: "行的列表（每行：分数，升降级数）", row: "每行两个整数（分数，升降级数）",
+};
+const BOUNDS = {
+  "per-deck": () => "（每副一张）",
+  pack: (cards) => `（全副${cards}张牌减去每人一张）`,
+  "red-fives": () => "（0：不用，1：红桃5，2：红桃5和方块5）",
+  bombs: () => "（0：不用；相同的牌，每副最多一张）",
+  rainbow: () => "（0：不用；有效花色：4门副牌和主牌）",
+  hand: () => "（每人的手牌张数）",
+  friends: (players) => `（${players}个人打，要留下闲家）`,
+};
 
 function tupleName(width) {
   return TUPLES[width] ?? `${width}张相同的牌`;
@@ -155,6 +195,10 @@ const FORMAT = {
   colour: (colour) => (colour === "red" ? "红色" : "黑色"),
   phase: (phase) => (has(`phase_${phase}`) ? t(`phase_${phase}`) : String(phase)),
   seat: (seat, plural, names) => names(seat),
+  option: (name) => (OPTIONS_ZH[name] ? `“${OPTIONS_ZH[name][0]}”` : String(name)),
+  kind: (kind) => KINDS[kind] ?? String(kind),
+  quoted: (values) => [].concat(values).map(String).join("、"),
+  bound: ([name, ...values] = []) => (name === undefined ? "" : BOUNDS[name](...values)),
 };
 
 const FIELD = /\{(\w+)(?:\|([^|{}]*)\|([^|{}]*)|:(\w+)(?::(\w+|\*))?)?\}/g;
