@@ -1,7 +1,7 @@
 """The browser client speaks Chinese without English from the server: every rules option, choice,
 preset and computer player has its Chinese words in the client, every error code the server
-sends has an English and a Chinese line, and the score sheet is sent as numbers the client
-words itself."""
+sends has an English and a Chinese line, the rules form's errors come with the engine's
+structured reasons, and the score sheet is sent as numbers the client words itself."""
 
 from __future__ import annotations
 
@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from shengji.engine.reasons import TEMPLATES
 from shengji.engine.rules import Rules
 from shengji.game.presets import PRESETS, preset
 from shengji.players import PLAYER_KINDS, make_player
 from shengji.players.table import play_match
+from shengji.server.lobby import check_rules, rules_errors_json
 from shengji.server.options import option_specs
 from shengji.server.schemas import RoundSheet, result_json
 
@@ -84,3 +86,50 @@ def test_the_score_sheet_is_sent_in_numbers(name: str) -> None:
             "switch": change.switch, "draw": change.draw}
         assert sum(p["points"] for p in sheet["penalties"]) == sheet["penalty_points"]
         RoundSheet.model_validate(sheet)
+
+
+FORM_ERRORS: list[tuple[str, int, dict[str, object], str, str]] = [
+    ("finding-friends", 5, {"partnership": "fixed"}, "partnership", "rules-odd-players"),
+    ("tractor", 4, {"kitty": 7}, "kitty", "rules-uneven-deal"),
+    ("tractor", 2, {"partnership": "fluid"}, "partnership", "rules-no-opponents"),
+    ("tractor", 4, {"friends": 1}, "friends", "rules-fixed-friends"),
+    ("finding-friends", 5, {"fluid_overbid": ["own-rank", "own-rank"]}, "fluid_overbid",
+     "rules-overbid-repeat"),
+    ("tractor", 4, {"bombs": 1}, "bombs", "rules-bomb-one"),
+    ("tractor", 4, {"rainbow": 1}, "rainbow", "rules-rainbow-one"),
+    ("tractor", 4, {"expose": 2}, "expose", "rules-expose-dealer"),
+    ("tractor", 4, {"start_rank": "5", "end_rank": "3"}, "start_rank", "rules-rank-order"),
+    ("tractor", 4, {"start_rank": "3", "mandatory_ranks": ["2"]}, "mandatory_ranks",
+     "rules-mandatory-range"),
+    ("tractor", 4, {"rank_suit_order": ["H", "H"]}, "rank_suit_order", "rules-suit-repeat"),
+    ("tractor", 4, {"mandatory_ranks": ["5", "5"]}, "mandatory_ranks", "rules-rank-repeat"),
+    ("tractor", 4, {"level_table": "custom"}, "level_table", "rules-custom-table"),
+    ("tractor", 4, {"level_table": "custom", "custom_levels": [[5, 1]]}, "custom_levels",
+     "rules-custom-zero"),
+    ("tractor", 4, {"level_table": "custom", "custom_levels": [[0, 1], [0, 2]]},
+     "custom_levels", "rules-custom-increase"),
+    ("tractor", 4, {"decks": 9}, "decks", "rules-range"),
+    ("tractor", 4, {"tractor_min_width": 3}, "tractor_min_width", "rules-width"),
+    ("tractor", 4, {"level_table": "custom", "custom_levels": [[0, 13]]}, "custom_levels",
+     "rules-level-step"),
+]
+"""Rules form entries the engine refuses: preset, table, overrides, the field blamed, the key."""
+
+
+@pytest.mark.parametrize(("name", "table", "overrides", "field", "key"), FORM_ERRORS)
+def test_rules_form_errors_carry_the_engine_reason(name: str, table: int,
+                                                   overrides: dict[str, object], field: str,
+                                                   key: str) -> None:
+    rules, errors = check_rules(name, table, overrides)
+    assert rules is None and field in errors  # other fields may be blamed as well
+    reply = rules_errors_json(errors)
+    why = reply["why"][field]
+    assert why["key"] == key and why["text"] == reply["errors"][field] == str(errors[field])
+
+
+def test_every_cross_option_rules_error_is_reached_through_the_form() -> None:
+    cross = {key for key in TEMPLATES if key.startswith("rules-") and key not in {
+        "rules-unknown", "rules-type", "rules-overbid", "rules-choice", "rules-entries",
+        "rules-range", "rules-width", "rules-level-rows", "rules-level-points",
+        "rules-level-step"}}
+    assert cross <= {key for *_, key in FORM_ERRORS}

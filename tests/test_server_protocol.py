@@ -324,10 +324,16 @@ def test_presets_and_rules_check(server: Server) -> None:
     alone = server.http.post("/api/rules/check", json={
         "preset": "tractor", "table": 4, "rules": {"level_table": "custom"}}).json()
     assert list(alone["errors"]) == ["level_table"]
+    assert alone["why"]["level_table"]["key"] == "rules-custom-table"
+    assert bad["why"] == {}  # type errors of the rules reader: English only
     for option in presets["options"]:
         assert option["doc"] and not option["doc"].startswith(("bool(", "int(")), option
     answer = server.http.post("/api/rooms", json={"preset": "tractor", "table": 5, "rules": {}})
     assert answer.status_code == 400 and "table" in answer.json()["errors"]
+    answer = server.http.post("/api/rooms", json={"preset": "tractor", "table": 4,
+                                                   "rules": {"kitty": 7}})
+    assert answer.status_code == 400 and answer.json()["why"]["kitty"]["params"] == {
+        "kitty": 7, "left": 101, "players": 4}
     answer = server.http.post("/api/rooms", json={"preset": "nope", "table": 4, "rules": {}})
     assert answer.status_code == 400 and "preset" in answer.json()["errors"]
 

@@ -22,7 +22,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from shengji.game.config import rules_to_dict
 from shengji.server.limits import RateLimit, Settings
-from shengji.server.lobby import check_rules
+from shengji.server.lobby import check_rules, rules_errors_json
 from shengji.server.members import Refusal
 from shengji.server.options import presets_json
 from shengji.server.rooms import Rooms
@@ -134,7 +134,7 @@ def create_app(db: str | Path = ":memory:", settings: Settings | None = None,
     async def rules_check(preset: Annotated[str, Body()], table: Annotated[int, Body()],
                           rules: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
         checked, errors = check_rules(preset, table, rules)
-        return {"ok": checked is not None, "errors": errors,
+        return {"ok": checked is not None, **rules_errors_json(errors),
                 "rules": rules_to_dict(checked) if checked is not None else None}
 
     @app.post("/api/rooms")
@@ -149,7 +149,7 @@ def create_app(db: str | Path = ":memory:", settings: Settings | None = None,
             code = rooms.create(preset, table, rules or {})
         except Refusal as refusal:
             if refusal.code == "bad-rules":
-                return JSONResponse({"errors": json.loads(str(refusal))}, status_code=400)
+                return JSONResponse(json.loads(str(refusal)), status_code=400)
             return JSONResponse({"errors": {"room": str(refusal)}, "code": refusal.code},
                                 status_code=503)
         return JSONResponse({"room": code}, status_code=201)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from shengji.engine.reasons import Reason
 from shengji.engine.rules import Rules, RulesError
 from shengji.game.config import rules_from_dict, rules_to_dict
 from shengji.game.presets import PRESETS
@@ -21,7 +22,8 @@ from shengji.server.storage import MatchRow
 def check_rules(preset_name: str, table: int, options: dict[str, Any]
                 ) -> tuple[Rules | None, dict[str, str]]:
     """The rules of a room configuration, or one message per bad field (``preset``, ``table``
-    or an option name), checked by the engine's rules validation."""
+    or an option name), checked by the engine's rules validation (a message is a
+    :class:`~shengji.engine.reasons.Reason` where the engine made it one)."""
     if preset_name not in PRESETS:
         return None, {"preset": f"unknown preset {preset_name!r}; presets are: "
                                 + ", ".join(PRESETS)}
@@ -32,32 +34,39 @@ def check_rules(preset_name: str, table: int, options: dict[str, Any]
         rules_from_dict(base)
     except RulesError as problem:
         return None, {"table": f"{preset_name} cannot be played by {table}: {problem}"}
-    overrides = {k: v for k, v in options.items() if k != "players"}
-    if options.get("players", table) == table and "preset" not in options:
-        try:
-            return rules_from_dict({**base, **overrides}), {}
-        except RulesError:
-            pass  # find the fields to blame
+    overrides = {k: v for k, v in options.items() if k not in ("players", "preset")}
     errors: dict[str, str] = {}
-    for name, value in options.items():
-        if name == "players":
-            if value != table:
-                errors[name] = "the table size sets the players"
-            continue
-        if name == "preset":
-            errors[name] = "choose the preset in its own field"
-            continue
+    if options.get("players", table) != table:
+        errors["players"] = "the table size sets the players"
+    if "preset" in options:
+        errors["preset"] = "choose the preset in its own field"
+    try:
+        rules = rules_from_dict({**base, **overrides})
+    except RulesError as problem:
+        whole = problem
+    else:
+        return (None, errors) if errors else (rules, {})
+    alone: dict[str, RulesError] = {}
+    for name, value in overrides.items():
         try:
             rules_from_dict({**base, name: value})
         except RulesError as problem:
-            errors[name] = str(problem)
-    if errors:
-        return None, errors
-    try:
-        rules_from_dict({**base, **overrides})
-    except RulesError as problem:
-        return None, {getattr(problem, "option", None) or "rules": str(problem)}
-    raise AssertionError("unreachable: the whole set was refused")  # pragma: no cover
+            alone[name] = problem
+    if whole.option in overrides:
+        # the whole set's error, and the fields wrong by themselves (not one refused alone for
+        # want of another field the set gives, as level_table="custom" without custom_levels)
+        alone = {name: problem for name, problem in alone.items() if problem.option == name}
+        alone[whole.option] = whole
+    errors.update({name: problem.why or str(problem) for name, problem in alone.items()})
+    return None, errors or {whole.option or "rules": whole.why or str(whole)}
+
+
+def rules_errors_json(errors: dict[str, str]) -> dict[str, Any]:
+    """``{"errors": {field: English}, "why": {field: reason}}`` for :func:`check_rules`'s
+    messages (``why``: those that are structured reasons, see docs/protocol.md)."""
+    return {"errors": {name: str(message) for name, message in errors.items()},
+            "why": {name: message.as_json() for name, message in errors.items()
+                    if isinstance(message, Reason)}}
 
 
 class Lobby(AutoPlay):

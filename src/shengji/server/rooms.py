@@ -15,7 +15,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from shengji.server import schemas
 from shengji.server.limits import Settings
-from shengji.server.lobby import check_rules
+from shengji.server.lobby import check_rules, rules_errors_json
 from shengji.server.members import Connection, Refusal, new_code
 from shengji.server.room import Room
 from shengji.server.schemas import MessageError, error
@@ -79,10 +79,10 @@ class Rooms:
 
     def create(self, preset_name: str, table: int, options: dict[str, Any]) -> str:
         """Open a room; raises :class:`Refusal` (``bad-rules`` with the field messages as JSON,
-        or ``too-many-rooms``)."""
+        ``{"errors", "why"}``, or ``too-many-rooms``)."""
         rules, errors = check_rules(preset_name, table, options)
         if rules is None:
-            raise Refusal("bad-rules", json.dumps(errors))
+            raise Refusal("bad-rules", json.dumps(rules_errors_json(errors)))
         if len(self.rooms) >= self.settings.max_rooms:
             raise Refusal("too-many-rooms", f"this server already has {self.settings.max_rooms} "
                                             "rooms; try again later")

@@ -4,6 +4,7 @@ import { RANKS, SUIT_SYMBOLS } from "./cards.js";
 import { h } from "./dom.js";
 import { errorText, has, lang, t } from "./i18n.js";
 import { CHOICES_ZH, KINDS_ZH, OPTIONS_ZH, PRESETS_ZH } from "./options_zh.js";
+import { reasonText } from "./reasons.js";
 
 /** The translated name of a preset, or the server's description. */
 export function presetTitle(presets, name) {
@@ -40,12 +41,13 @@ function choiceText(spec, value) {
   return lang() === "zh" ? CHOICES_ZH[`${spec.name}.${text}`] ?? text : text;
 }
 
-/** A rules error for people: the engine's English, or in Chinese a short line (the English in
- * its tooltip). `field` is the option (null: shown under it; "": a message already in the
- * page's language). */
-function rulesError(field, message) {
+/** A rules error for people: the engine's English, or in Chinese the engine's reason `why`
+ * (docs/protocol.md, "Reasons") in Chinese, else a short line (the English in its tooltip).
+ * `field` is the option (null: shown under it; "": a message already in the page's language). */
+function rulesError(field, message, why = null) {
   if (field === "") return message;
   if (lang() !== "zh") return field ? `${field}: ${message}` : message;
+  if (why) return reasonText(why, message);
   const range = String(message).match(/at least (-?\d+) and at most (-?\d+)|allowed: (1) to (\d+)/);
   const what = range ? t("badRange", { low: range[1] ?? range[3], high: range[2] ?? range[4] })
     : t("badValue");
@@ -59,8 +61,8 @@ function rulesError(field, message) {
 export function newForm(presets, preset, table = null, overrides = {}) {
   const spec = presets.presets.find((p) => p.name === preset) ?? presets.presets[0];
   const size = spec.tables.includes(table) ? table : spec.tables[0];
-  return { preset: spec.name, table: size, overrides: { ...overrides }, errors: {}, ok: null,
-           resolved: null, checking: false };
+  return { preset: spec.name, table: size, overrides: { ...overrides }, errors: {}, why: {},
+           ok: null, resolved: null, checking: false };
 }
 
 function presetRules(presets, form) {
@@ -91,6 +93,7 @@ export async function checkForm(form, rerender) {
   form.checking = false;
   form.ok = Boolean(reply.ok);
   form.errors = reply.errors ?? {};
+  form.why = reply.why ?? {};
   if (reply.ok && reply.rules) form.resolved = reply.rules;
   rerender();
 }
@@ -169,8 +172,8 @@ function optionField(spec, value, form, onChange) {
     input,
     doc ? h("small", { class: "doc" }, doc) : null,
     error ? h("small", { class: "error", id: `${id}-error`, role: "alert",
-                         title: lang() === "zh" ? error : null },
-      rulesError(null, error)) : null);
+                         title: lang() === "zh" && !form.why?.[spec.name] ? error : null },
+      rulesError(null, error, form.why?.[spec.name])) : null);
 }
 
 /**
@@ -208,8 +211,9 @@ export function rulesForm(presets, form, onChange, ui) {
         }, (spec?.tables ?? []).map((n) => h("option", { value: String(n) }, String(n)))))),
     spec ? h("p", { class: "muted" }, presetDescription(spec)) : null,
     general.map(([k, message]) => h("p", { class: "error", role: "alert",
-                                           title: lang() === "zh" ? message : null },
-      rulesError(k, message))),
+                                           title: lang() === "zh" && !form.why?.[k] ? message
+                                             : null },
+      rulesError(k, message, form.why?.[k]))),
     h("details", { class: "options", open: ui.rulesOpen || null },
       h("summary", {
         id: "rules-summary", "aria-expanded": ui.rulesOpen ? "true" : "false",
@@ -252,6 +256,7 @@ export function renderHome(S, act) {
     form.ok = false;
     form.errors = reply.code ? { "": errorText({ code: reply.code, message: reply.errors?.room }) }
       : reply.errors ?? { "": String(response.status) };
+    form.why = reply.code ? {} : reply.why ?? {};
     act.render();
   };
   return h("div", { class: "home" },
