@@ -144,6 +144,16 @@ def placements(
     def ok(count: int) -> bool:
         return count == width if exact else count >= width
 
+    if length == 1:  # one level: the faces held at least width (exactly, if exact) times
+        for top in sorted(cards, reverse=True):
+            if top <= above:
+                break
+            good = [f for f, n in cards[top].items() if (n == width if exact else n >= width)]
+            if good:
+                good.sort()
+                for face in good:
+                    yield top, (face,)
+        return
     high = trump.high
     for top in sorted(cards, reverse=True):
         if top <= above:
