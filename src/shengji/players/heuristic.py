@@ -305,16 +305,16 @@ class HeuristicPlayer:
         unseen = sum(counts[f] for faces in trump.faces_at[TRUMP] for f in faces)
         return mine >= max(4, unseen)
 
-    def _reserve(self, view: SeatView, memory: Memory) -> set[Card]:
+    def _reserve(self, view: SeatView, memory: Memory) -> frozenset[Card]:
         """A high trump kept for the last trick when the kitty is rich."""
         trump = view.trump
         if trump is None or view.kitty is None or len(view.hand) <= 1:
-            return set()
+            return _NO_CARDS
         if sum(map(_POINTS.__getitem__, view.kitty)) < 15:
-            return set()
+            return _NO_CARDS
         index = trump.suit_index
         trumps = [c for c in view.hand if index[c] == TRUMP]
-        return {max(trumps, key=trump.levels.__getitem__)} if trumps else set()
+        return frozenset((max(trumps, key=trump.levels.__getitem__),)) if trumps else _NO_CARDS
 
     # -- following -------------------------------------------------------------------
 
@@ -332,7 +332,6 @@ class HeuristicPlayer:
         after = [(view.seat + k) % players for k in range(1, players - len(trick))]
         last = not after
         points = _POINTS
-        trick_points = sum(points[c] for p in trick for c in p.cards)
         reserve = self._reserve(view, memory)
         candidates = self._candidates(view, legal, reading, lead)
         table = self._tables(trump).costs
@@ -349,12 +348,8 @@ class HeuristicPlayer:
 
         partner_winning = winner in side
         if partner_winning and (last or self._safe(reading, memory, after, side, lead, trump)):
-            best, key = 0, (worths[0], -costs[0])
-            for i in range(1, len(candidates)):
-                other = (worths[i], -costs[i])
-                if other > key:
-                    best, key = i, other
-            return candidates[best]
+            keys = [(w, -c) for w, c in zip(worths, costs, strict=True)]
+            return candidates[keys.index(max(keys))]
         if not partner_winning:
             beat = _beater(reading, lead, trump, rules)
             spare = reserve if reserve and len(view.hand) > lead.size else None
@@ -369,6 +364,7 @@ class HeuristicPlayer:
                     cheap, reading_after = i, better
                     break
             if cheap >= 0:
+                trick_points = sum(points[c] for p in trick for c in p.cards)
                 worth = trick_points + sum(points[c] for c in lead.cards) > 0 or last or (
                     len(view.hand) <= lead.size)
                 if worth or costs[cheap] < 12 * lead.size:
@@ -379,12 +375,8 @@ class HeuristicPlayer:
                             spare is None or spare.isdisjoint(p)) and beat(p) is not None]
                         return max(winning, key=lambda p: sum(
                             trump.level(c) + (50 if trump.is_trump(c) else 0) for c in p))
-        best, low = 0, costs[0] + 3 * worths[0]
-        for i in range(1, len(candidates)):
-            value = costs[i] + 3 * worths[i]
-            if value < low:
-                best, low = i, value
-        return candidates[best]
+        values = [c + 3 * w for c, w in zip(costs, worths, strict=True)]
+        return candidates[values.index(min(values))]
 
     def _tables(self, trump: Trump) -> _Tables:
         """The per-face tables of ``trump`` (kept while the trump lasts)."""
@@ -492,6 +484,8 @@ class HeuristicPlayer:
             if len(trumps) >= n:
                 add(trumps[:n])
 
+
+_NO_CARDS: frozenset[Card] = frozenset()
 
 _UNITS: dict[UnitSpec, Unit] = {}
 """Units made from their specs (a unit depends on its spec alone; shared by all players)."""
