@@ -5,20 +5,31 @@ structured reasons, and the score sheet is sent as numbers the client words itse
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import fields
 from pathlib import Path
+from random import Random
 
 import pytest
 
+from shengji.engine.lead import Lead
 from shengji.engine.reasons import TEMPLATES
 from shengji.engine.rules import Rules
+from shengji.engine.throws import check_throw
+from shengji.game.actions import Play, parse_action
+from shengji.game.config import rules_to_dict
 from shengji.game.presets import PRESETS, preset
+from shengji.game.round import Round
 from shengji.players import PLAYER_KINDS, make_player
 from shengji.players.table import play_match
+from shengji.server.limits import Settings
 from shengji.server.lobby import check_rules, rules_errors_json
 from shengji.server.options import option_specs
-from shengji.server.schemas import RoundSheet, result_json
+from shengji.server.room import Room
+from shengji.server.schemas import SERVER_MESSAGE, RoundSheet, result_json
+from shengji.server.state import free_seat
+from shengji.server.storage import MatchRow, RoomRow, SQLiteStorage
 
 STATIC = Path(__file__).parent.parent / "src" / "shengji" / "server" / "static"
 SERVER = STATIC.parent
@@ -133,3 +144,67 @@ def test_every_cross_option_rules_error_is_reached_through_the_form() -> None:
         "rules-range", "rules-width", "rules-level-rows", "rules-level-points",
         "rules-level-step"}}
     assert cross <= {key for *_, key in FORM_ERRORS}
+
+
+def failed_throw(rnd: Round, seat: int, rng: Random) -> Play | None:
+    """A lead of ``seat`` that is a throw the other hands make fail, if one is found."""
+    trump = rnd.trump
+    assert trump is not None
+    hand = rnd.hands[seat].cards()
+    others = {s: rnd.hands[s] for s in range(rnd.rules.players) if s != seat}
+    for _ in range(40):
+        suit = trump.suit_index[rng.choice(hand)]
+        cards = [c for c in hand if trump.suit_index[c] == suit]
+        if len(cards) < 2:
+            continue
+        play = Play(seat, tuple(rng.sample(cards, rng.randint(2, min(4, len(cards))))))
+        if rnd.reason(play) is not None:
+            continue
+        lead = Lead.from_cards(play.cards, trump, rnd.rules)
+        if lead.is_throw and not check_throw(lead, others, trump, rnd.rules).valid:
+            return play
+    return None
+
+
+@pytest.mark.parametrize("overrides", [{}, {"failed_throw": "lose-round"}])
+def test_a_failed_throw_is_sent_with_its_reasons(tmp_path: Path,
+                                                 overrides: dict[str, object]) -> None:
+    rules = rules_to_dict(preset("tractor", throw_penalty="per-attempt", **overrides))
+    stored = MatchRow(1, rules, 5, ["a", "b", "c", "d"], ["person"] * 4)
+
+    def room() -> Room:
+        row = RoomRow("THROWS", {"preset": "tractor", "table": 4, "rules": {}}, None,
+                      [free_seat() for _ in range(4)], "playing", 1, 0.0, 0.0)
+        made = Room(row, SQLiteStorage(tmp_path / "rooms.sqlite3"), Settings())
+        made._begin(stored)
+        return made
+
+    live, rng = room(), Random(1)
+    match = live.match
+    assert match is not None
+    expected: list[dict[str, object]] = []
+    while not expected:
+        rnd, seat = match.round, match.to_move
+        assert seat is not None and not match.is_over
+        trick = rnd.trick
+        action = None
+        if trick is not None and trick.lead is None and rnd.trump is not None:
+            action = failed_throw(rnd, seat, rng)
+        number = (len(match.results) + 1, len(rnd.tricks) + 1)
+        live._apply(action or match.legal(seat).random(rng))
+        stored.actions.append(str(action or rnd.history[-1]))
+        if action is not None:
+            assert trick is not None and trick.throw is not None
+            expected = [{"round": number[0], "seat": seat, "trick": number[1],
+                         "why": [why.as_json() for why in trick.throw.reasons()]}]
+            keys = [why.key for why in trick.throw.reasons()]
+            assert keys[0] == "throw-block" and keys[-2:] in (
+                ["throw-failed", "throw-penalty"], ["throw-lost", "throw-penalty"])
+        for watcher in (0, 1, None):  # every seat and the spectators
+            message = json.loads(live.state_message(watcher))
+            SERVER_MESSAGE.validate_python(message)
+            assert message["match"]["throws"] == expected
+    replayed = room()  # a restart replays the log: the same throws
+    for text in stored.actions:
+        replayed._apply(parse_action(text))
+    assert json.loads(replayed.state_message(2))["match"]["throws"] == expected

@@ -445,6 +445,17 @@ class LegalJSON(_Out):
     calls: CallsJSON | None
 
 
+class FailedThrowJSON(_Out):
+    """A failed throw: the match round and the trick (from 1), the thrower, and why it failed
+    and what happened instead (reasons ``throw-block`` ..., ``throw-failed`` or
+    ``throw-lost``, ``throw-penalty``)."""
+
+    round: int
+    seat: int
+    trick: int
+    why: list[ReasonJSON]
+
+
 class MatchJSON(_Out):
     """The match around the round: levels, every finished round's sheet, who still reads it."""
 
@@ -454,6 +465,7 @@ class MatchJSON(_Out):
     over: bool
     winners: list[int]
     waiting: list[int]
+    throws: list[FailedThrowJSON]
 
 
 class StateMessage(_Out):

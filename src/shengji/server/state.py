@@ -22,7 +22,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from shengji.game.actions import Action, parse_action
+from shengji.engine.throws import ThrowOutcome
+from shengji.game.actions import Action, Play, parse_action
 from shengji.game.config import rules_from_dict
 from shengji.game.legal import ActionError
 from shengji.game.match import Match
@@ -77,6 +78,9 @@ class RoomState:
         self._timers: set[asyncio.Task[None]] = set()
         """Tasks cancelled when the room stops: the host's grace timer, suggestions."""
         self._encoded_round: object = None
+        self.throws: list[dict[str, Any]] = []
+        """The failed throws of the match's current and previous rounds (``match.throws`` of
+        ``state``)."""
 
     @property
     def code(self) -> str:
@@ -94,6 +98,7 @@ class RoomState:
         self.match = Match(rules_from_dict(stored.rules), seed=stored.seed)
         self.results = {s: [] for s in (*range(self.match.rules.players), None)}
         self.waiting = set()
+        self.throws = []
         self.logged = 0
         self.bots = {s: new_bot(seat["bot"]) for s, seat in enumerate(self.row.seats)
                      if seat["kind"] == "bot"}
@@ -190,7 +195,7 @@ class RoomState:
         info = {"round": len(match.results) + (0 if match.is_over else 1),
                 "levels": list(match.levels), "results": self.results[seat],
                 "over": match.is_over, "winners": list(match.winners),
-                "waiting": sorted(self.waiting)}
+                "waiting": sorted(self.waiting), "throws": self.throws}
         return json.dumps({"type": "state", "view": view, "legal": legal, "match": info})
 
     def _broadcast_state(self) -> None:
@@ -213,8 +218,14 @@ class RoomState:
         match = self.match
         assert match is not None
         rnd = match.round
+        trick = rnd.trick
+        leading = type(action) is Play and trick is not None and trick.lead is None
+        where = (len(match.results) + 1, len(rnd.tricks) + 1)
         result = match.apply(action)
         self.version += 1
+        if leading:
+            assert trick is not None
+            self._note_throw(where, trick.throw, action.seat)
         if result is None:
             return
         for seat in range(match.rules.players):
@@ -227,6 +238,19 @@ class RoomState:
         self.results[None].append(schemas.result_json(sheet))
         if not match.is_over:  # the room is "over" once the last action is logged
             self.waiting = self._person_seats()
+
+    def _note_throw(self, where: tuple[int, int], outcome: ThrowOutcome | None,
+                    seat: int) -> None:
+        """Keep a failed throw's reasons (led by ``seat``; ``where``: the round and trick
+        numbers, from 1) for the event log and the score sheet, forgetting those of rounds
+        before the previous one; every seat sees them, as the blocking cards are shown at
+        the table."""
+        if outcome is None or outcome.valid:
+            return
+        number, trick = where
+        self.throws = [t for t in self.throws if t["round"] >= number - 1]
+        self.throws.append({"round": number, "seat": seat, "trick": trick,
+                            "why": [why.as_json() for why in outcome.reasons()]})
 
     def _commit(self, actions: list[Action]) -> None:
         """Write applied actions to the log (committed before anyone hears of them)."""

@@ -3,7 +3,7 @@
 import { cardRow, levelName } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { names, seatName, trumpText } from "./words.js";
+import { names, seatName, throwText, trumpText } from "./words.js";
 
 function signed(points) {
   return points > 0 ? `+${points}` : String(points);
@@ -56,6 +56,9 @@ function sheetView(S, result, n) {
     }
     lines.push(h("p", {}, t("trickPoints", { points: result.trick_points })));
     lines.push(kittyLine(S, result));
+    for (const failed of (S.state.match.throws ?? []).filter((f) => f.round === n)) {
+      lines.push(h("p", { class: "throw-failed" }, throwText(S, failed)));
+    }
     for (const penalty of result.penalties ?? []) {
       lines.push(h("p", {}, t("penaltyLine", { name: seatName(S, penalty.seat),
                                               points: signed(penalty.points) })));

@@ -1,14 +1,16 @@
-// The side of the table: the event log (bids, calls, plays, trick winners), the chat, and the
-// last trick on demand.
+// The side of the table: the event log (bids, calls, plays, failed throws, trick winners), the
+// chat, and the last trick on demand.
 import { cardRow, cardsInline } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { callText, seatName, suitWord } from "./words.js";
+import { callText, seatName, suitWord, throwText } from "./words.js";
 
-/** The event log: bids, calls, plays and trick winners of this round, from view.history. */
+/** The event log: bids, calls, plays, failed throws (match.throws) and trick winners of this
+ * round, from view.history. */
 export function logEntries(S) {
   const { view, match } = S.state;
   const players = view.hand_sizes.length;
+  const throws = (match.throws ?? []).filter((f) => f.round === match.round);
   const entries = [t("log_round", { n: match.round })];
   let plays = 0;
   for (const line of view.history ?? []) {
@@ -35,6 +37,10 @@ export function logEntries(S) {
     }
     else if (verb === "play") {
       entries.push([t("log_play", { name, cards: "" }), cardsInline(cards)]);
+      if (plays % players === 0) {
+        const failed = throws.find((f) => f.trick === plays / players + 1 && f.seat === seat);
+        if (failed) entries.push({ throw: throwText(S, failed) });
+      }
       plays += 1;
       const trick = view.tricks?.[plays / players - 1];
       if (plays % players === 0 && trick) {
@@ -61,8 +67,8 @@ export function sidePanel(S, act) {
   if (tab === "log") {
     body = h("ol", { class: "log", id: "panel-log", role: "tabpanel",
                      "aria-labelledby": "tab-log" },
-      logEntries(S).map((e) => (e.trick
-        ? h("li", { class: "trick-end" }, e.trick) : h("li", {}, e))));
+      logEntries(S).map((e) => (e.trick ? h("li", { class: "trick-end" }, e.trick)
+        : e.throw ? h("li", { class: "throw-failed" }, e.throw) : h("li", {}, e))));
   } else {
     body = chatPanel(S, act);
   }

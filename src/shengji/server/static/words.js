@@ -4,6 +4,7 @@ import { cardText, SUIT_SYMBOLS } from "./cards.js";
 import { h } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { kindTitle } from "./lobby.js";
+import { reasonText } from "./reasons.js";
 
 /** A seat's display name (a computer player's in the page's language). */
 export function seatName(S, seat) {
@@ -11,6 +12,14 @@ export function seatName(S, seat) {
   const info = S.room?.seats?.[seat];
   if (info?.kind === "bot") return `${kindTitle(info.bot)} ${seat}`;
   return info?.name ? info.name : t("seat", { n: seat });
+}
+
+/** A failed throw of match.throws for the event log: whose throw, why it failed and what
+ * happened instead, in the page's language. */
+export function throwText(S, failed) {
+  const why = failed.why.map((w) => reasonText(w, w.text, (seat) => seatName(S, seat)));
+  return t("log_throwFailed", { name: seatName(S, failed.seat),
+                                why: why.join(t("reasonSep")) });
 }
 
 /** A phase's name. */
