@@ -943,27 +943,28 @@ class Round:
     def history_of(self, seat: int) -> tuple[Action, ...]:
         """The history as ``seat`` may see it: other seats' buries without their cards
         (shown to all after the round if ``kitty_revealed``). Shared between views."""
-        history = self._history_tuple
-        if len(history) != len(self.history):  # append-only between undos (which reset it)
-            history = self._history_tuple = tuple(self.history)
-        if self.kitty_owner is None or (self.phase is Phase.DONE and self.rules.kitty_revealed):
-            return history
+        actions = self.history  # append-only between undos (which reset the caches)
         buried = self.buried_at
-        hidden: tuple[int, ...]
-        if len(buried) == 1:  # one bury (no bidding after the kitty): hidden from all others
-            hidden = buried if history[buried[0]].seat != seat else ()
-        else:
-            hidden = tuple(i for i in buried if history[i].seat != seat)
+        hidden: tuple[int, ...] = ()
+        if self.kitty_owner is not None and not (
+                self.phase is Phase.DONE and self.rules.kitty_revealed):
+            if len(buried) == 1:  # one bury (no bidding after the kitty): hidden from others
+                hidden = buried if actions[buried[0]].seat != seat else ()
+            else:
+                hidden = tuple(i for i in buried if actions[i].seat != seat)
         if not hidden:
+            history = self._history_tuple
+            if len(history) != len(actions):
+                history = self._history_tuple = tuple(actions)
             return history
         redacted = self._redacted.get(hidden)
-        if redacted is None or len(redacted) > len(history):
-            public = list(history)
+        if redacted is None or len(redacted) > len(actions):
+            public = list(actions)
             for i in hidden:
-                public[i] = Bury(history[i].seat, ())
+                public[i] = Bury(actions[i].seat, ())
             redacted = tuple(public)
-        elif len(redacted) < len(history):
-            redacted += history[len(redacted):]
+        elif len(redacted) < len(actions):
+            redacted += tuple(actions[len(redacted):])
         self._redacted[hidden] = redacted
         return redacted
 
