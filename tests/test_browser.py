@@ -287,9 +287,12 @@ def play_round(players: list[Player], shots: set[str], prefix: str,
                          + "; ".join(f"{p.name}: {p.info()}" for p in players))
 
 
-def check_illegal(player: Player, info: dict[str, Any]) -> bool:
+def check_illegal(player: Player, info: dict[str, Any],
+                  chinese: tuple[str, ...] | None = None) -> bool:
     """On a follow turn, select as many cards as were led from the other end of the hand; when
-    that is illegal the engine's reason shows and Play stays disabled (False: it was legal)."""
+    that is illegal the engine's reason shows and Play stays disabled (False: it was legal).
+    ``chinese``: the page is in Chinese, and the reason and the prompt must hold no English
+    words but these names."""
     page = player.page
     if info.get("kind") != "follow":
         return False
@@ -313,6 +316,9 @@ def check_illegal(player: Player, info: dict[str, Any]) -> bool:
     reason = page.text_content("#reason") or ""
     if reason.strip():
         assert page.is_disabled("#play-btn")
+        if chinese is not None:
+            for text in (reason, page.inner_text("#prompt")):
+                assert not english_words(text, chinese), text
         # The ? helper shows what the rules require (and any forced cards).
         page.click("#help-btn")
         assert page.locator("#help-panel").is_visible()
@@ -347,7 +353,8 @@ def test_four_people_play_a_round_of_tractor(server: Server, browser: Any) -> No
     for player in players:
         player.page.wait_for_selector(".table-page")
 
-    state = {"illegal": False, "reloaded": False, "mid": False}
+    state = {"illegal": False, "illegal_zh": False, "reloaded": False, "mid": False}
+    names = tuple(p.name for p in players)
 
     def during(player: Player, info: dict[str, Any]) -> None:
         page = player.page
@@ -355,8 +362,11 @@ def test_four_people_play_a_round_of_tractor(server: Server, browser: Any) -> No
             return
         on_table = int(page.evaluate(
             "() => document.querySelectorAll('.seat-play:not(.done) .card').length"))
-        if not state["illegal"] and on_table:
-            state["illegal"] = check_illegal(player, info)
+        zh = player is players[1]  # Bob's refused selection: reason and prompt in Chinese
+        if on_table and (not state["illegal"] or (zh and not state["illegal_zh"])):
+            refused = check_illegal(player, info, names if zh else None)
+            state["illegal"] = state["illegal"] or refused
+            state["illegal_zh"] = state["illegal_zh"] or (refused and zh)
         if not state["mid"] and on_table >= 2 and info.get("kind") == "follow" and int(
                 info.get("tricks", "0")) >= 4 and player.size == "desktop":
             state["mid"] = True
@@ -382,7 +392,7 @@ def test_four_people_play_a_round_of_tractor(server: Server, browser: Any) -> No
             state["reloaded"] = True
 
     play_round(players, shots, "tractor", during)
-    assert state["illegal"] and state["reloaded"] and state["mid"]
+    assert state["illegal"] and state["illegal_zh"] and state["reloaded"] and state["mid"]
     for player in players:
         assert player.page.locator("#sheet").is_visible()
     sheet = players[0].page.inner_text("#sheet")
@@ -391,7 +401,6 @@ def test_four_people_play_a_round_of_tractor(server: Server, browser: Any) -> No
     shoot(players[1], "tractor-sheet-zh")
     zh_sheet = players[1].page.inner_text("#sheet")
     assert "第 1 局结束" in zh_sheet and "下一局庄家" in zh_sheet
-    names = tuple(p.name for p in players)
     assert not english_words(zh_sheet, names), zh_sheet  # built from the sheet's numbers
     assert {"tractor-play", "tractor-bury"} <= shots
     assert {"lead", "follow", "bury"} <= set().union(*(p.kinds for p in players))
@@ -504,7 +513,14 @@ def hundred_match(server: Server, browser: Any) -> None:
     shoot(host, "rules-zh")
     page.fill("#opt-decks", "99")  # a refused value: its range in Chinese
     page.press("#opt-decks", "Tab")
-    page.wait_for_selector("#opt-decks-error:has-text('取值范围：1 到 8')")
+    page.wait_for_selector("#opt-decks-error:has-text('必须在1到8之间')")
+    page.fill("#opt-bombs", "1")  # refused with another option's words: the engine's reason
+    page.press("#opt-bombs", "Tab")
+    page.wait_for_selector("#opt-bombs-error:has-text('一张牌不算炸弹')")
+    assert not english_words(page.inner_text("#opt-bombs-error")), page.inner_text(
+        "#opt-bombs-error")
+    page.fill("#opt-bombs", "")
+    page.press("#opt-bombs", "Tab")
     page.fill("#opt-decks", "")
     page.press("#opt-decks", "Tab")
     page.wait_for_selector("#rules-status:has-text('规则有效')")
