@@ -1,7 +1,10 @@
 // UI strings in English and Chinese; the language follows navigator.language, with a switch.
 // The server's texts arrive in English: the Chinese page builds its own from their structured
-// parts (the score sheet's numbers, error codes: errorText; the rules options: options_zh.js;
-// the engine's reasons: reasons.js).
+// parts (the score sheet's numbers, error codes: errorText; the rules options: options_zh.js).
+// The engine's reasons (refused actions, the prompt, rules form errors, failed throws) come with
+// a key and parameters and are worded in Chinese by reasons.js; the only English left is a rules
+// form error the engine gives no reason for (a value of the wrong type read by the rules
+// reader), shown in Chinese as a short line with the English in its tooltip (lobby.js).
 
 const STRINGS = {
   en: {
