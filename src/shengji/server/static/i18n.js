@@ -2,9 +2,9 @@
 // The server's texts arrive in English: the Chinese page builds its own from their structured
 // parts (the score sheet's numbers, error codes: errorText; the rules options: options_zh.js).
 // The engine's reasons (refused actions, the prompt, rules form errors, failed throws) come with
-// a key and parameters and are worded in Chinese by reasons.js; the only English left is a rules
-// form error the engine gives no reason for (a value of the wrong type read by the rules
-// reader), shown in Chinese as a short line with the English in its tooltip (lobby.js).
+// a key and parameters and are worded in Chinese by reasons.js. A rules form error without a
+// reason (the rules reader's checks of a value's type or choice, the lobby's table and preset
+// fields) is shown in Chinese as a short line with the English in its tooltip (lobby.js).
 
 const STRINGS = {
   en: {
