@@ -200,7 +200,7 @@ def create_room(host: Player, preset: str = "tractor", table: int | None = None,
     page.wait_for_selector("#rules-status:has-text('valid')")
     page.click("#create-room")
     page.wait_for_url("**/r/*")
-    code = page.url.rsplit("/", 1)[1]
+    code: str = page.url.rsplit("/", 1)[1]
     page.click(".sit[data-seat='0']")
     page.wait_for_selector(".seat-row.mine[data-seat='0']")
     return code
@@ -582,7 +582,7 @@ def hundred_match(server: Server, browser: Any) -> None:
     watcher.page.wait_for_selector(".table-page")
     assert watcher.page.locator("#hand").count() == 0
     shots: set[str] = set()
-    restarted = []
+    restarted: list[int] = []
 
     def during(player: Player, info: dict[str, Any]) -> None:
         # The server is killed mid-round and started again: the browser reconnects by itself
