@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
 from dataclasses import fields
 from pathlib import Path
 from random import Random
@@ -208,3 +210,48 @@ def test_a_failed_throw_is_sent_with_its_reasons(tmp_path: Path,
     for text in stored.actions:
         replayed._apply(parse_action(text))
     assert json.loads(replayed.state_message(2))["match"]["throws"] == expected
+
+
+THROW_HARNESS = """
+const store = new Map([["shengji.lang", process.argv[3]]]);
+globalThis.localStorage = { getItem: (k) => store.get(k) ?? null,
+                            setItem: (k, v) => store.set(k, v) };
+globalThis.navigator = { language: "en-US" };
+globalThis.document = { documentElement: {} };
+const { throwText } = await import(process.argv[2]);
+let input = "";
+for await (const chunk of process.stdin) input += chunk;
+const { S, throws } = JSON.parse(input);
+console.log(JSON.stringify(throws.map((f) => throwText(S, f))));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run words.js")
+def test_a_failed_throw_is_worded_in_both_languages(tmp_path: Path) -> None:
+    rules = preset("tractor", throw_penalty="per-attempt")
+    rnd, rng = Round(rules, seed=3), Random(3)
+    while True:  # random play up to a lead that is a failed throw
+        seat, trick = rnd.to_move, rnd.trick
+        assert seat is not None
+        if trick is not None and trick.lead is None and (play := failed_throw(rnd, seat, rng)):
+            break
+        rnd.apply(rnd.legal(seat).random(rng))
+    rnd.apply(play)
+    assert trick.throw is not None
+    failed = {"round": 1, "seat": play.seat, "trick": len(rnd.tricks) + 1,
+              "why": [why.as_json() for why in trick.throw.reasons()]}
+    seats = [{"kind": "person", "name": f"P{s}"} for s in range(4)]
+    harness = tmp_path / "harness.mjs"
+    harness.write_text(THROW_HARNESS, encoding="utf-8")
+    texts = {}
+    for lang in ("en", "zh"):
+        result = subprocess.run(
+            ["node", str(harness), (STATIC / "words.js").as_uri(), lang], capture_output=True,
+            text=True, timeout=60, check=True,
+            input=json.dumps({"S": {"room": {"seats": seats}}, "throws": [failed]}))
+        texts[lang] = json.loads(result.stdout)[0]
+    assert texts["en"] == f"P{play.seat}'s throw: " + trick.throw.explain()
+    zh = texts["zh"]
+    assert zh.startswith(f"P{play.seat} 甩牌：") and "甩牌失败：改出" in zh and "罚分" in zh, zh
+    blocker = trick.throw.blocks[0].seat
+    assert f"P{blocker}有" in zh and not re.search("[a-z]{2}", zh), zh  # no English word
