@@ -158,29 +158,30 @@ class Bidding:
         other._version = self._version
         return other
 
-    def _strength(self, bid: Bid) -> tuple[int, int]:
-        card = bid.card
+    def _strength(self, card: Card, count: int) -> tuple[int, int]:
+        """How strong a bid of ``count`` copies of ``card`` is (compared as tuples)."""
         if card == BIG_JOKER:
             tier = 20
         elif card == SMALL_JOKER:
             tier = 10
-        elif self.rules.bid_equal_override and bid.count >= 2:
+        elif self.rules.bid_equal_override and count >= 2:
             suit = card.suit
             tier = _SUIT_ORDER[suit] if suit is not None else 0
         else:
             tier = 0
-        return (bid.count, tier)
+        return (count, tier)
 
-    def _declare(self, bid: Bid) -> Declaration | _Why:
-        """The declaration a bid would make, or why it cannot be made (ignoring strength)."""
-        rules, card, seat = self.rules, bid.card, bid.seat
+    def _declare(self, seat: int, card: Card, count: int) -> Declaration | _Why:
+        """The declaration a bid of ``count`` copies of ``card`` by ``seat`` would make, or
+        why it cannot be made (ignoring strength)."""
+        rules = self.rules
         current = self.declaration
         fluid = rules.partnership == Partnership.FLUID
-        if bid.is_joker:
+        if card.is_joker:
             if rules.joker_bids == JokerBids.OFF:
                 return _why("bid-no-jokers")
             need = rules.decks if rules.joker_bids == JokerBids.DECKS else 2
-            if bid.count < need:
+            if count < need:
                 return _why("bid-joker-count", need=need)
             if fluid and current is not None:
                 if "jokers-rank" in rules.fluid_overbid:
@@ -229,8 +230,8 @@ class Bidding:
             return _why("bid-copies", decks=self.rules.decks)
         if seat not in self.eligible:
             return _why("bid-ineligible")
-        bid = Bid(seat, shown)
-        made = self._declare(bid)
+        card, count = shown[0], len(shown)
+        made = self._declare(seat, card, count)
         if not isinstance(made, Declaration):
             return made
         current = self.winner
@@ -238,23 +239,23 @@ class Bidding:
             return None
         mine = [b for b in self.bids if b.seat == seat]
         outbid = bool(mine) and current.seat != seat
-        if mine and mine[-1].card != bid.card and not (
+        if mine and mine[-1].card != card and not (
                 self.rules.bid_switch_suit or (outbid and self.rules.bid_after_outbid)):
             return _why("bid-switch", card=str(mine[-1].card))
-        if (outbid and self.rules.bid_reinforce_equal and mine[-1].card == bid.card
-                and not current.is_joker and mine[-1].count < bid.count == current.count):
+        if (outbid and self.rules.bid_reinforce_equal and mine[-1].card == card
+                and not current.is_joker and mine[-1].count < count == current.count):
             return None  # reinforced to the standing bid's count: the earlier bidder stands
-        if current.seat == seat and current.card == bid.card:
+        if current.seat == seat and current.card == card:
             if not self.rules.bid_reinforce:
                 return _why("bid-reinforce-off")
-            if bid.count <= current.count:
+            if count <= current.count:
                 return _why("bid-reinforce-more", count=current.count)
             return None
         fixed = self.rules.partnership == Partnership.FIXED
-        if fixed and current.card == bid.card and self.teams[current.seat] == self.teams[seat]:
+        if fixed and current.card == card and self.teams[current.seat] == self.teams[seat]:
             return _why("bid-reinforce-partner")
-        if self._strength(bid) <= self._strength(current):
-            return _why("bid-weak", count=bid.count, bid=str(current), seat=current.seat)
+        if self._strength(card, count) <= self._strength(current.card, current.count):
+            return _why("bid-weak", count=count, bid=str(current), seat=current.seat)
         return None
 
     def bid(self, seat: int, cards: str | Iterable[Card | str]) -> None:
@@ -263,7 +264,7 @@ class Bidding:
         if why is not None:
             raise BidError(why)
         bid = Bid(seat, parse_cards(cards))
-        made = self._declare(bid)
+        made = self._declare(seat, bid.card, bid.count)
         assert isinstance(made, Declaration)
         self.bids.append(bid)
         self._declaration.append(made)
