@@ -39,7 +39,15 @@ from shengji.engine.rules import Rules
 def pack(rules: Rules, removed: tuple[Card, ...] = ()) -> list[Card]:
     """The cards of the pack: ``decks`` decks, with jokers as the rules say, less the
     ``removed`` cards (``remove_low``, see :func:`removed_cards`)."""
-    return list(_pack(rules, removed))
+    found = _PACKS.get((id(rules), removed))
+    if found is None or found[0] is not rules:  # by identity: hashing Rules reads every option
+        if len(_PACKS) >= 256:
+            _PACKS.clear()
+        found = _PACKS[(id(rules), removed)] = (rules, _pack(rules, removed))
+    return list(found[1])
+
+
+_PACKS: dict[tuple[int, tuple[Card, ...]], tuple[Rules, tuple[Card, ...]]] = {}
 
 
 @lru_cache(maxsize=64)
