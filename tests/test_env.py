@@ -14,15 +14,17 @@ pytest.importorskip("pettingzoo")
 import numpy as np
 from pettingzoo.test import api_test, seed_test
 
-from shengji.engine.cards import ALL_CARDS, Rank
+from shengji.engine.cards import ALL_CARDS, Card, Rank, Suit
 from shengji.engine.friends import FriendCall
 from shengji.engine.rules import Rules
 from shengji.env import Encoder, Game, env, resolve_rules
+from shengji.env.core import DONE, PASS
 from shengji.env.selection import BurySelector, ExposeSelector
 from shengji.game.actions import Bid, Call, Play, Withdraw
 from shengji.game.bury import bury_options
+from shengji.game.deal import Deal, DealError
 from shengji.game.presets import PRESETS, preset
-from shengji.game.round import Phase
+from shengji.game.round import Phase, Round
 
 PRESET_NAMES = sorted(PRESETS)
 CAP = 3_000  # brute force only where the legal set has at most this many actions
@@ -225,12 +227,13 @@ def test_bids_during_the_deal_and_withdraw() -> None:
 
 @pytest.mark.parametrize("name", ["tractor", "finding-friends", "da-bai-fen", "overbid"])
 def test_bid_windows_remembered_as_the_engine_answers(name: str) -> None:
-    """Whether a seat may bid during the deal (which opens its bid window) is remembered
-    between draws and bids; asked at random moments for random seats, it is always what
-    the round's legal actions say."""
+    """Whether a seat's hand can bid during the deal (which opens its bid window with
+    ``turns="hand"``) is remembered between draws and bids; asked at random moments for
+    random seats, it is always what the round's legal actions say, and the public answer
+    that opens the windows by default is yes whenever the hand can bid."""
     rng = random.Random(name)
     rules = PHASE_VARIANTS[name]() if name in PHASE_VARIANTS else resolve_rules(name)
-    game = Game(rules, rounds=2)
+    game = Game(rules, rounds=2, turns="hand")
     asked = answered_yes = 0
     while asked < 400:
         game.reset(rng.getrandbits(32))
@@ -240,6 +243,7 @@ def test_bid_windows_remembered_as_the_engine_answers(name: str) -> None:
                 for seat in rng.sample(range(rules.players), 2):
                     engine = any(isinstance(a, Bid | Withdraw) for a in rnd.legal(seat))
                     assert game._can_bid(rnd, seat) == engine, (name, seat)
+                    assert game.may_bid(rnd, seat) or not engine, (name, seat)
                     asked += 1
                     answered_yes += engine
             game.step(rng.choice(game.allowed()))
@@ -481,3 +485,146 @@ def test_finding_friends_rewards_at_the_round_end_only() -> None:
         else:
             result = game.match.results[-1] if game.match else None
             assert result is not None and any(rewards)
+
+
+# -- turns reveal no hidden card ---------------------------------------------------------
+
+
+def deal_of(rules: Rules, seed: int) -> Deal:
+    """The cards a round with ``seed`` deals, as a :class:`Deal` (hands in drawing order)."""
+    rnd = Round(rules, seed=seed)
+    n, size = rules.players, rules.hand_size
+    first = rnd.first_drawer
+    hands = tuple(tuple(rnd.deck[j * n + (s - first) % n] for j in range(size))
+                  for s in range(n))
+    return Deal(hands, tuple(rnd.deck[n * size:]), first)
+
+
+def with_hands(deal: Deal, hands: dict[int, tuple[Card, ...]]) -> Deal:
+    return Deal(tuple(hands.get(s, h) for s, h in enumerate(deal.hands)), deal.kitty,
+                deal.first_drawer)
+
+
+def public_trace(rules: Rules, deal: Deal, observer: int, turns: str
+                 ) -> list[tuple[object, ...]]:
+    """What ``observer`` receives, step by step, while the public information cannot
+    differ between deals that differ only in cards it cannot see: the agent selected, its
+    observation and mask, every agent's reward, infos and termination. The observer bids
+    whenever it can (its own cards); the other seats pass whenever they may, expose nothing,
+    and choose the lowest id where their choice stays hidden (a bury) or is the same for any
+    hand (a declaration); the trace stops before another seat's friend call or play."""
+    e = env(rules=rules, turns=turns)
+    e.reset(seed=3, options={"deal": deal})
+    me = e.possible_agents[observer]
+    trace: list[tuple[object, ...]] = []
+    while True:
+        agent = e.agent_selection
+        seen = e.observe(me)
+        trace.append((agent, seen["observation"].tobytes(), seen["action_mask"].tobytes(),
+                      dict(e.rewards), repr(e.infos), dict(e.terminations)))
+        if e.terminations[agent]:
+            return trace
+        d = e.game.decision
+        assert d is not None
+        ids = e.game.allowed()
+        if agent == me:
+            cards = [i for i in ids if i < 54]
+            choice = cards[0] if d.kind in ("bid-window", "bid") and cards else (
+                DONE if DONE in ids else ids[0])
+        elif d.kind in ("call", "lead", "follow"):
+            return trace
+        elif d.kind == "expose":
+            choice = DONE  # nothing exposed
+        else:
+            choice = PASS if PASS in ids else ids[0]
+        e.step(choice)
+
+
+def without(deal: Deal, x: int, y: int, bad: Callable[[Card], bool]) -> Deal:
+    """The deal with seat ``x``'s ``bad`` cards traded for other cards of seat ``y`` (so
+    that ``x`` may show its hand for a redeal: no points, or no trumps)."""
+    hx, hy = list(deal.hands[x]), list(deal.hands[y])
+    plain = [i for i, c in enumerate(hy) if not bad(c)]
+    for i, card in enumerate(hx):
+        if bad(card) and plain:
+            j = plain.pop()
+            hx[i], hy[j] = hy[j], card
+    return with_hands(deal, {x: tuple(hx), y: tuple(hy)})
+
+
+def points(card: Card) -> bool:
+    return bool(card.points)
+
+
+def hundred_trumps(card: Card) -> bool:
+    """A trump in the traces' Hundred rounds (level 2, the dealer declares clubs)."""
+    return card.is_joker or card.rank == Rank.TWO or card.suit == Suit.CLUBS
+
+
+TURN_CASES: dict[str, tuple[Callable[[], Rules], Callable[[Card], bool]]] = {
+    "tractor": (lambda: resolve_rules("tractor"), points),
+    "tractor-6": (lambda: resolve_rules("tractor-6"), points),
+    "finding-friends": (lambda: resolve_rules("finding-friends"), points),
+    "da-bai-fen": (lambda: resolve_rules("da-bai-fen"), points),
+    "hundred": (lambda: resolve_rules("hundred"), hundred_trumps),
+    "withdraw": (lambda: preset("tractor", bid_withdraw=True), points),
+    "show-no-points": (lambda: preset("tractor", redeal_show="no-points"), points),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TURN_CASES))
+def test_turns_reveal_no_hidden_card(name: str) -> None:
+    """Two deals that differ only in cards the observer cannot see (other seats' hands
+    traded whole, so a different seat holds the bid cards or may show for a redeal, or
+    cards shuffled between them) give the observer the same agents selected, the same
+    observations and masks, rewards and infos, as long as the public information is the
+    same. The engine's own order (``turns="hand"``) fails this on the same deals."""
+    make, bad = TURN_CASES[name]
+    rules = make()
+    rng = random.Random(name)
+    n = rules.players
+    compared = leaks = 0
+    for seed in range(12):
+        deal = deal_of(rules, rng.getrandbits(32))
+        observer = rng.randrange(n)
+        x, y = rng.sample([s for s in range(n) if s != observer], 2)
+        if rng.random() < 0.5:
+            deal = without(deal, x, y, bad)
+        traded = with_hands(deal, {x: deal.hands[y], y: deal.hands[x]})
+        pool = [c for s in range(n) if s != observer for c in deal.hands[s]]
+        rng.shuffle(pool)
+        size = rules.hand_size
+        others = [s for s in range(n) if s != observer]
+        shuffled = with_hands(deal, {s: tuple(pool[k * size:(k + 1) * size])
+                                     for k, s in enumerate(others)})
+        base = public_trace(rules, deal, observer, "public")
+        assert len(base) > 2 * n
+        for other in (traded, shuffled):
+            trace = public_trace(rules, other, observer, "public")
+            assert trace == base, (name, seed, observer)
+            compared += 1
+            leaks += public_trace(rules, other, observer, "hand") != public_trace(
+                rules, deal, observer, "hand")
+    assert compared == 24
+    assert leaks, name  # the engine's order tells the hands apart on these deals
+
+
+def test_reset_from_a_deal_and_bad_options() -> None:
+    """``reset(options={"deal": ...})`` deals those cards; a deal that does not fit the
+    rules, or a value that is no deal, is refused and changes nothing; a bad ``turns`` is
+    refused."""
+    rules = resolve_rules("tractor")
+    deal = deal_of(rules, 8)
+    e = env(rules=rules)
+    e.reset(seed=1, options={"deal": deal})
+    drawer = deal.first_drawer
+    assert e.game.round.hands[drawer].cards() == sorted(deal.hands[drawer][:1])
+    state = e._seeds.getstate()
+    short = Deal(deal.hands[:3], deal.kitty, 0)
+    with pytest.raises(DealError, match="seat 4 players"):
+        e.reset(options={"deal": short})
+    with pytest.raises(TypeError, match="must be a shengji Deal"):
+        e.reset(options={"deal": "2H 3H"})
+    assert e._seeds.getstate() == state
+    with pytest.raises(ValueError, match="turns must be 'public' or 'hand'"):
+        env("tractor", turns="hidden")

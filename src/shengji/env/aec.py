@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from shengji.engine.rules import Rules
+from shengji.game.deal import Deal, DealError
 from shengji.game.presets import preset as make_preset
 from shengji.players.base import Player
 
@@ -45,8 +46,11 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
 
     Agents are ``seat_0 .. seat_{n-1}``. An episode is ``rounds`` rounds of a match
     (``None``: the whole match). ``shaping`` adds points-based rewards
-    (:mod:`shengji.env.core`). ``reset(seed=s)`` makes the episodes that follow
-    reproducible."""
+    (:mod:`shengji.env.core`). ``turns="public"`` (the default) asks seats in an order that
+    reveals no hidden card; ``turns="hand"`` asks only the seats whose hands can bid or
+    show, which other seats then learn (:mod:`shengji.env.core`). ``reset(seed=s)`` makes
+    the episodes that follow reproducible; ``reset(options={"deal": deal})`` deals the
+    first round's cards from a :class:`~shengji.game.deal.Deal`."""
 
     metadata: ClassVar[dict[str, Any]] = {"name": "shengji_v0", "is_parallelizable": False,
                                           "render_modes": list(RENDER_MODES)}
@@ -54,14 +58,14 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
     def __init__(self, preset: str = "tractor", table: int | None = None,
                  rules: Rules | None = None, render_mode: str | None = None, *,
                  rounds: int | None = 1, shaping: float = 0.0,
-                 bots: dict[int, Player] | None = None) -> None:
+                 bots: dict[int, Player] | None = None, turns: str = "public") -> None:
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode {render_mode!r} is not supported; use "
                              f"{' or '.join(RENDER_MODES)}")
         self.rules = resolve_rules(preset, table, rules)
         self.render_mode = render_mode
-        self.game = Game(self.rules, rounds=rounds, shaping=shaping, bots=bots)
+        self.game = Game(self.rules, rounds=rounds, shaping=shaping, bots=bots, turns=turns)
         self.encoder = Encoder(self.rules)
         n = self.rules.players
         self.possible_agents = [f"seat_{s}" for s in range(n)]
@@ -90,16 +94,25 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
                 "action_mask": np.frombuffer(self.game.mask(seat), MASK_DTYPE)}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start an episode; ``seed`` fixes it and the episodes after it."""
-        if seed is not None:
-            self._seeds = Random(seed)
+        """Start an episode; ``seed`` fixes it and the episodes after it. ``options`` may give
+        ``deal``: the first round's cards (a :class:`~shengji.game.deal.Deal`)."""
+        deal = (options or {}).get("deal")  # other options are ignored, as PettingZoo's are
+        if deal is not None and not isinstance(deal, Deal):
+            raise TypeError(f"options['deal'] must be a shengji Deal, got {deal!r}")
+        seeds = Random(seed) if seed is not None else self._seeds
+        state = seeds.getstate()
+        try:
+            self.game.reset(seeds.getrandbits(48), deal)
+        except DealError:  # the deal does not fit the rules: nothing changed
+            seeds.setstate(state)
+            raise
+        self._seeds = seeds
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.game.reset(self._seeds.getrandbits(48))
         self._sync()
 
     def step(self, action: int | None) -> None:
@@ -156,5 +169,5 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
 def env(preset: str = "tractor", table: int | None = None, rules: Rules | None = None,
         render_mode: str | None = None, **options: Any) -> raw_env:
     """The AEC environment (no wrappers: the mask already refuses illegal ids with a clear
-    ``ValueError``). ``options``: ``rounds``, ``shaping``, ``bots``."""
+    ``ValueError``). ``options``: ``rounds``, ``shaping``, ``bots``, ``turns``."""
     return raw_env(preset, table, rules, render_mode, **options)

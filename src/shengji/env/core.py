@@ -13,11 +13,20 @@ built card by card; ``done`` ends one where it may stop, and a selection that ca
 stop (a bury or follow of the full size) is submitted without it. A friend call is an
 ordinal then a card (``ordinal`` calls) or an ordinal, a colour and a rank.
 
-**The deal.** Cards are drawn automatically. A seat's knowledge changes during the deal
-only when it draws or when somebody bids or withdraws, so it is asked then: after its own
-draw, and after another seat's bid or withdrawal, a seat that could bid (or withdraw) gets
-a *bid window*: build a bid, withdraw, or ``pass`` (no bid now). After the deal the
-bidding goes round as in the round itself.
+**Turns reveal nothing** (``turns="public"``, the default): which seat is asked, and
+when, depends only on public information and the seats' own choices, never on a hidden
+card. Cards are drawn automatically; a seat's knowledge changes during the deal only when
+it draws or when somebody bids or withdraws, so it is asked then: after each of its own
+draws, and (in seat order from the bidder's left) after another seat's bid or withdrawal,
+every seat that the public state lets bid (the bidding, the rules and its number of
+cards: :meth:`Game.may_bid`) gets a *bid window*: build a bid, withdraw, or ``pass`` (no
+bid now), whether or not its hand holds a bid. After the deal the bidding goes round as in
+the round itself. Where the rules let a seat show its hand for a redeal
+(``redeal_show``), every seat is asked in turn from the dealer (show, where its hand
+qualifies, or pass), not only the seats whose hands qualify. ``turns="hand"`` asks only
+the seats whose hands can bid or show (fewer steps, as the engine itself asks), but then
+the turn order tells every seat who holds a bid card or qualifies to show: for experiments
+that do not care about that leak only.
 
 **Rewards**, given when a round ends to every seat at once (in Finding Friends too, when
 the sides are final; never at a friend's reveal): a seat's levels gained in the round
@@ -37,7 +46,14 @@ from shengji.engine.cards import ALL_CARDS, Card, Hand, Rank, Suit
 from shengji.engine.follow import LegalPlays
 from shengji.engine.friends import FriendCall, single_call_reason
 from shengji.engine.lead import LegalLeads
-from shengji.engine.rules import AfterEnd, FriendCalls, Partnership, Rules
+from shengji.engine.rules import (
+    AfterEnd,
+    FriendCalls,
+    Partnership,
+    RedealShow,
+    Rules,
+    TrumpChoice,
+)
 from shengji.game.actions import (
     Action,
     Bid,
@@ -52,6 +68,7 @@ from shengji.game.actions import (
     Withdraw,
 )
 from shengji.game.bury import bury_limits
+from shengji.game.deal import Deal, pack_counts
 from shengji.game.legal import Legal
 from shengji.game.match import Match
 from shengji.game.round import Phase, Round
@@ -73,6 +90,9 @@ DECLARE = 58
 """``58..62``: declare clubs, diamonds, hearts, spades, no-trump."""
 ORDINAL = 63
 """The first ordinal id (1st); ``2 × decks`` of them."""
+
+TURNS = ("public", "hand")
+"""The ``turns`` options: who is asked during the deal and the show phase."""
 
 KINDS = ("none", "bid-window", "bid", "overbid", "expose", "declare", "bury", "call",
          "show", "lead", "follow")
@@ -112,14 +132,17 @@ class Decision:
     """One seat's decision in progress: its kind, the simple ids allowed (while nothing is
     chosen) and the selection built so far."""
 
-    __slots__ = ("_legal", "_round", "calls", "colour", "ids", "kind", "ordinal", "seat",
-                 "selector", "simple", "step", "valid_calls")
+    __slots__ = ("_legal", "_round", "calls", "colour", "idle", "ids", "kind", "ordinal",
+                 "seat", "selector", "simple", "step", "valid_calls")
 
     def __init__(self, seat: int, kind: str, rnd: Round, legal: Legal | None = None, *,
                  simple: dict[int, Action] | None = None,
-                 selector: Selector | None = None) -> None:
+                 selector: Selector | None = None, idle: bool = False) -> None:
         self.seat = seat
         self.kind = kind
+        self.idle = idle
+        """True when the round does not wait for this seat (a bid window, a show turn the
+        round skips): ``pass`` then changes nothing in the round."""
         self._round = rnd
         self._legal = legal
         self.simple: dict[int, Action] = {} if simple is None else simple
@@ -156,6 +179,9 @@ _BUILT: dict[str, Callable[[int, tuple[Card, ...]], Action]] = {
     "lead": Play, "follow": Play}
 """The action a selection of cards makes, per kind of decision."""
 
+_PLAYING = (Phase.SHOW, Phase.PLAY)
+"""The phases after the trump, the kitty and the calls are settled."""
+
 
 class Game:
     """A match driven by action ids, one decision at a time.
@@ -165,13 +191,17 @@ class Game:
     whole match)."""
 
     def __init__(self, rules: Rules, *, rounds: int | None = 1, shaping: float = 0.0,
-                 bots: dict[int, Player] | None = None) -> None:
+                 bots: dict[int, Player] | None = None, turns: str = "public") -> None:
         if rounds is None and rules.after_end in (AfterEnd.WRAP, AfterEnd.NO_TRUMP_WRAP):
             raise ValueError(f"a match with after_end={str(rules.after_end)!r} never ends: "
                              "give rounds")
         if rounds is not None and rounds < 1:
             raise ValueError(f"rounds must be at least 1 (or None: the whole match), got "
                              f"{rounds}")
+        if turns not in TURNS:
+            raise ValueError(f"turns must be {' or '.join(map(repr, TURNS))}, got {turns!r}")
+        self.turns = turns
+        self._public = turns == "public"
         self.rules = rules
         self.layout = Layout(rules)
         self.rounds = rounds
@@ -181,6 +211,9 @@ class Game:
         self.match: Match | None = None
         self.decision: Decision | None = None
         self.windows: list[int] = []
+        """Seats still to get a bid window during the deal, in order."""
+        self.shows: list[int] = []
+        """Seats still to be asked whether they show their hand for a redeal, in order."""
         self.rewards = [0.0] * self.n
         """Rewards since :meth:`take_rewards` was last called, per seat."""
         self.rewarded = False
@@ -194,15 +227,19 @@ class Game:
         self._bid_state: tuple[Round | None, int, tuple[Card, ...]] = (None, -1, ())
         self._can: dict[int, tuple[int, bool]] = {}
         self._bid_faces: dict[frozenset[Rank], tuple[Card, ...]] = {}
+        self._fewest: tuple[Round | None, int, list[int]] = (None, -1, [])
 
     # -- the episode -------------------------------------------------------------------
 
-    def reset(self, seed: int) -> None:
-        """Start a new episode (a match cut after ``rounds`` rounds) from ``seed``."""
-        self.match = Match(self.rules, seed=seed, max_rounds=self.rounds)
+    def reset(self, seed: int, deal: Deal | None = None) -> None:
+        """Start a new episode (a match cut after ``rounds`` rounds) from ``seed``;
+        ``deal`` gives the first round's cards (:class:`~shengji.game.deal.DealError` if
+        they do not fit the rules)."""
+        self.match = Match(self.rules, seed=seed, max_rounds=self.rounds, deal=deal)
         self.version += 1
         self.decision = None
         self.windows = []
+        self.shows = []
         self.rewards = [0.0] * self.n
         self.rewarded = False
         self._shaped = 0.0
@@ -219,6 +256,15 @@ class Game:
     def over(self) -> bool:
         """True when the episode has ended."""
         return self.match is None or self.match.is_over
+
+    @property
+    def showing(self) -> bool:
+        """True while seats are asked whether they show for a redeal though the round has
+        gone on to the play (no seat left whose hand may show): the seats are shown the
+        show phase until the last is asked."""
+        d = self.decision
+        return d is not None and d.kind == "show" and d.idle and (
+            self.round.phase is Phase.PLAY)
 
     @property
     def seat(self) -> int | None:
@@ -285,8 +331,9 @@ class Game:
         if d.kind == "call":
             self._call_step(d, action_id)
             return
-        if d.kind == "bid-window" and action_id == PASS:
-            self.windows.pop(0)  # no bid now: nothing happens in the round
+        if d.idle and action_id == PASS:  # nothing happens in the round
+            if d.kind == "bid-window":
+                self.windows.pop(0)
             self.decision = None
             self._advance()
             return
@@ -358,13 +405,26 @@ class Game:
         self.version += 1
         if phase is Phase.DEAL:
             self._after_deal_action(rnd, action)
+        elif (result is None and phase not in _PLAYING and rnd.phase in _PLAYING
+              and rnd.rules.redeal_show != RedealShow.OFF):
+            self._ask_shows(rnd)
         if self.shaping and rnd.rules.partnership == Partnership.FIXED and len(
                 rnd.tricks) > tricks:
             record = rnd.tricks[-1]
             if record.winner not in rnd.declarers and record.points:
                 self._shape(rnd.declarers, record.points)
         if result is not None:
+            self.shows = []
             self._score(result)
+
+    def _ask_shows(self, rnd: Round) -> None:
+        """The round reached the showing for a redeal (or skipped it): every seat is asked
+        in turn from the dealer (``turns="public"``), or only those the round asks."""
+        if not self._public:
+            return  # the round's own show queue
+        dealer = rnd.dealer
+        assert dealer is not None
+        self.shows = [(dealer + k) % self.n for k in range(self.n)]
 
     def _after_deal_action(self, rnd: Round, action: Action) -> None:
         """Open bid windows: for the drawer after its draw, for the others after a bid."""
@@ -372,12 +432,55 @@ class Game:
             self.windows = []
             return
         seat = action.seat
+        asks = self.may_bid if self._public else self._can_bid
         if type(action) is Draw:
-            if seat not in self.bots and self._can_bid(rnd, seat):
+            if seat not in self.bots and asks(rnd, seat):
                 self.windows.append(seat)
         elif isinstance(action, Bid | Withdraw):
             order = [(seat + k) % self.n for k in range(1, self.n)]
-            self.windows = [s for s in order if s not in self.bots and self._can_bid(rnd, s)]
+            self.windows = [s for s in order if s not in self.bots and asks(rnd, s)]
+
+    def may_bid(self, rnd: Round, seat: int) -> bool:
+        """True when the public state lets ``seat`` bid or withdraw now, during the deal:
+        some bid the bidding would accept from it fits in its number of cards, or it may
+        take its standing bid back. It never depends on a hidden card, and it is True
+        whenever the seat's hand has a bid (:meth:`_can_bid`): it opens the bid windows of
+        ``turns="public"``."""
+        rules = rnd.rules
+        if rules.trump_choice == TrumpChoice.DEALER:
+            return False
+        bidding = rnd.bidding
+        if rules.bid_withdraw:
+            winner = bidding.winner
+            if winner is not None and winner.seat == seat:
+                return True
+        state = self._fewest
+        if state[0] is not rnd or state[1] != bidding.version:
+            state = self._fewest = (rnd, bidding.version, self._fewest_cards(rnd))
+        return 0 < state[2][seat] <= len(rnd.hands[seat])
+
+    def _fewest_cards(self, rnd: Round) -> list[int]:
+        """Per seat, the fewest cards of a bid the bidding accepts now from it (copies
+        the pack holds; ``0``: none)."""
+        bidding, rules = rnd.bidding, rnd.rules
+        ranks = set(bidding.ranks)
+        declared = bidding.declaration
+        if declared is not None and declared.rank is not None:
+            ranks.add(declared.rank)
+        faces = [c for c in ALL_CARDS if c.rank is None or c.rank in ranks]
+        copies = pack_counts(rules)
+        fewest = []
+        for seat in range(self.n):
+            best = 0
+            for card in faces:
+                for count in range(1, min(rules.decks, copies[card]) + 1):
+                    if best and count >= best:
+                        break
+                    if bidding.reason(seat, (card,) * count) is None:
+                        best = count
+                        break
+            fewest.append(best)
+        return fewest
 
     def _can_bid(self, rnd: Round, seat: int) -> bool:
         """True when ``seat`` may bid or withdraw now, during the deal.
@@ -419,6 +522,21 @@ class Game:
         bots = self.bots
         while not match.is_over:
             rnd = match.round
+            if self.shows:
+                seat = self.shows.pop(0)
+                asked = rnd.phase is Phase.SHOW and rnd.show_queue[0] == seat
+                bot = bots.get(seat)
+                if bot is not None:
+                    if asked:
+                        self._apply(decide(match, seat, bot))
+                    continue
+                if not asked:  # its hand may not show: it is asked all the same
+                    self.decision = Decision(seat, "show", rnd, simple={PASS: Pass(seat)},
+                                             idle=True)
+                    return
+                if self._start(rnd, seat, window=False):
+                    return
+                continue
             if rnd.phase is Phase.DEAL:
                 if self.windows:
                     seat = self.windows[0]
@@ -454,7 +572,7 @@ class Game:
             if rnd.phase is not Phase.DEAL:
                 self.windows = []
                 return
-            if self._can_bid(rnd, drawer):
+            if self.may_bid(rnd, drawer) if self._public else self._can_bid(rnd, drawer):
                 self.windows.append(drawer)
                 return
             drawer = rnd.drawer
@@ -474,7 +592,7 @@ class Game:
                 d = Decision(seat, "follow", rnd, selector=FollowSelector(plays))
         elif phase in (Phase.DEAL, Phase.BID, Phase.OVERBID):
             legal = rnd.legal(seat)
-            d = Decision(seat, "bid-window" if window else str(phase), rnd, legal)
+            d = Decision(seat, "bid-window" if window else str(phase), rnd, legal, idle=window)
             bids = []
             for action in legal:
                 if isinstance(action, Bid):

@@ -140,6 +140,13 @@ class Encoder:
                 self._calls(obs, [(c, False) for c in d.calls], d.ordinal, d.colour)
         else:
             obs[at["decision"]] = 1.0
+        if game.showing:  # the round already plays: shown as the show phase it was
+            n = self.rules.players
+            obs[at["phase"] + _PHASE_INDEX[Phase.PLAY]] = 0.0
+            obs[at["phase"] + _PHASE_INDEX[Phase.SHOW]] = 1.0
+            leader = at["trick"] + n * 54
+            obs[leader:leader + n + 1] = 0.0
+            obs[leader + n] = 1.0
         return obs
 
     def _base(self, game: Game, seat: int) -> NDArray[np.float32]:

@@ -26,14 +26,16 @@ from .encoding import Encoder
 
 class SingleSeatEnv(gymnasium.Env[Observation, int]):
     """Sheng Ji for one seat (``seat``) against players named by ``opponents`` (one name
-    for all other seats, or one per other seat in seat order)."""
+    for all other seats, or one per other seat in seat order). ``turns`` as in the AEC
+    environment; here ``"hand"`` reveals nothing (only this seat is asked, about its own
+    hand) and spares the bid windows and show turns where it has nothing to choose."""
 
     metadata = {"render_modes": []}  # noqa: RUF012 (gymnasium.Env declares it so)
 
     def __init__(self, preset: str = "tractor", table: int | None = None,
                  rules: Rules | None = None, *, seat: int = 0,
                  opponents: str | Sequence[str] = "random", rounds: int | None = 1,
-                 shaping: float = 0.0) -> None:
+                 shaping: float = 0.0, turns: str = "public") -> None:
         self.rules = resolve_rules(preset, table, rules)
         n = self.rules.players
         if not 0 <= seat < n:
@@ -47,7 +49,7 @@ class SingleSeatEnv(gymnasium.Env[Observation, int]):
         self.seat = seat
         self.names = names
         self.others = [s for s in range(n) if s != seat]
-        self.game = Game(self.rules, rounds=rounds, shaping=shaping)
+        self.game = Game(self.rules, rounds=rounds, shaping=shaping, turns=turns)
         self.encoder = Encoder(self.rules)
         size = self.game.layout.size
         self.action_space: spaces.Discrete = spaces.Discrete(size)  # type: ignore[assignment]
