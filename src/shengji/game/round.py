@@ -121,6 +121,11 @@ class Phase(StrEnum):
     DONE = "done"
 
 
+# module constants for the phases tested at every action (a member access on an enum class
+# costs a lookup each time)
+_DEAL, _PLAY, _DONE = Phase.DEAL, Phase.PLAY, Phase.DONE
+
+
 def level_rank(level: int) -> Rank | None:
     """The trump rank of a level (``None`` for the no-trump level)."""
     return None if level >= NO_TRUMP_LEVEL else Rank(level)
@@ -322,12 +327,12 @@ class Round:
     def to_move(self) -> int | None:
         """The seat the round waits for (the drawer during the deal); ``None`` when done."""
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             trick = self.trick
             assert trick is not None
             return None if len(trick.plays) == trick.players else (
                 (trick.leader + len(trick.plays)) % trick.players)
-        if phase is Phase.DEAL:
+        if phase is _DEAL:
             return self.drawer
         if phase in (Phase.BID, Phase.OVERBID, Phase.EXPOSE):
             return self.bid_turn
@@ -358,14 +363,14 @@ class Round:
 
     def _make_legal(self, seat: int) -> Legal:
         phase = self.phase
-        if phase is Phase.DEAL:
+        if phase is _DEAL:
             return self._legal_bidding(seat, draw=seat == self.drawer, can_pass=False)
         to_move = self.to_move
         if seat != to_move:
             return nothing(seat, Reason("turn-of-nobody", phase=str(phase))
                            if to_move is None
                            else Reason("turn-of", seat=to_move, phase=str(phase)))
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             return self._legal_play(seat)
         if phase in (Phase.BID, Phase.OVERBID):
             return self._legal_bidding(seat, draw=False, can_pass=True)
@@ -553,10 +558,10 @@ class Round:
             pass  # made by only_draw: well-formed
         elif trust is None or action is not trust.drawn:  # a play drawn here was made checked
             action = as_action(action)
-        if type(action) is Draw and self.phase is Phase.DEAL and action.seat == self.drawer:
+        if type(action) is Draw and self.phase is _DEAL and action.seat == self.drawer:
             self._apply_draw(action)  # the drawer may always draw: nothing to check
             return
-        fast = isinstance(action, Play) and self.phase is Phase.PLAY and (
+        fast = isinstance(action, Play) and self.phase is _PLAY and (
             action.seat == self.to_move)
         if not fast:
             why = self.reason(action)
@@ -609,7 +614,7 @@ class Round:
         """During the deal, ``Draw(seat)`` when drawing is the only legal action of ``seat``
         (it is the drawer and can neither bid nor take a bid back), else ``None``; cheaper
         than listing :meth:`legal`."""
-        if self.phase is not Phase.DEAL or seat != self.drawer:
+        if self.phase is not _DEAL or seat != self.drawer:
             return None
         if self.rules.bid_withdraw:
             winner = self.bidding.winner
@@ -947,7 +952,7 @@ class Round:
         buried = self.buried_at
         hidden: tuple[int, ...] = ()
         if self.kitty_owner is not None and not (
-                self.phase is Phase.DONE and self.rules.kitty_revealed):
+                self.phase is _DONE and self.rules.kitty_revealed):
             if len(buried) == 1:  # one bury (no bidding after the kitty): hidden from others
                 hidden = buried if actions[buried[0]].seat != seat else ()
             else:
