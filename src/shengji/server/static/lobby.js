@@ -48,9 +48,7 @@ function rulesError(field, message, why = null) {
   if (field === "") return message;
   if (lang() !== "zh") return field ? `${field}: ${message}` : message;
   if (why) return reasonText(why, message);
-  const range = String(message).match(/at least (-?\d+) and at most (-?\d+)|allowed: (1) to (\d+)/);
-  const what = range ? t("badRange", { low: range[1] ?? range[3], high: range[2] ?? range[4] })
-    : t("badValue");
+  const what = t("badValue");
   if (field === null) return what;
   const label = OPTIONS_ZH[field]?.[0] ?? (field === "table" ? t("tableSize")
     : field === "preset" ? t("preset") : field);
