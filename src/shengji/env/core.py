@@ -222,6 +222,7 @@ class Game:
         self.version = 0
         """Counts the actions applied (and resets)."""
         self._draws = [Draw(s) for s in range(self.n)]
+        self._passes = [Pass(s) for s in range(self.n)]
         self._plays: dict[int, Play] = {}
         """Plays of one card, made once per seat and card (actions are immutable)."""
         self._bid_state: tuple[Round | None, int, tuple[Card, ...]] = (None, -1, ())
@@ -460,27 +461,11 @@ class Game:
         return 0 < state[2][seat] <= len(rnd.hands[seat])
 
     def _fewest_cards(self, rnd: Round) -> list[int]:
-        """Per seat, the fewest cards of a bid the bidding accepts now from it (copies
-        the pack holds; ``0``: none)."""
-        bidding, rules = rnd.bidding, rnd.rules
-        ranks = set(bidding.ranks)
-        declared = bidding.declaration
-        if declared is not None and declared.rank is not None:
-            ranks.add(declared.rank)
-        faces = [c for c in ALL_CARDS if c.rank is None or c.rank in ranks]
-        copies = pack_counts(rules)
-        fewest = []
-        for seat in range(self.n):
-            best = 0
-            for card in faces:
-                for count in range(1, min(rules.decks, copies[card]) + 1):
-                    if best and count >= best:
-                        break
-                    if bidding.reason(seat, (card,) * count) is None:
-                        best = count
-                        break
-            fewest.append(best)
-        return fewest
+        """Per seat, the fewest cards of a bid the bidding accepts now from it, whatever
+        cards it holds (its options with the whole pack in hand; ``0``: none)."""
+        bidding, pack = rnd.bidding, pack_counts(rnd.rules)
+        return [min((len(bid.cards) for bid in bidding.options(seat, pack)), default=0)
+                for seat in range(self.n)]
 
     def _can_bid(self, rnd: Round, seat: int) -> bool:
         """True when ``seat`` may bid or withdraw now, during the deal.
@@ -531,8 +516,8 @@ class Game:
                         self._apply(decide(match, seat, bot))
                     continue
                 if not asked:  # its hand may not show: it is asked all the same
-                    self.decision = Decision(seat, "show", rnd, simple={PASS: Pass(seat)},
-                                             idle=True)
+                    self.decision = Decision(seat, "show", rnd,
+                                             simple={PASS: self._passes[seat]}, idle=True)
                     return
                 if self._start(rnd, seat, window=False):
                     return
@@ -590,6 +575,9 @@ class Game:
             else:
                 assert isinstance(plays, LegalPlays)
                 d = Decision(seat, "follow", rnd, selector=FollowSelector(plays))
+        elif window and not self._can_bid(rnd, seat):  # asked though its hand has no bid
+            d = Decision(seat, "bid-window", rnd, simple={PASS: self._passes[seat]},
+                         selector=OptionsSelector(rnd.hands[seat].counts, ()), idle=True)
         elif phase in (Phase.DEAL, Phase.BID, Phase.OVERBID):
             legal = rnd.legal(seat)
             d = Decision(seat, "bid-window" if window else str(phase), rnd, legal, idle=window)
@@ -602,7 +590,7 @@ class Game:
                 elif isinstance(action, Pass):
                     d.simple[PASS] = action
             if window:
-                d.simple[PASS] = Pass(seat)  # no bid now: handled by the driver
+                d.simple[PASS] = self._passes[seat]  # no bid now: handled by the driver
             d.selector = OptionsSelector(rnd.hands[seat].counts, bids)
         elif phase is Phase.EXPOSE:
             most = min(rnd.rules.expose, len(rnd.hands[seat]))
