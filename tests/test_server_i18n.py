@@ -29,7 +29,7 @@ from shengji.server.limits import Settings
 from shengji.server.lobby import check_rules, rules_errors_json
 from shengji.server.options import option_specs
 from shengji.server.room import Room
-from shengji.server.schemas import SERVER_MESSAGE, RoundSheet, result_json
+from shengji.server.schemas import SERVER_MESSAGE, RoundSheet, result_json, view_json
 from shengji.server.state import free_seat
 from shengji.server.storage import MatchRow, RoomRow, SQLiteStorage
 
@@ -217,17 +217,22 @@ const store = new Map([["shengji.lang", process.argv[3]]]);
 globalThis.localStorage = { getItem: (k) => store.get(k) ?? null,
                             setItem: (k, v) => store.set(k, v) };
 globalThis.navigator = { language: "en-US" };
-globalThis.document = { documentElement: {} };
+globalThis.Node = class {};
+const element = () => Object.assign(new Node(), { dataset: {}, append() {}, setAttribute() {} });
+globalThis.document = { documentElement: {}, createElement: element,
+                        createTextNode: (text) => Object.assign(new Node(), { text }) };
 const { throwText } = await import(process.argv[2]);
+const { logEntries } = await import(process.argv[2].replace("words.js", "side.js"));
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
-const { S, throws } = JSON.parse(input);
-console.log(JSON.stringify(throws.map((f) => throwText(S, f))));
+const S = JSON.parse(input);
+const log = logEntries(S).map((e) => (typeof e === "string" ? e : e.trick ?? e.throw ?? e[0]));
+console.log(JSON.stringify({ texts: S.state.match.throws.map((f) => throwText(S, f)), log }));
 """
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run words.js")
-def test_a_failed_throw_is_worded_in_both_languages(tmp_path: Path) -> None:
+def test_a_failed_throw_is_worded_in_both_languages_in_the_event_log(tmp_path: Path) -> None:
     rules = preset("tractor", throw_penalty="per-attempt")
     rnd, rng = Round(rules, seed=3), Random(3)
     while True:  # random play up to a lead that is a failed throw
@@ -236,20 +241,28 @@ def test_a_failed_throw_is_worded_in_both_languages(tmp_path: Path) -> None:
         if trick is not None and trick.lead is None and (play := failed_throw(rnd, seat, rng)):
             break
         rnd.apply(rnd.legal(seat).random(rng))
+    number = len(rnd.tricks) + 1
     rnd.apply(play)
     assert trick.throw is not None
-    failed = {"round": 1, "seat": play.seat, "trick": len(rnd.tricks) + 1,
+    failed = {"round": 1, "seat": play.seat, "trick": number,
               "why": [why.as_json() for why in trick.throw.reasons()]}
     seats = [{"kind": "person", "name": f"P{s}"} for s in range(4)]
+    view = view_json(rnd.view(0))
+    state = {"view": view, "match": {"round": 1, "throws": [failed]}}
     harness = tmp_path / "harness.mjs"
     harness.write_text(THROW_HARNESS, encoding="utf-8")
-    texts = {}
+    texts, logs = {}, {}
     for lang in ("en", "zh"):
         result = subprocess.run(
             ["node", str(harness), (STATIC / "words.js").as_uri(), lang], capture_output=True,
             text=True, timeout=60, check=True,
-            input=json.dumps({"S": {"room": {"seats": seats}}, "throws": [failed]}))
-        texts[lang] = json.loads(result.stdout)[0]
+            input=json.dumps({"room": {"seats": seats}, "state": state}))
+        answer = json.loads(result.stdout)
+        texts[lang], logs[lang] = answer["texts"][0], answer["log"]
+    # the event log: the throw's words right after its lead, once
+    at = logs["zh"].index(texts["zh"])
+    assert logs["zh"][at - 1] == f"P{play.seat} 出 " and logs["zh"].count(texts["zh"]) == 1
+    assert logs["en"][at] == texts["en"] and logs["en"][at - 1] == f"P{play.seat} plays "
     assert texts["en"] == f"P{play.seat}'s throw: " + trick.throw.explain()
     zh = texts["zh"]
     assert zh.startswith(f"P{play.seat} 甩牌：") and "甩牌失败：改出" in zh and "罚分" in zh, zh
