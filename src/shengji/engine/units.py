@@ -187,32 +187,37 @@ def unit_blocks(counts: Sequence[int], trump: Trump, rules: Rules) -> list[UnitB
     """:func:`unit_specs` grouped by suit and width, without a tuple per unit."""
     blocks: list[UnitBlock] = []
     levels, high = trump.levels, trump.high
-    decks, min_length = rules.decks, rules.tractor_min_length
-    chains = rules.tractor_high_trumps
-    for suit in range(5):
-        held = [f for f in trump.suit_faces[suit] if counts[f]]
+    decks, min_width = rules.decks, rules.tractor_min_width
+    min_length, chains = rules.tractor_min_length, rules.tractor_high_trumps
+    for suit, faces in enumerate(trump.suit_faces):
+        held = [f for f in faces if counts[f]]
         width = 1
         while held and width <= decks:
             tractors: list[tuple[int, tuple[Card, ...]]] = []
-            if shape_allowed(width, min_length, rules):
+            if width >= min_width and len(held) >= min_length:  # a tractor may form
                 by_level: dict[int, list[Card]] = {}
                 for f in held:
                     if chains or not high[f]:
-                        by_level.setdefault(levels[f], []).append(f)
-                for top in by_level:
+                        level = levels[f]
+                        if level in by_level:
+                            by_level[level].append(f)
+                        else:
+                            by_level[level] = [f]
+                for top in by_level if len(by_level) >= min_length else ():
                     bottom = top
                     while bottom - 1 in by_level:
                         bottom -= 1
                         if top - bottom + 1 < min_length:
                             continue
                         window = [by_level[lv] for lv in range(bottom, top + 1)]
-                        if all(len(faces) == 1 for faces in window):
+                        if all(len(level_faces) == 1 for level_faces in window):
                             tractors.append((top, tuple(f[0] for f in window)))
                         else:
                             tractors += [(top, combo) for combo in product(*window)]
             blocks.append((suit, width, held, tractors))
             width += 1
-            held = [f for f in held if counts[f] >= width]
+            if width <= decks:
+                held = [f for f in held if counts[f] >= width]
     return blocks
 
 
