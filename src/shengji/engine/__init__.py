@@ -12,6 +12,7 @@ Pure Python, no I/O, no dependencies. Each rule lives in the module named for it
 - :mod:`~shengji.engine.trick`: a trick, its winner and points
 """
 
+from shengji.engine import bidding, friends, lead, scoring, throws, trick, trump, units
 from shengji.engine.cards import (
     ALL_CARDS,
     BIG_JOKER,
@@ -28,6 +29,7 @@ from shengji.engine.cards import (
 )
 from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import Lead, LegalLeads, PlayError
+from shengji.engine.pickling import pickle_by_constructor
 from shengji.engine.rules import (
     FailedThrow,
     Rules,
@@ -42,6 +44,9 @@ from shengji.engine.throws import Block, ThrowOutcome, check_throw
 from shengji.engine.trick import Play, Trick, beats
 from shengji.engine.trump import TRUMP, Trump, suit_name
 from shengji.engine.units import Reading, Unit, as_unit, readings
+
+# frozen dataclasses pickle through their constructor (the compiled build needs it)
+pickle_by_constructor(bidding, friends, lead, scoring, throws, trick, trump, units)
 
 __all__ = [
     "ALL_CARDS",

@@ -5,6 +5,8 @@ protocol: ``to_move`` / ``legal(seat)`` / ``apply(action)`` / ``undo()`` /
 ``view(seat)``.
 """
 
+from shengji.engine.pickling import pickle_by_constructor
+from shengji.game import actions, scoresheet, view
 from shengji.game.actions import (
     Action,
     Bid,
@@ -22,6 +24,9 @@ from shengji.game.match import Match, play_random_match
 from shengji.game.round import Phase, Round
 from shengji.game.scoresheet import RoundResult, TrickRecord
 from shengji.game.view import SeatView
+
+# frozen dataclasses pickle through their constructor (the compiled build needs it)
+pickle_by_constructor(actions, scoresheet, view)
 
 __all__ = [
     "Action",
