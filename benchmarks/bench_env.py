@@ -2,11 +2,14 @@
 
     python benchmarks/bench_env.py --steps 100000 --seed 1 [--preset tractor] [--profile]
     python benchmarks/bench_env.py --against /tmp/base/src/shengji/env --reps 3
+    python benchmarks/bench_env.py --turns hand
 
 Each step is what an agent loop does: ``env.last()`` (the observation and the action mask of
 the agent to act), a random id among the allowed ones, ``env.step(id)``. Episodes are single
-rounds, reset when they end. Rates are per second of this process's CPU time (the machine
-is shared; wall-clock rates are printed too). A baseline measured in the same run (random
+rounds (one deal each), reset when they end: deals per second are printed too, and the
+steps per deal, which depend on how the env asks the seats (``--turns``: ``public``, the
+default, or ``hand``). Rates are per second of this process's CPU time (the machine is
+shared; wall-clock rates are printed too). A baseline measured in the same run (random
 engine rounds, the engine's actions only) makes figures comparable across machines.
 
 ``--against DIR`` compares with another copy of the ``shengji.env`` package (e.g. an older
@@ -63,10 +66,11 @@ def load_env(path: str) -> ModuleType:
     return module
 
 
-def run(name: str, steps: int, seed: int, package: ModuleType = shengji.env
-        ) -> tuple[float, float, int]:
-    """Steps per CPU second, per wall-clock second, and episodes played."""
-    e = package.env(name)
+def run(name: str, steps: int, seed: int, package: ModuleType = shengji.env,
+        **options: str) -> tuple[float, float, int, float]:
+    """Steps per CPU second, per wall-clock second, episodes played, and episodes per CPU
+    second."""
+    e = package.env(name, **options)
     e.reset(seed=seed)
     rng = np.random.default_rng(seed)
     episodes = 0
@@ -80,8 +84,8 @@ def run(name: str, steps: int, seed: int, package: ModuleType = shengji.env
         obs, _, _, _, _ = e.last()
         allowed = np.flatnonzero(obs["action_mask"])
         e.step(int(allowed[rng.integers(len(allowed))]))
-    return (steps / (time.process_time() - start), steps / (time.perf_counter() - wall),
-            episodes)
+    cpu = time.process_time() - start
+    return steps / cpu, steps / (time.perf_counter() - wall), episodes, episodes / cpu
 
 
 def main() -> None:
@@ -94,6 +98,8 @@ def main() -> None:
                         help="compare with this copy of the shengji.env package")
     parser.add_argument("--reps", type=int, default=1,
                         help="runs per preset (and per package with --against); the best")
+    parser.add_argument("--turns", choices=("public", "hand"), default="public",
+                        help="how this checkout's env asks the seats (not the --against one)")
     args = parser.parse_args()
     other = load_env(args.against) if args.against else None
     names = (["tractor", "tractor-6", "finding-friends", "da-bai-fen", "hundred"]
@@ -106,16 +112,20 @@ def main() -> None:
 
             profiler = Profiler()
             profiler.start()
-        best = (0.0, 0.0, 0)
-        theirs = 0.0
+        best = (0.0, 0.0, 0, 0.0)
+        theirs = (0.0, 0.0, 0, 0.0)
         for _ in range(args.reps):
             if other is not None:
-                theirs = max(theirs, run(name, args.steps, args.seed, other)[0])
-            best = max(best, run(name, args.steps, args.seed))
-        rate, wall, episodes = best
-        print(f"{name:16} {rate:10,.0f} env steps/s ({wall:,.0f} wall-clock; {episodes} "
-              "episodes)" + (f"; against {theirs:,.0f}: {rate / theirs:.2f}x"
-                             if other is not None else ""))
+                theirs = max(theirs, run(name, args.steps, args.seed, other))
+            best = max(best, run(name, args.steps, args.seed, turns=args.turns))
+        rate, wall, episodes, deals = best
+        line = (f"{name:16} {rate:10,.0f} env steps/s ({wall:,.0f} wall-clock), {deals:,.1f} "
+                f"deals/s, {args.steps / max(episodes, 1):,.0f} steps per deal")
+        if other is not None:
+            line += (f"; against {theirs[0]:,.0f} steps/s ({rate / theirs[0]:.2f}x), "
+                     f"{theirs[3]:,.1f} deals/s ({deals / theirs[3]:.2f}x), "
+                     f"{args.steps / max(theirs[2], 1):,.0f} steps per deal")
+        print(line)
         if args.profile:
             profiler.stop()
             print(profiler.output_text(unicode=True, color=False, show_all=False))

@@ -628,3 +628,27 @@ def test_reset_from_a_deal_and_bad_options() -> None:
     assert e._seeds.getstate() == state
     with pytest.raises(ValueError, match="turns must be 'public' or 'hand'"):
         env("tractor", turns="hidden")
+
+
+@pytest.mark.parametrize("name", [*PRESET_NAMES, "show-no-points"])
+def test_public_turns_change_nothing_in_the_round(name: str) -> None:
+    """The windows and show turns that ``turns="public"`` adds only ask: with seats that
+    pass whenever they may (else the lowest id), both orders play the same actions in the
+    round, the public one in more steps, and give the same rewards."""
+    rules = TURN_CASES[name][0]() if name in TURN_CASES else resolve_rules(name)
+    for seed in range(3):
+        played = []
+        for turns in ("public", "hand"):
+            game = Game(rules, rounds=2, turns=turns)
+            game.reset(seed)
+            steps, total = 0, [0.0] * rules.players
+            while not game.over:
+                ids = game.allowed()
+                game.step(PASS if PASS in ids else ids[0])
+                steps += 1
+                total = [t + r for t, r in zip(total, game.take_rewards(), strict=True)]
+            assert game.match is not None and game.match.results
+            played.append((steps, total, [str(a) for a in game.match.history]))
+        (public, public_total, public_history), (hand, hand_total, hand_history) = played
+        assert public_history == hand_history and public_total == hand_total
+        assert public > hand

@@ -73,3 +73,24 @@ def test_training_example_tiny_budget(tmp_path: Path) -> None:
     curve = module.main(["--episodes", "20", "--every", "10", "--plot", str(image)])
     assert [done for done, _ in curve] == [10, 20]
     assert image.stat().st_size > 1000
+
+
+def test_turns_hand_asks_fewer_and_plays_the_same() -> None:
+    """``turns="hand"`` (no leak here: only this seat is asked) spares the seat's windows
+    without a bid; a seat that passes wherever it may plays the same round either way."""
+    outcomes = []
+    for turns in ("public", "hand"):
+        env = SingleSeatEnv("tractor", seat=2, opponents="heuristic", turns=turns)
+        obs, _ = env.reset(seed=6)
+        steps, total, done = 0, 0.0, False
+        while not done:
+            allowed = [i for i, ok in enumerate(obs["action_mask"]) if ok]
+            obs, reward, done, _, _ = env.step(55 if 55 in allowed else allowed[0])
+            steps, total = steps + 1, total + reward
+        match = env.game.match
+        assert match is not None and match.results
+        outcomes.append((steps, total, [str(a) for a in match.history]))
+    (public, public_total, public_history), (hand, hand_total, hand_history) = outcomes
+    assert public > hand and public_total == hand_total and public_history == hand_history
+    with pytest.raises(ValueError, match="turns must be"):
+        SingleSeatEnv(turns="fast")

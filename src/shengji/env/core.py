@@ -445,7 +445,7 @@ class Game:
         """True when the public state lets ``seat`` bid or withdraw now, during the deal:
         some bid the bidding would accept from it fits in its number of cards, or it may
         take its standing bid back. It never depends on a hidden card, and it is True
-        whenever the seat's hand has a bid (:meth:`_can_bid`): it opens the bid windows of
+        whenever the seat's hand has a bid: it opens the bid windows of
         ``turns="public"``."""
         rules = rnd.rules
         if rules.trump_choice == TrumpChoice.DEALER:
