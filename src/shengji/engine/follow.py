@@ -44,6 +44,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice, product
 from math import prod
+from operator import itemgetter
 from random import Random
 
 from shengji.engine.cards import (
@@ -197,31 +198,29 @@ class Structure:
         faces = [(f, n) for by_face in cards.values() for f, n in by_face.items()]
         if rng is not None:
             rng.shuffle(faces)
-        used: Used = []
-
-        def fit(k: int) -> int:
-            spots = [j for j in range(len(free)) if room[j] >= k and free[j] >= k]
-            return min(spots, key=lambda j: (free[j], j)) if spots else -1
-
         if self.exact:
             return self._protected(faces, free, room, base, broken)
         if len(self.widths) > 1:
             return self._mixed(faces, slots, base)
         # one width: as many tuples as the faces give and the places hold (cap // k in
-        # each), so placing them one by one is exact
+        # each), so placing them one by one is exact: the faces held most first (in the
+        # given order among equals), each tuple in the fullest place that takes it (the
+        # first of equals); once no place takes one, none will
         k = self.widths[0]
-        left = dict(faces)
-        placed = 0
-        for face, _ in sorted(faces, key=lambda fn: -left[fn[0]]):
-            while left[face] >= k:
-                j = fit(k)
+        used: Used = []
+        slots_at = range(len(free))
+        for face, n in sorted(faces, key=itemgetter(1), reverse=True):
+            while n >= k:
+                j = -1
+                for i in slots_at:
+                    if room[i] >= k and free[i] >= k and (j < 0 or free[i] < free[j]):
+                        j = i
                 if j < 0:
-                    break
+                    return (len(used),), used
                 free[j] -= k
-                left[face] -= k
-                placed += 1
+                n -= k
                 used.append((base, (face,), k))
-        return (placed,), used
+        return (len(used),), used
 
     @property
     def ceiling(self) -> Value | None:
