@@ -229,6 +229,7 @@ class Game:
         self._can: dict[int, tuple[int, bool]] = {}
         self._bid_faces: dict[frozenset[Rank], tuple[Card, ...]] = {}
         self._fewest: tuple[Round | None, int, list[int]] = (None, -1, [])
+        self._fewest_known: dict[tuple[object, ...], list[int]] = {}
 
     # -- the episode -------------------------------------------------------------------
 
@@ -462,10 +463,20 @@ class Game:
 
     def _fewest_cards(self, rnd: Round) -> list[int]:
         """Per seat, the fewest cards of a bid the bidding accepts now from it, whatever
-        cards it holds (its options with the whole pack in hand; ``0``: none)."""
-        bidding, pack = rnd.bidding, pack_counts(rnd.rules)
-        return [min((len(bid.cards) for bid in bidding.options(seat, pack)), default=0)
-                for seat in range(self.n)]
+        cards it holds (its options with the whole pack in hand; ``0``: none). The
+        answer depends only on the rules, the seats' ranks and the bids standing, so it
+        is kept for bids seen before."""
+        bidding, rules = rnd.bidding, rnd.rules
+        key = (rules, bidding.ranks, bidding.teams, bidding.eligible, bidding.shown)
+        fewest = self._fewest_known.get(key)
+        if fewest is None:
+            pack = pack_counts(rules)
+            fewest = [min((len(bid.cards) for bid in bidding.options(seat, pack)), default=0)
+                      for seat in range(self.n)]
+            if len(self._fewest_known) >= 4096:
+                self._fewest_known.clear()
+            self._fewest_known[key] = fewest
+        return fewest
 
     def _can_bid(self, rnd: Round, seat: int) -> bool:
         """True when ``seat`` may bid or withdraw now, during the deal.
@@ -474,8 +485,9 @@ class Game:
         shown in a bid (jokers and the trump ranks: :meth:`Bidding.options` looks at no
         others), and during the deal cards are only added (more copies only add options):
         so while the bidding does not change, a seat that can bid still can, and a seat
-        that cannot still cannot until it holds more such cards. The engine's legal
-        actions are listed only when the answer may have changed."""
+        that cannot still cannot until it holds more such cards. The bidding's options
+        are asked only when the answer may have changed (the tests hold the answers equal
+        to the round's legal actions)."""
         bidding = rnd.bidding
         version = bidding.version
         state = self._bid_state
@@ -496,7 +508,9 @@ class Game:
         known = self._can.get(seat)
         if known is not None and (known[1] or known[0] == held):
             return known[1]  # more cards never take a bid away
-        can = any(isinstance(a, Bid | Withdraw) for a in rnd.legal(seat))
+        rules, winner = rnd.rules, bidding.winner
+        can = (rules.bid_withdraw and winner is not None and winner.seat == seat) or (
+            rules.trump_choice != TrumpChoice.DEALER and bool(bidding.options(seat, counts)))
         self._can[seat] = (held, can)
         return can
 
