@@ -279,12 +279,14 @@ def beats(cards: Sequence[Card], current: Reading, lead: Lead, trump: Trump, rul
     if suit != current[0].suit and suit != TRUMP:
         return None
     if not lead.is_throw:
-        if len(cards) == 1:  # a single on a single: no unit made unless it wins
+        width = len(cards)
+        if width <= rules.decks and cards.count(cards[0]) == width:
+            # one face (a single, a pair...) on a tuple: no unit made unless it wins
             level, led, other = trump.levels[cards[0]], lead.units[0], current[0]
-            if led.width != 1 or led.length != 1 or not (
+            if led.width != width or led.length != 1 or not (
                     level > other.top if suit == other.suit else suit == TRUMP):
                 return None
-            return (Unit(suit, 1, 1, level, tuple(cards)),)
+            return (Unit(suit, width, 1, level, tuple(cards)),)
         unit = as_unit(cards, trump, rules)
         if unit is None or unit.shape != lead.units[0].shape:
             return None
