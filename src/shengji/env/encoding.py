@@ -10,7 +10,9 @@ gives their offsets for a set of rules; ``n`` = players, ``F`` = friends called,
 block          size             content
 =============  ===============  ==========================================================
 phase          10               the round's phase (deal, bid, expose, declare, kitty,
-                                overbid, call, show, play, done), one-hot
+                                overbid, call, show, play, done), one-hot; ``show``
+                                while seats are still asked whether they show for a
+                                redeal (:attr:`~.core.Game.showing`)
 decision       11               what the observer is deciding (:data:`~.core.KINDS`), or
                                 ``none`` when it is not its turn
 hand           54               the observer's hand
