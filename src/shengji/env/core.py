@@ -188,7 +188,9 @@ class Game:
 
     ``bots`` maps seats to players (:mod:`shengji.players`) that act on their own; the
     other seats decide through :meth:`step`. ``rounds`` limits an episode (``None``: the
-    whole match)."""
+    whole match). ``turns`` says who is asked during the deal and the show phase:
+    ``"public"`` (an order that reveals no hidden card) or ``"hand"`` (the seats whose
+    hands can act; see the module's description)."""
 
     def __init__(self, rules: Rules, *, rounds: int | None = 1, shaping: float = 0.0,
                  bots: dict[int, Player] | None = None, turns: str = "public") -> None:
