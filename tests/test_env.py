@@ -50,6 +50,12 @@ def test_seeds(name: str) -> None:
     seed_test(lambda: env(name), num_cycles=300)
 
 
+@pytest.mark.parametrize("name", ["tractor", "da-bai-fen"])
+def test_api_and_seeds_with_turns_by_hand(name: str) -> None:
+    api_test(env(name, turns="hand"), num_cycles=300)
+    seed_test(lambda: env(name, turns="hand"), num_cycles=300)
+
+
 def legal_multisets(game: Game) -> list[tuple[int, ...]] | None:
     """Every legal action of the decision as a sorted tuple of card ids (``None`` if there
     are more than CAP of them)."""
