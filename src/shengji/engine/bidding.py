@@ -124,6 +124,8 @@ class Bidding:
         self._allowed: dict[tuple[int, Card, int], bool] = {}
         self._allowed_at: tuple[int, tuple[Rank, ...]] = (-1, ())
         self._shown: tuple[int, tuple[tuple[int, tuple[Card, ...]], ...]] = (0, ())
+        self._faces: tuple[tuple[tuple[Rank, ...], Rank | None] | None, tuple[Card, ...]] = (
+            None, ())
 
     @property
     def winner(self) -> Bid | None:
@@ -282,11 +284,14 @@ class Bidding:
 
     def options(self, seat: int, counts: Sequence[int]) -> list[Bid]:
         """Every bid ``seat`` could make now from a hand of per-face ``counts``."""
-        ranks = set(self.ranks)
-        if self.declaration is not None and self.declaration.rank is not None:
-            ranks.add(self.declaration.rank)
-        held = tuple((card, counts[card]) for card in _bid_faces(frozenset(ranks))
-                     if counts[card])
+        declared = self.declaration
+        shown = (self.ranks, declared.rank if declared is not None else None)
+        if self._faces[0] != shown:  # the faces a bid may show, for these ranks
+            ranks = set(self.ranks)
+            if shown[1] is not None:
+                ranks.add(shown[1])
+            self._faces = (shown, _bid_faces(frozenset(ranks)))
+        held = tuple([(card, counts[card]) for card in self._faces[1] if counts[card]])
         key = (seat, self.ranks, self._version, held)
         cached = self._options.get(key)
         if cached is not None:
