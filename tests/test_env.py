@@ -22,7 +22,7 @@ from shengji.env.core import DONE, PASS
 from shengji.env.selection import BurySelector, ExposeSelector
 from shengji.game.actions import Bid, Call, Play, Withdraw
 from shengji.game.bury import bury_options
-from shengji.game.deal import Deal, DealError
+from shengji.game.deal import Deal, DealError, pack_counts
 from shengji.game.presets import PRESETS, preset
 from shengji.game.round import Phase, Round
 
@@ -658,3 +658,44 @@ def test_public_turns_change_nothing_in_the_round(name: str) -> None:
         (public, public_total, public_history), (hand, hand_total, hand_history) = played
         assert public_history == hand_history and public_total == hand_total
         assert public > hand
+
+
+@pytest.mark.parametrize("name", ["tractor", "finding-friends", "hundred", "overbid"])
+def test_steps_of_a_selection_reveal_no_hidden_card(name: str) -> None:
+    """Other seats see how many steps a seat takes. With ``turns="public"`` a selection
+    ends by itself only where its size is public (a follow, a bury, an exposure of the
+    most cards, a lead of the whole hand, a bid of as many copies as may be shown), else
+    with ``done``, even where the hand could add no card: the steps are the cards plus
+    one. With ``turns="hand"`` a lead or a bid that the hand cannot extend ends at once,
+    which tells the others that it holds no other card of the suit (or copy of the card)."""
+    rules = TURN_CASES[name][0]() if name in TURN_CASES else (
+        PHASE_VARIANTS[name]() if name in PHASE_VARIANTS else resolve_rules(name))
+    copies = pack_counts(rules)
+    rng = random.Random(name)
+    for turns in ("public", "hand"):
+        game = Game(rules, rounds=2, turns=turns)
+        told = checked = 0
+        for _ in range(4):
+            game.reset(rng.getrandbits(32))
+            while not game.over:
+                d = game.decision
+                assert d is not None
+                held, steps = len(game.round.hands[d.seat]), 0
+                while game.decision is d:
+                    game.step(rng.choice(game.allowed()))
+                    steps += 1
+                cards = d.selector.cards if d.selector is not None else []
+                if not cards:
+                    continue
+                public = {"follow": True, "bury": True,
+                          "expose": len(cards) == min(rules.expose, held),
+                          "lead": len(cards) == held}.get(
+                    d.kind, len(cards) >= min(rules.decks, copies[cards[0]]))
+                checked += 1
+                if turns == "public":
+                    assert steps == len(cards) + (not public), (d.kind, cards, steps)
+                else:
+                    told += steps == len(cards) and not public
+        assert checked > 100
+        if turns == "hand":
+            assert told, name

@@ -9,9 +9,12 @@ card index: ``2C 3C .. AC 2D .. AS SJ BJ``), ``54`` done, ``55`` pass (also "no 
 during the deal), ``56`` withdraw, ``57`` show, ``58..62`` declare C, D, H, S, NT, then
 the ordinals ``1st..`` of friend calls (``2 × decks`` of them), the colours black and
 red, and the ranks 2..A. Multi-card actions (bids, exposures, buries, leads, follows) are
-built card by card; ``done`` ends one where it may stop, and a selection that can only
-stop (a bury or follow of the full size) is submitted without it. A friend call is an
-ordinal then a card (``ordinal`` calls) or an ordinal, a colour and a rank.
+built card by card; ``done`` ends one where it may stop. A selection is submitted without
+it only where its size is public (a follow or bury of the full size, an exposure of the
+most cards, a lead of the whole hand, a bid of ``decks`` copies), so that the steps a
+seat takes tell the others nothing about its hand (``turns="hand"``: wherever no card
+can join it). A friend call is an ordinal then a card (``ordinal`` calls) or an ordinal,
+a colour and a rank.
 
 **Turns reveal nothing** (``turns="public"``, the default): which seat is asked, and
 when, depends only on public information and the seats' own choices, never on a hidden
@@ -348,8 +351,8 @@ class Game:
         if action_id != DONE:
             selector.add(ALL_CARDS[action_id])
             ids = self._compute_allowed(d)
-            if ids and ids[0] < DONE:  # a card may still be added
-                d.ids = ids
+            if ids and (ids[0] < DONE or not self._ends_alone(d, selector.cards)):
+                d.ids = ids  # a card may still be added, or done must end it
                 return
         cards = selector.cards
         if len(cards) == 1 and d.kind in ("lead", "follow"):
@@ -387,9 +390,25 @@ class Game:
             trial = d.selector.clone()
             for card in cards:
                 trial.add(card)
-            if trial.addable():  # a selection that can grow is ended by done
+            if trial.addable() or not self._ends_alone(d, trial.cards):
                 ids.append(DONE)
         return ids
+
+    def _ends_alone(self, d: Decision, cards: Sequence[Card]) -> bool:
+        """Whether a selection that no card can join is submitted without ``done``.
+
+        With ``turns="public"`` only where its size is public (a follow, a bury, an
+        exposure of the most cards, a lead of the whole hand, a bid of as many copies as
+        may be shown), so that the steps a seat takes never tell the others whether its
+        hand could have added a card (another card of the suit led, another copy of the
+        card bid); with ``turns="hand"`` always."""
+        kind = d.kind
+        if not self._public or kind in ("follow", "bury", "expose"):
+            return True
+        if kind == "lead":
+            return len(cards) == len(self.round.hands[d.seat])
+        rules = self.rules
+        return len(cards) >= min(rules.decks, pack_counts(rules)[cards[0]])
 
     # -- driving the match -------------------------------------------------------------
 
