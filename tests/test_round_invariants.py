@@ -519,3 +519,26 @@ def test_match_protocol_and_undo() -> None:
         match.apply(action)
         seen += 1
     assert seen > 100
+
+
+def test_a_match_copy_goes_on_alone() -> None:
+    """A copy plays on exactly like the original, and neither changes the other."""
+    match = Match(Rules(decks=1, end_rank="4"), seed=8)
+    rng = Random(8)
+    for _ in range(150):  # into the second round
+        seat = match.to_move
+        assert seat is not None
+        match.apply(match.legal(seat).random(rng))
+    assert match.results
+    copy = match.copy()
+    before = (list(match.history), match.levels, fingerprint(match.round))
+    for game in (copy, match):
+        moves = Random(3)
+        while not game.is_over and len(game.history) < 600:
+            seat = game.to_move
+            assert seat is not None
+            game.apply(game.legal(seat).random(moves))
+        if game is copy:  # the original did not move while the copy played
+            assert (list(match.history), match.levels, fingerprint(match.round)) == before
+    assert copy.history == match.history and copy.levels == match.levels
+    assert copy.results == match.results and copy.winners == match.winners

@@ -225,9 +225,8 @@ def play_round(people: dict[int, Client], watchers: list[Client], pick: random.R
 def shuffle_hidden(match: Match, seat: int | None, rng: random.Random) -> Match:
     """A copy of ``match`` where every card ``seat`` may not see is shuffled among its hidden
     places (other hands, the undealt deck, a buried kitty that is not the seat's)."""
-    other = copy.copy(match)
-    rnd = match.round.copy()
-    other.round = rnd
+    other = match.copy()
+    rnd = other.round
     players = rnd.rules.players
     hidden_seats = [s for s in range(players) if s != seat]
     pool = [card for s in hidden_seats for card in rnd.hands[s].cards()]

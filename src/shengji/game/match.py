@@ -122,39 +122,63 @@ class Match:
             raise ActionError("nothing to undo")
         actions = self.history[:-1]
         last = self.history[-1]
-        fresh = Match(self.rules, seed=self.seed, max_rounds=self.max_rounds,
-                      track_undo=self.track_undo, deal=self.deal, dealer=self.first_dealer,
-                      levels=self.start_levels)
+        fresh = self._fresh()
         for action in actions:
             fresh.apply(action)
-        self.levels = fresh.levels
-        self.wraps = fresh.wraps
-        self.results = fresh.results
-        self.history = fresh.history
-        self.winners = fresh.winners
-        self._seeds = fresh._seeds
-        self.round = fresh.round
+        self._take(fresh)
         return last
+
+    def copy(self) -> Match:
+        """An independent copy of the match in its current position (its round copied)."""
+        other = self._fresh()
+        other._take(self)
+        other.results = list(self.results)
+        other.history = list(self.history)
+        other._seeds = Random()
+        other._seeds.setstate(self._seeds.getstate())
+        other.round = self.round.copy()
+        return other
+
+    def _fresh(self) -> Match:
+        """The same match at its start."""
+        return Match(self.rules, seed=self.seed, max_rounds=self.max_rounds,
+                     track_undo=self.track_undo, deal=self.deal, dealer=self.first_dealer,
+                     levels=self.start_levels)
+
+    def _take(self, other: Match) -> None:
+        """Take ``other``'s position (its objects themselves, not copies)."""
+        self.levels = other.levels
+        self.wraps = other.wraps
+        self.results = other.results
+        self.history = other.history
+        self.winners = other.winners
+        self._seeds = other._seeds
+        self.round = other.round
 
     def __repr__(self) -> str:
         return (f"<Match seed={self.seed} rounds={len(self.results)} levels={self.levels}"
                 f" winners={self.winners}>")
 
 
-def _start_levels(rules: Rules, levels: Sequence[int] | None) -> tuple[int, ...]:
-    """Each seat's first level: as given (checked), else the start rank."""
+def _start_levels(rules: Rules, levels: Sequence[object] | None) -> tuple[int, ...]:
+    """Each seat's first level: as given (checked), else the start rank.
+
+    ``levels`` comes from outside (a record, a caller): its entries are checked to be
+    integers before they are compared (the compiled build would refuse a string there).
+    """
     if levels is None:
         return (int(rules.start_rank),) * rules.players
     start, end = int(rules.start_rank), int(rules.end_rank)
     top = NO_TRUMP_LEVEL if rules.after_end in (AfterEnd.NO_TRUMP, AfterEnd.NO_TRUMP_WRAP) else end
-    if len(levels) != rules.players or not all(
-            type(lv) is int and (start <= lv <= end or lv == top) for lv in levels):
+    valid = tuple(lv for lv in levels
+                  if type(lv) is int and (start <= lv <= end or lv == top))
+    if len(levels) != rules.players or len(valid) != len(levels):
         raise ValueError(f"levels needs one level per seat ({rules.players}), each from "
                          f"{level_name(start)} to {level_name(top)} (2..14, 15 for NT)")
     if rules.partnership == Partnership.FIXED and any(
-            levels[s] != levels[s % 2] for s in range(rules.players)):
+            valid[s] != valid[s % 2] for s in range(rules.players)):
         raise ValueError("with fixed partnerships both members of a team share a level")
-    return tuple(levels)
+    return valid
 
 
 def play_random_match(rules: Rules, seed: int, *, max_rounds: int | None = None,
