@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from random import Random
+from typing import TypeGuard
 
 from shengji.engine.cards import Card
 from shengji.engine.follow import LegalPlays
@@ -91,24 +92,28 @@ class Legal:
 
 class PlayLegal(Legal):
     """The legal plays of the seat to move in the play phase: the engine's legal set
-    (:attr:`plays`) as actions. The round takes the play :meth:`random` drew
-    (:attr:`drawn`) without checking it again."""
+    (:attr:`plays`) as actions. The round takes the play :meth:`random` drew, or the
+    last play found legal here, without checking it again (:meth:`vouches`)."""
 
     def __init__(self, seat: int, plays: LegalLeads | LegalPlays,
                  summary: Reason | Callable[[], Reason]) -> None:
         super().__init__(seat, _no_reason, _no_actions, summary=summary, plays=plays)
         self._legal = plays
         self._drawn: Play | None = None
+        self._checked: Play | None = None
 
-    @property
-    def drawn(self) -> Play | None:
-        """The last play :meth:`random` drew, if any."""
-        return self._drawn
+    def vouches(self, action: object) -> TypeGuard[Play]:
+        """Whether ``action`` is the very play :meth:`random` last drew or the last one
+        found legal here (an action object is immutable)."""
+        return action is self._drawn or action is self._checked
 
     def _check(self, action: Action) -> Reason | None:
         if not isinstance(action, Play):
             return PLAY_NEEDED
-        return self._legal.reason(action.cards)
+        why = self._legal.reason(action.cards)
+        if why is None:
+            self._checked = action
+        return why
 
     def __iter__(self) -> Iterator[Action]:
         seat = self.seat

@@ -556,7 +556,9 @@ class Round:
         trust = self._trust
         if type(action) is Draw and action is _DRAWS.get(action.seat):
             pass  # made by only_draw: well-formed
-        elif trust is None or action is not trust.drawn:  # a play drawn here was made checked
+        elif trust is not None and trust.vouches(action):
+            pass  # a play drawn or found legal here
+        else:
             action = as_action(action)
         if type(action) is Draw and self.phase is _DEAL and action.seat == self.drawer:
             self._apply_draw(action)  # the drawer may always draw: nothing to check
@@ -879,7 +881,7 @@ class Round:
         seat = action.seat
         hand = self.hands[seat]
         trust = self._trust
-        trusted = trust is not None and action is trust.drawn
+        trusted = trust is not None and trust.vouches(action)
         if trick.lead is None:
             teammates = self.known_teammates(seat) if (
                 self.rules.throw_check == ThrowCheck.OPPONENTS) else ()
