@@ -15,7 +15,9 @@ from shengji.engine.lead import Lead, LegalLeads
 from shengji.engine.rules import Rules, TractorFollow, TupleFollow
 from shengji.engine.trump import Trump
 from shengji.engine.units import UnitSpec, best_reading, reading_order, readings, unit_specs
+from shengji.game.actions import Play
 from shengji.game.deal import pack
+from shengji.game.legal import PlayLegal
 from shengji.game.presets import PRESETS, preset
 from shengji.game.round import Phase, Round
 
@@ -179,3 +181,33 @@ def test_view_hand_sizes_and_bids_follow_the_round(name: str) -> None:
                 rnd.undo()
                 continue
             rnd.apply(rnd.legal(seat).random(rng))
+
+
+def test_only_the_current_legal_sets_plays_are_taken_unchecked() -> None:
+    """A play drawn or found legal by the current position's legal set is taken as is;
+    the same play from an older set is read and checked again."""
+    rnd = Round(preset("tractor"), seed=4, track_undo=False)
+    rng = Random(4)
+    while rnd.phase != Phase.PLAY:
+        seat = rnd.to_move
+        assert seat is not None
+        rnd.apply(rnd.legal(seat).random(rng))
+    seat = rnd.to_move
+    assert seat is not None
+    legal = rnd.legal(seat)
+    assert isinstance(legal, PlayLegal)
+    drawn = legal.random(rng)
+    assert legal.vouches(drawn) and not legal.vouches(Play(seat, drawn.cards))
+    assert drawn in legal and legal.vouches(drawn)
+    rnd.apply(drawn)
+    follower = rnd.to_move
+    assert follower is not None
+    legal = rnd.legal(follower)
+    assert isinstance(legal, PlayLegal)
+    play = next(iter(legal))
+    assert not legal.vouches(play)
+    assert play in legal and legal.vouches(play)
+    rnd.apply(play)
+    assert rnd.history[-1] is play and not legal.vouches(Play(follower, play.cards))
+    later = rnd.legal(rnd.to_move or 0)  # a new position: a new set
+    assert isinstance(later, PlayLegal) and not later.vouches(play)
