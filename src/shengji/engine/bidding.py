@@ -187,25 +187,25 @@ class Bidding:
                 return _why("bid-joker-count", need=need)
             if fluid and current is not None:
                 if "jokers-rank" in rules.fluid_overbid:
-                    return Declaration(current.rank, None, current.maker)
+                    return _declaration(current.rank, None, current.maker)
                 if "jokers-only" in rules.fluid_overbid:
-                    return Declaration(None, None, seat)
+                    return _declaration(None, None, seat)
                 return _why("bid-fluid-own-rank")
             if fluid and "jokers-only" in rules.fluid_overbid and "jokers-rank" not in (
                     rules.fluid_overbid):
-                return Declaration(None, None, seat)
-            return Declaration(self.ranks[seat], None, seat)
+                return _declaration(None, None, seat)
+            return _declaration(self.ranks[seat], None, seat)
         suit = card.suit
         assert suit is not None
         if not fluid or current is None:
             rank = self.ranks[seat]
             if card.rank != rank:
                 return _why("bid-rank", rank=str(rank))
-            return Declaration(rank, suit, seat)
+            return _declaration(rank, suit, seat)
         if card.rank == self.ranks[seat] and "own-rank" in rules.fluid_overbid:
-            return Declaration(card.rank, suit, seat)
+            return _declaration(card.rank, suit, seat)
         if card.rank == current.rank and "maker-rank" in rules.fluid_overbid:
-            return Declaration(current.rank, suit, current.maker)
+            return _declaration(current.rank, suit, current.maker)
         own, maker = "own-rank" in rules.fluid_overbid, "maker-rank" in rules.fluid_overbid
         if own and maker:
             return _why("bid-overbid-either", own=str(self.ranks[seat]),
@@ -312,6 +312,18 @@ class Bidding:
             self._options.clear()
         self._options[key] = tuple(result)
         return result
+
+
+_DECLARATIONS: dict[tuple[Rank | None, Suit | None, int], Declaration] = {}
+
+
+def _declaration(rank: Rank | None, suit: Suit | None, maker: int) -> Declaration:
+    """``Declaration(rank, suit, maker)``, made once (bids are judged often; it is
+    immutable)."""
+    found = _DECLARATIONS.get((rank, suit, maker))
+    if found is None:
+        found = _DECLARATIONS[(rank, suit, maker)] = Declaration(rank, suit, maker)
+    return found
 
 
 @lru_cache(maxsize=64)
