@@ -288,3 +288,27 @@ def test_a_counted_kitty_shows_its_points_but_not_its_cards() -> None:
 def test_show_is_validated_like_the_rest() -> None:
     with pytest.raises(ActionError):
         Show("me")  # type: ignore[arg-type]
+
+
+def test_a_play_changed_after_it_was_found_legal_is_checked_again() -> None:
+    """A play found legal (or drawn) and then changed in place is not taken on trust."""
+    for how in ("checked", "drawn"):
+        rnd, rng = _to_play(7)
+        seat = rnd.to_move
+        assert seat is not None
+        legal = rnd.legal(seat)
+        if how == "checked":
+            play = Play(seat, (rnd.hands[seat].cards()[0],))
+            assert play in legal
+        else:
+            drawn = legal.random(rng)
+            assert isinstance(drawn, Play)
+            play = drawn
+        mine = set(rnd.hands[seat].cards())
+        others = [c for s in range(4) if s != seat for c in rnd.hands[s].cards()
+                  if c not in mine]
+        object.__setattr__(play, "cards", (others[0],))  # a card only others hold
+        before = fingerprint(rnd)
+        with pytest.raises(ActionError):
+            rnd.apply(play)
+        assert fingerprint(rnd) == before

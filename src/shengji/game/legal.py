@@ -99,20 +99,25 @@ class PlayLegal(Legal):
                  summary: Reason | Callable[[], Reason]) -> None:
         super().__init__(seat, _no_reason, _no_actions, summary=summary, plays=plays)
         self._legal = plays
-        self._drawn: Play | None = None
-        self._checked: Play | None = None
+        self._drawn: tuple[Play, int, tuple[Card, ...]] | None = None
+        self._checked: tuple[Play, int, tuple[Card, ...]] | None = None
 
     def vouches(self, action: object) -> TypeGuard[Play]:
         """Whether ``action`` is the very play :meth:`random` last drew or the last one
-        found legal here (an action object is immutable)."""
-        return action is self._drawn or action is self._checked
+        found legal here, still holding the very seat and cards it held then (a play
+        changed since, e.g. by ``object.__setattr__``, is checked again)."""
+        for known in (self._drawn, self._checked):
+            if known is not None and action is known[0]:
+                play, seat, cards = known
+                return play.seat == seat and play.cards is cards
+        return False
 
     def _check(self, action: Action) -> Reason | None:
         if not isinstance(action, Play):
             return PLAY_NEEDED
         why = self._legal.reason(action.cards)
         if why is None:
-            self._checked = action
+            self._checked = (action, action.seat, action.cards)
         return why
 
     def __iter__(self) -> Iterator[Action]:
@@ -121,7 +126,8 @@ class PlayLegal(Legal):
             yield Play(seat, tuple(cards))
 
     def random(self, rng: Random) -> Action:
-        play = self._drawn = _drawn_play(self.seat, tuple(self._legal.random(rng)))
+        play = _drawn_play(self.seat, tuple(self._legal.random(rng)))
+        self._drawn = (play, play.seat, play.cards)
         return play
 
 
