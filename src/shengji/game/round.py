@@ -93,6 +93,10 @@ _VIEW: type[SeatView] | None = None
 _DRAWS: dict[int, Draw] = {}
 """One Draw action per seat, for :meth:`Round.only_draw` (actions are immutable)."""
 
+_DRAW_IDS: set[int] = set()
+"""The ``id`` of each of :data:`_DRAWS` (kept alive there): :meth:`Round.apply` knows
+them well-formed without reading their fields, which a forged action may have wrong."""
+
 _BIDS: dict[tuple[int, tuple[Card, ...]], Bid] = {}
 """The Bid actions listed as options, by seat and cards (made once, listed often)."""
 
@@ -554,7 +558,7 @@ class Round:
         """Perform ``action`` (an action or its notation, e.g. ``"0 play KS KS"``); raise
         :class:`ActionError` (changing nothing) if it is malformed or illegal."""
         trust = self._trust
-        if type(action) is Draw and action is _DRAWS.get(action.seat):
+        if type(action) is Draw and id(action) in _DRAW_IDS:
             pass  # made by only_draw: well-formed
         elif trust is not None and trust.vouches(action):
             pass  # a play drawn or found legal here
@@ -631,6 +635,7 @@ class Round:
         draw = _DRAWS.get(seat)
         if draw is None:
             draw = _DRAWS[seat] = Draw(seat)
+            _DRAW_IDS.add(id(draw))
         return draw
 
     def undo(self) -> Action:
