@@ -75,13 +75,23 @@ class HeuristicPlayer:
     """A rule-based player; ``remember=False`` forgets played cards and voids."""
 
     def __init__(self, seed: int | None = None, *, remember: bool = True) -> None:
-        self.rng = Random(seed)
+        self._seed = seed
+        self._rng: Random | None = None
         self.remember = remember
         self.log = TrickLog()
         self._trump_tables: _Tables | None = None
 
     def __repr__(self) -> str:
         return f"HeuristicPlayer(remember={self.remember})"
+
+    @property
+    def rng(self) -> Random:
+        """The player's random source, seeded when first needed (most deals never draw:
+        seeding costs more than a decision)."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = Random(self._seed)
+        return rng
 
     def act(self, view: SeatView, legal: Legal) -> Action:
         """Choose an action for the seat's current decision."""
@@ -259,7 +269,10 @@ class HeuristicPlayer:
                 if options:
                     return min(options, key=lambda u: (_POINTS[u.cards[0]], u.top)).cards
         if plain:
-            lengths = Counter(u.suit for u in plain if u.size == 1)
+            lengths = [0] * 5  # single units per effective suit
+            for u in plain:
+                if u.size == 1:
+                    lengths[u.suit] += 1
             pairs = [u for u in plain if u.width >= 2 and u.top < trump.suit_size(u.suit) - 3]
             if pairs:
                 return min(pairs, key=lambda u: (-u.size, u.top)).cards
@@ -300,9 +313,8 @@ class HeuristicPlayer:
         trump = view.trump
         assert trump is not None
         index = trump.suit_index
-        mine = sum(1 for c in view.hand if index[c] == TRUMP)
-        counts = memory.unseen
-        unseen = sum(counts[f] for faces in trump.faces_at[TRUMP] for f in faces)
+        mine = sum([1 for c in view.hand if index[c] == TRUMP])
+        unseen = sum(map(memory.unseen.__getitem__, trump.suit_faces[TRUMP]))
         return mine >= max(4, unseen)
 
     def _reserve(self, view: SeatView, memory: Memory) -> frozenset[Card]:
@@ -489,8 +501,6 @@ _NO_CARDS: frozenset[Card] = frozenset()
 
 _UNITS: dict[UnitSpec, Unit] = {}
 """Units made from their specs (a unit depends on its spec alone; shared by all players)."""
-
-
 def _lead_units(legal: LegalLeads) -> list[Unit]:
     """``list(legal.units())``, each unit made once from its spec and then shared."""
     made = _UNITS
