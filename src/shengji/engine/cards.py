@@ -278,6 +278,11 @@ class Hand:
             counts[card] += 1
             self._size += 1
 
+    def add_card(self, card: Card) -> None:
+        """Add one card (``add((card,))`` without the loop: the deal draws one at a time)."""
+        self._counts[card] += 1
+        self._size += 1
+
     def remove(self, cards: Iterable[Card]) -> None:
         """Remove cards; raise ``ValueError`` (and change nothing) if some are missing."""
         cards = tuple(cards)

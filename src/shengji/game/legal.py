@@ -97,7 +97,13 @@ class PlayLegal(Legal):
 
     def __init__(self, seat: int, plays: LegalLeads | LegalPlays,
                  summary: Reason | Callable[[], Reason]) -> None:
-        super().__init__(seat, _no_reason, _no_actions, summary=summary, plays=plays)
+        # Legal.__init__'s attributes, set here without the call (one per play position)
+        self.seat = seat
+        self.plays = plays
+        self._reason = _no_reason
+        self._actions = _no_actions
+        self._sample = None
+        self._summary = summary
         self._legal = plays
         self._drawn: tuple[Play, int, tuple[Card, ...]] | None = None
         self._checked: tuple[Play, int, tuple[Card, ...]] | None = None

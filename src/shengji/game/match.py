@@ -27,6 +27,9 @@ from shengji.game.round import Phase, Round
 from shengji.game.scoresheet import RoundResult
 from shengji.game.view import SeatView
 
+_DONE = Phase.DONE
+"""The phase as a module constant (an enum member access is a class lookup each time)."""
+
 
 class Match:
     """A whole match, deterministic from ``seed``.
@@ -88,11 +91,12 @@ class Match:
         it ends the round. Raises :class:`ActionError`, changing nothing, if it is refused."""
         if self.is_over:
             raise ActionError(Reason("match-over"))
-        self.round.apply(action)  # reads and checks the action once
-        self.history.append(self.round.history[-1])  # as the round stored it
-        if self.round.phase != Phase.DONE:
+        rnd = self.round
+        rnd.apply(action)  # reads and checks the action once
+        self.history.append(rnd.history[-1])  # as the round stored it
+        if rnd.phase is not _DONE:
             return None
-        result = self.round.result
+        result = rnd.result
         assert result is not None
         self.results.append(result)
         self.levels = result.levels

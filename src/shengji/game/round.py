@@ -678,22 +678,23 @@ class Round:
     # -- phase logic -----------------------------------------------------------------
 
     def _draw(self) -> None:
+        drawer, rules = self.drawer, self.rules
         card = self.deck[self.next_card]
-        hand = self.hands[self.drawer]
-        hand.add((card,))
+        hand = self.hands[drawer]
+        hand.add_card(card)
         rank = card.rank
         if rank is None or rank in self.bidding.ranks or rank == self._declared_rank():
-            self._no_bid.pop(self.drawer, None)  # it may bid with this card
-        cached = self._sorted.get(self.drawer)
+            self._no_bid.pop(drawer, None)  # it may bid with this card
+        cached = self._sorted.get(drawer)
         if cached is not None and self.trump is None and cached[0] is hand:
             cards = list(cached[1])
             insort(cards, card)  # no trump yet: the view's order is the cards' index order
-            self._sorted[self.drawer] = (hand, tuple(cards))
+            self._sorted[drawer] = (hand, tuple(cards))
         else:
-            self._sorted.pop(self.drawer, None)
+            self._sorted.pop(drawer, None)
         self.next_card += 1
-        self.drawer = self.next_seat(self.drawer)
-        if self.next_card == len(self.deck) - self.rules.kitty_size:
+        self.drawer = (drawer + 1) % rules.players
+        if self.next_card == len(self.deck) - rules.kitty_size:
             if self.rules.trump_choice == TrumpChoice.DEALER:
                 if self.dealer is None:
                     self.dealer = self.first_drawer

@@ -29,6 +29,9 @@ except ImportError:  # only a mypyc build reads the decorator; pure Python ignor
 if TYPE_CHECKING:
     from shengji.game.round import Round
 
+_DONE = Phase.DONE
+"""The phase as a module constant (an enum member access is a class lookup each time)."""
+
 
 @mypyc_attr(native_class=False)  # a plain class even when compiled: made by filling __dict__
 @dataclass(frozen=True)
@@ -65,13 +68,13 @@ class SeatView:
     @classmethod
     def of(cls, rnd: Round, seat: int) -> SeatView:
         """Take ``seat``'s view of ``rnd`` (it shares the round's immutable tuples)."""
-        done = rnd.phase is Phase.DONE
-        sees_kitty = rnd.kitty_owner == seat or (done and rnd.rules.kitty_revealed)
+        phase, rules, owner = rnd.phase, rnd.rules, rnd.kitty_owner
+        sees_kitty = owner == seat or (phase is _DONE and rules.kitty_revealed)
         trick, tracker, result = rnd.trick, rnd.tracker, rnd.result
         values = {
             "seat": seat,
-            "rules": rnd.rules,
-            "phase": rnd.phase,
+            "rules": rules,
+            "phase": phase,
             "to_move": rnd.to_move,
             "hand": rnd.sorted_hand(seat),
             "hand_sizes": hand_sizes(rnd.hands),
@@ -83,7 +86,7 @@ class SeatView:
             "exposed": rnd.exposed,
             "removed": rnd.removed,
             "kitty_turned": rnd.kitty_turned,
-            "kitty": tuple(rnd.kitty) if sees_kitty and rnd.kitty_owner is not None else None,
+            "kitty": tuple(rnd.kitty) if sees_kitty and owner is not None else None,
             "calls": tracker.calls if tracker is not None else (),
             "friends": tracker.friends if tracker is not None else (),
             "trick_leader": trick.leader if trick is not None else None,
@@ -95,9 +98,10 @@ class SeatView:
             "result": result if sees_kitty or result is None else _hide_kitty(result),
         }
         if _PLAIN:
-            # a frozen dataclass's __init__ sets these attributes one call at a time
+            # a frozen dataclass's __init__ sets these attributes one call at a time: the
+            # filled dict becomes the view's own (its __setattr__ refuses, object's does not)
             view = object.__new__(cls)
-            view.__dict__.update(values)
+            object.__setattr__(view, "__dict__", values)
             return view
         return cls(**values)  # type: ignore[arg-type]
 

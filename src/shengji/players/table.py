@@ -11,6 +11,9 @@ from shengji.game.match import Match
 from shengji.game.round import Phase, Round
 from shengji.players.base import Player
 
+_DEAL = Phase.DEAL
+"""The phase as a module constant (an enum member access is a class lookup each time)."""
+
 
 def only_action(legal: Legal) -> Action | None:
     """The legal action when there is exactly one (no decision to ask a player for)."""
@@ -22,13 +25,17 @@ def only_action(legal: Legal) -> Action | None:
 def decide(game: Round | Match, seat: int, player: Player) -> Action:
     """The action of ``seat``: the only legal one, or the player's choice."""
     rnd = game if isinstance(game, Round) else game.round
-    if rnd.phase is Phase.DEAL:
+    if rnd.phase is _DEAL:
         draw = rnd.only_draw(seat)  # most drawn cards: no legal set to build
         if draw is not None:
             return draw
+        legal = game.legal(seat)
+        forced = only_action(legal)
+        if forced is not None:
+            return forced
+        return player.act(game.view(seat), legal)
     legal = game.legal(seat)
-    forced = only_action(legal) if rnd.phase is Phase.DEAL else None
-    return forced if forced is not None else player.act(game.view(seat), legal)
+    return player.act(game.view(seat), legal)
 
 
 def play_round(rnd: Round, players: Sequence[Player]) -> Round:
