@@ -67,6 +67,8 @@ from shengji.game.view import SeatView
 from shengji.players.memory import Memory, TrickLog, beats_single, current_winner
 
 _ENUMERATE_LIMIT = 80
+_PLAY = Phase.PLAY
+_BIDDING = (Phase.DEAL, Phase.BID, Phase.OVERBID)
 _POINTS = tuple(Card(i).points for i in range(54))
 """The points of each face."""
 
@@ -96,7 +98,9 @@ class HeuristicPlayer:
     def act(self, view: SeatView, legal: Legal) -> Action:
         """Choose an action for the seat's current decision."""
         phase = view.phase
-        if phase in (Phase.DEAL, Phase.BID, Phase.OVERBID):
+        if phase == _PLAY:  # the most frequent decision, asked first
+            return self._play(view, legal)
+        if phase in _BIDDING:
             return self.bid(view, legal)
         if phase == Phase.EXPOSE:
             return self.expose(view)
@@ -108,6 +112,10 @@ class HeuristicPlayer:
             return self.call(view, legal)
         if phase == Phase.SHOW:
             return Show(view.seat) if Show(view.seat) in legal else Pass(view.seat)
+        return self._play(view, legal)
+
+    def _play(self, view: SeatView, legal: Legal) -> Action:
+        """A lead or a follow."""
         plays = legal.plays
         if isinstance(plays, LegalLeads):
             return Play(view.seat, self.lead(view, plays))
@@ -333,6 +341,10 @@ class HeuristicPlayer:
     def follow(self, view: SeatView, legal: LegalPlays) -> tuple[Card, ...]:
         """Choose a follow: feed a safe partner, win cheaply when worth it, else play low."""
         trump = legal.trump
+        candidates = self._candidates(view, legal)
+        first = candidates[0]
+        if len(candidates) == 1 or candidates.count(first) == len(candidates):
+            return first  # one choice (every card forced, or one follow listed)
         rules = view.rules
         memory = Memory(view, remember=self.remember, log=self.log)
         state = current_winner(view, trump, legal.lead)
@@ -345,7 +357,6 @@ class HeuristicPlayer:
         last = not after
         points = _POINTS
         reserve = self._reserve(view, memory)
-        candidates = self._candidates(view, legal, reading, lead)
         table = self._tables(trump).costs
         if reserve:
             costs = [sum(table[c] + (100 if c in reserve else 0) for c in p) for p in candidates]
@@ -412,8 +423,7 @@ class HeuristicPlayer:
                 return False
         return suit == TRUMP or lead.suit == suit
 
-    def _candidates(self, view: SeatView, legal: LegalPlays, reading: Sequence[Unit],
-                    lead: Lead) -> list[tuple[Card, ...]]:
+    def _candidates(self, view: SeatView, legal: LegalPlays) -> list[tuple[Card, ...]]:
         """A small set of legal plays worth comparing."""
         trump = legal.trump
         mode = legal.mode
@@ -453,7 +463,7 @@ class HeuristicPlayer:
                 else:
                     add(sorted(pool, key=order.__getitem__)[:need])
             if mode == "free" and not forced:  # trumps that fill the whole play
-                self._trump_plays(view, legal, reading, lead, pool, add)
+                self._trump_plays(view, legal, pool, add)
         if mode == "follow":
             sample = set(results)
             for _ in range(40):
@@ -464,12 +474,14 @@ class HeuristicPlayer:
         return results
 
 
-    def _trump_plays(self, view: SeatView, legal: LegalPlays, reading: Sequence[Unit],
-                     lead: Lead, pool: list[Card], add: Callable[[Iterable[Card]], None]
-                     ) -> None:
+    def _trump_plays(self, view: SeatView, legal: LegalPlays, pool: list[Card],
+                     add: Callable[[Iterable[Card]], None]) -> None:
         """Offer the cheapest trump unit that beats a one-unit lead, or else the lowest
         trumps (when void in the led suit)."""
         trump, n = legal.trump, legal.count
+        state = current_winner(view, trump, legal.lead)
+        assert state is not None
+        _, reading, lead = state
         if len(lead.units) == 1:
             unit = lead.units[0]
             if unit.size == 1 and not lead.rainbow:
