@@ -64,7 +64,13 @@ from shengji.game.actions import (
 from shengji.game.legal import Legal
 from shengji.game.round import Phase
 from shengji.game.view import SeatView
-from shengji.players.memory import Memory, TrickLog, beats_single, current_winner
+from shengji.players.memory import (
+    Memory,
+    TrickLog,
+    beats_single,
+    current_winner,
+    single_readings,
+)
 
 _ENUMERATE_LIMIT = 80
 _PLAY = Phase.PLAY
@@ -374,18 +380,36 @@ class HeuristicPlayer:
             keys = [(w, -c) for w, c in zip(worths, costs, strict=True)]
             return candidates[keys.index(max(keys))]
         if not partner_winning:
-            beat = _beater(reading, lead, trump, rules)
             spare = reserve if reserve and len(view.hand) > lead.size else None
             cheap = -1
             reading_after: Reading = reading
-            for i in sorted(range(len(candidates)), key=costs.__getitem__):  # stable
-                play = candidates[i]
-                if spare is not None and not spare.isdisjoint(play):
-                    continue  # kept for the last trick
-                better = beat(play)
-                if better is not None:
-                    cheap, reading_after = i, better
-                    break
+            if lead.size == 1 and not lead.rainbow:
+                # a single led: the cheapest card that beats the winning one, read from its
+                # suit and level (beats_single)
+                cur = reading[0]
+                now, top = cur.suit, cur.top
+                suits, levels = trump.suit_index, trump.levels
+                for i, play in enumerate(candidates):
+                    card = play[0]
+                    if spare is not None and card in spare:
+                        continue  # kept for the last trick
+                    suit = suits[card]
+                    if ((suit == now and levels[card] > top) or (
+                            suit == TRUMP and now != TRUMP)) and (
+                            cheap < 0 or costs[i] < costs[cheap]):
+                        cheap = i
+                if cheap >= 0:
+                    reading_after = single_readings(trump)[candidates[cheap][0]]
+            else:
+                beat = _beater(reading, lead, trump, rules)
+                for i in sorted(range(len(candidates)), key=costs.__getitem__):  # stable
+                    play = candidates[i]
+                    if spare is not None and not spare.isdisjoint(play):
+                        continue  # kept for the last trick
+                    better = beat(play)
+                    if better is not None:
+                        cheap, reading_after = i, better
+                        break
             if cheap >= 0:
                 trick_points = sum(points[c] for p in trick for c in p.cards)
                 worth = trick_points + sum(points[c] for c in lead.cards) > 0 or last or (
@@ -394,6 +418,7 @@ class HeuristicPlayer:
                     if last or self._safe(reading_after, memory, after, side, lead, trump):
                         return candidates[cheap]
                     if trick_points >= 10:
+                        beat = _beater(reading, lead, trump, rules)
                         winning = [p for p in candidates if (
                             spare is None or spare.isdisjoint(p)) and beat(p) is not None]
                         return max(winning, key=lambda p: sum(
@@ -577,9 +602,12 @@ def _follows(legal: LegalPlays, rules: Rules) -> list[tuple[Card, ...]]:
             found.append(tuple(chosen))
             return len(found) < _ENUMERATE_LIMIT
         face = faces[i]
-        for k in range(min(counts[face], need), -1, -1):
+        most = counts[face]
+        after, twos = tail[i + 1], doubles[i + 1]
+        for k in range(most if most < need else need, -1, -1):
             rest, got = need - k, held + (k == 2)
-            if tail[i + 1] >= rest and got + min(doubles[i + 1], rest // 2) >= pairs:
+            half = rest // 2
+            if after >= rest and got + (twos if twos < half else half) >= pairs:
                 chosen.extend([face] * k)
                 more = rec(i + 1, rest, got)
                 del chosen[len(chosen) - k:]

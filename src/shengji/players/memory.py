@@ -351,7 +351,7 @@ def beats_single(play: tuple[Card, ...], current: Unit, trump: Trump) -> Reading
     suit, level = trump.suit_index[card], trump.levels[card]
     if (suit == current.suit and level > current.top) or (
             suit == TRUMP and current.suit != TRUMP):
-        return _single_readings(trump)[card]
+        return single_readings(trump)[card]
     return None
 
 
@@ -359,7 +359,7 @@ _singles: list[tuple[Trump, tuple[Reading, ...]]] = []
 """The single-card readings of the last trump asked for."""
 
 
-def _single_readings(trump: Trump) -> tuple[Reading, ...]:
+def single_readings(trump: Trump) -> tuple[Reading, ...]:
     """Per face, its reading as a single under ``trump`` (made once per trump)."""
     if _singles and _singles[0][0] is trump:
         return _singles[0][1]
