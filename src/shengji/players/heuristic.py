@@ -47,7 +47,7 @@ from shengji.engine.units import (
     counts_of_suit,
     make_unit,
     placements,
-    unit_specs,
+    unit_blocks,
 )
 from shengji.game.actions import (
     Action,
@@ -537,18 +537,35 @@ class HeuristicPlayer:
 _NO_CARDS: frozenset[Card] = frozenset()
 
 _UNITS: dict[UnitSpec, Unit] = {}
-"""Units made from their specs (a unit depends on its spec alone; shared by all players)."""
+"""Tractors made from their specs (a unit depends on its spec alone; shared by all
+players)."""
+_TUPLES: dict[int, Unit] = {}
+"""Tuples (singles too) by ``face, level, suit, width`` packed in one int."""
+
+
 def _lead_units(legal: LegalLeads) -> list[Unit]:
-    """``list(legal.units())``, each unit made once from its spec and then shared."""
-    made = _UNITS
+    """``list(legal.units())`` (:func:`~shengji.engine.units.unit_specs` order), each unit
+    made once and then shared."""
+    made, tuples = _UNITS, _TUPLES
     if len(made) > 20_000:
         made.clear()
+    trump = legal.trump
+    levels = trump.levels
     units: list[Unit] = []
-    for spec in unit_specs(legal.hand.counts, legal.trump, legal.rules):
-        unit = made.get(spec)
-        if unit is None:
-            unit = made[spec] = make_unit(*spec)
-        units.append(unit)
+    for suit, width, held, tractors in unit_blocks(legal.hand.counts, trump, legal.rules):
+        for face in held:
+            level = levels[face]
+            key = ((face * 64 + level) * 8 + suit) * 64 + width
+            unit = tuples.get(key)
+            if unit is None:
+                unit = tuples[key] = make_unit(suit, width, level, (face,))
+            units.append(unit)
+        for top, faces in tractors:
+            spec = (suit, width, top, faces)
+            unit = made.get(spec)
+            if unit is None:
+                unit = made[spec] = make_unit(suit, width, top, faces)
+            units.append(unit)
     return units
 
 
