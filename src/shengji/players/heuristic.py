@@ -305,13 +305,18 @@ class HeuristicPlayer:
         for unit in sure:
             by_suit.setdefault(unit.suit, []).append(unit)
         best: tuple[Card, ...] | None = None
+        held = legal.hand.counts
         for units in by_suit.values():
             if len(units) < 2:
                 continue
-            counts = Counter(c for u in units for c in u.cards)
+            counts: dict[Card, int] = {}  # the copies the units take, by first use
+            for unit in units:
+                for card in unit.cards:
+                    counts[card] = counts.get(card, 0) + 1
             cards: list[Card] = []
             for card, n in counts.items():
-                cards.extend([card] * min(n, legal.hand.count(card)))
+                k = held[card]
+                cards.extend([card] * (n if n < k else k))
             if len(cards) <= 1:
                 continue
             try:
@@ -475,10 +480,16 @@ class HeuristicPlayer:
             add(())
             add(())
         else:
-            if forced:
-                rest = Counter(view.hand)
-                rest.subtract(forced)
-                pool = [c for c, k in rest.items() for _ in range(k)]
+            if forced:  # the hand less the forced cards, each face's copies where it first is
+                left = list(legal.hand.counts)
+                for card in forced:
+                    left[card] -= 1
+                pool = []
+                for card in view.hand:
+                    k = left[card]
+                    if k > 0:
+                        pool += [card] * k
+                        left[card] = 0
             else:
                 pool = list(view.hand)  # sorted: equal cards together, as the count lists them
             tables = self._tables(trump)
