@@ -14,7 +14,14 @@ from shengji.engine.follow import LegalPlays, Structure, structure_of
 from shengji.engine.lead import Lead, LegalLeads
 from shengji.engine.rules import Rules, TractorFollow, TupleFollow
 from shengji.engine.trump import Trump
-from shengji.engine.units import UnitSpec, best_reading, reading_order, readings, unit_specs
+from shengji.engine.units import (
+    UnitSpec,
+    best_reading,
+    counts_of_suit,
+    reading_order,
+    readings,
+    unit_specs,
+)
 from shengji.game.actions import Play
 from shengji.game.deal import pack
 from shengji.game.legal import PlayLegal
@@ -86,6 +93,45 @@ def test_a_random_lead_is_a_uniform_pick_of_the_listed_units(rules: Rules) -> No
         _, width, _, faces = specs[Random(seed).randrange(len(specs))]
         drawn = LegalLeads(hand, trump, rules).random(Random(seed))
         assert drawn == tuple(f for f in faces for _ in range(width))
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=range(len(VARIANTS)))
+def test_a_random_lead_remembers_the_lead_from_cards_reads(rules: Rules) -> None:
+    rng = Random(rules.decks + 23)
+    for seed in range(150):
+        trump = _trump(rules, rng)
+        cards = pack(rules)
+        rng.shuffle(cards)
+        legal = LegalLeads(Hand(cards[:rng.randint(1, 40)]), trump, rules)
+        drawn = legal.random(Random(seed))
+        assert legal.lead(drawn) == Lead.from_cards(drawn, trump, rules)
+
+
+def _sampled_follow(legal: LegalPlays, rng: Random) -> tuple[int, ...]:
+    """A random single-card follow as LegalPlays drew it by ``rng.sample`` (free: from the
+    whole hand; trivial structure: from the led suit)."""
+    if legal.mode == "free":
+        return tuple(legal.trump.sorted(rng.sample(legal.hand.cards(), legal.count)))
+    table = counts_of_suit(legal.hand.counts, legal.suit, legal.trump)
+    suit = [f for by_face in table.values() for f, n in by_face.items() for _ in range(n)]
+    return tuple(legal.trump.sorted(rng.sample(suit, legal.count)))
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=range(len(VARIANTS)))
+def test_a_random_single_card_follow_is_the_card_sample_drew(rules: Rules) -> None:
+    rng = Random(rules.decks + 31)
+    modes: set[str] = set()
+    for seed in range(200):
+        trump = _trump(rules, rng)
+        cards = pack(rules)
+        rng.shuffle(cards)
+        leader, follower = Hand(cards[:20]), Hand(cards[20:20 + rng.randint(1, 30)])
+        lead = Lead.from_cards((rng.choice(leader.cards()),), trump, rules)
+        legal = LegalPlays(follower, lead, trump, rules)
+        if legal.mode in ("free", "follow"):
+            modes.add(legal.mode)
+            assert legal.random(Random(seed)) == _sampled_follow(legal, Random(seed))
+    assert modes == {"free", "follow"}
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=range(len(VARIANTS)))

@@ -310,6 +310,14 @@ class Hand:
                 cards += [card] * n
         return cards
 
+    def card_at(self, index: int) -> Card:
+        """``cards()[index]`` (0 <= index < len), without listing the cards."""
+        for card, n in zip(ALL_CARDS, self._counts, strict=True):
+            if index < n:
+                return card
+            index -= n
+        raise IndexError("hand index out of range")
+
     def copy(self) -> Hand:
         """An independent copy."""
         other = Hand()

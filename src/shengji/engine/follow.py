@@ -61,6 +61,7 @@ from shengji.engine.rules import Rules, TractorFollow, TupleFollow
 from shengji.engine.trump import Trump
 from shengji.engine.units import (
     LevelCounts,
+    counted_suit,
     counts_of_suit,
     give,
     placements,
@@ -490,8 +491,7 @@ class LegalPlays:
         self.rules = rules
         self.count = lead.size
         self.suit = lead.suit
-        self._suit_cards = counts_of_suit(hand.counts, lead.suit, trump)
-        self.suit_count = sum([sum(by_face.values()) for by_face in self._suit_cards.values()])
+        self._suit_cards, self.suit_count = counted_suit(hand.counts, lead.suit, trump)
         self._rainbows: tuple[tuple[Card, ...], ...] = ()
         if lead.rainbow:
             self._rainbows = tuple(rainbows(hand.counts, self.count, trump, rules))
@@ -864,7 +864,11 @@ class LegalPlays:
 
     def random(self, rng: Random) -> tuple[Card, ...]:
         """A random legal play (each call draws anew from ``rng``)."""
+        # one card: rng.sample(cards, 1) draws randrange(len(cards)) and takes that card,
+        # which is found here without listing the cards (the same draw, the same card)
         if self.mode == "free":
+            if self.count == 1:
+                return (self.hand.card_at(rng.randrange(len(self.hand))),)
             return tuple(self.trump.sorted(rng.sample(self.hand.cards(), self.count)))
         if self.mode == "rainbow":
             return self._rainbows[rng.randrange(len(self._rainbows))]
@@ -873,6 +877,13 @@ class LegalPlays:
             extra = rng.sample(others, self.count - self.suit_count)
             return tuple(self.trump.sorted(self._suit_list() + extra))
         if self._structure.trivial:  # no structure to match: any cards of the suit
+            if self.count == 1:
+                index = rng.randrange(self.suit_count)
+                for by_face in self._suit_cards.values():
+                    for face, n in by_face.items():
+                        if index < n:
+                            return (face,)
+                        index -= n
             rest = [f for by_face in self._suit_cards.values() for f, n in by_face.items()
                     for _ in range(n)]
             return tuple(self.trump.sorted(rng.sample(rest, self.count)))

@@ -238,4 +238,10 @@ class LegalLeads:
             if not total:
                 raise PlayError(Reason("lead-empty-hand"))
             _, width, _, faces = unit_spec_at(blocks, rng.randrange(total), self.trump)
-        return faces * width if len(faces) == 1 else tuple(f for f in faces for _ in range(width))
+        if len(faces) == 1:  # one face: read as Lead.from_cards reads it, kept for lead()
+            cards, face, trump = faces * width, faces[0], self.trump
+            suit = trump.suit_index[face]
+            self._read = (cards, Lead(cards, suit, (Unit(suit, width, 1, trump.levels[face],
+                                                         cards),)))
+            return cards
+        return tuple(f for f in faces for _ in range(width))
