@@ -465,13 +465,19 @@ def _follow_positions(count: int) -> list[tuple[Rules, Trump, Lead, LegalPlays]]
 def test_follows_listed_directly_are_the_legal_sets_own_list() -> None:
     from itertools import islice
 
-    from shengji.players.heuristic import _ENUMERATE_LIMIT, _MANY, _UNLISTED, _follows
+    from shengji.players.heuristic import (
+        _ENUMERATE_LIMIT,
+        _MANY,
+        _UNLISTED,
+        _follows,
+        _tables,
+    )
 
     listed = 0
     for rules, _, _, legal in _follow_positions(1500):
         if legal.mode != "follow":
             continue
-        found = _follows(legal, rules)
+        found = _follows(legal, rules, _tables(legal.trump))
         if found is _UNLISTED:
             continue
         listed += 1

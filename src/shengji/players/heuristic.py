@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
-from itertools import islice
+from itertools import compress, islice
 from math import comb
 from random import Random
 
@@ -458,7 +458,7 @@ class HeuristicPlayer:
         trump = legal.trump
         mode = legal.mode
         if mode == "follow":
-            listed = _follows(legal, view.rules)
+            listed = _follows(legal, view.rules, self._tables(legal.trump))
             if listed is _UNLISTED:
                 listed = list(islice(iter(legal), _ENUMERATE_LIMIT))
             if len(listed) < _ENUMERATE_LIMIT:
@@ -586,7 +586,7 @@ _MANY: list[tuple[Card, ...]] = [()] * _ENUMERATE_LIMIT
 """What :func:`_follows` answers where there are too many follows to list."""
 
 
-def _follows(legal: LegalPlays, rules: Rules) -> list[tuple[Card, ...]]:
+def _follows(legal: LegalPlays, rules: Rules, tables: _Tables) -> list[tuple[Card, ...]]:
     """The legal follows of the led suit (mode ``follow``), in the order the legal set lists
     them (most copies of the strongest faces first), where the lead asks for no structure,
     for a pair, or (two decks, pairs drawn out) for pairs and singles only; :data:`_MANY`
@@ -594,8 +594,9 @@ def _follows(legal: LegalPlays, rules: Rules) -> list[tuple[Card, ...]]:
     lead."""
     if legal.bombs:
         return _UNLISTED
-    counts, trump, size = legal.hand.counts, legal.trump, legal.count
-    faces = [f for level in reversed(trump.faces_at[legal.suit]) for f in level if counts[f]]
+    counts, size = legal.hand.counts, legal.count
+    strong = tables.strong[legal.suit]
+    faces = list(compress(strong, map(counts.__getitem__, strong)))  # the faces held
     if size == 1:
         return [(f,) for f in faces]
     pairs = 0  # the pairs a follow must hold
@@ -699,6 +700,9 @@ class _Tables:
         self.cheap = tuple(cheap)
         keys = sorted({(-_POINTS[c], costs[c]) for c in range(54)})
         self.rich = tuple(keys.index((-_POINTS[c], costs[c])) for c in range(54))
+        self.strong = tuple(tuple(f for level in reversed(column) for f in level)
+                            for column in trump.faces_at)
+        """Each effective suit's faces from the strongest level down."""
 
 
 @lru_cache(maxsize=32)
@@ -714,14 +718,20 @@ def _forced(legal: LegalPlays) -> tuple[Card, ...]:
     if legal.bombs or legal.mode not in ("free", "short"):
         return legal.forced
     hand = legal.hand
-    most = max(hand.counts)
+    size, count = len(hand), legal.count
+    # (no face is held more than once per deck)
+    fits = size - legal.rules.decks >= count or size - max(hand.counts) >= count
     if legal.mode == "free":
-        return () if len(hand) - most >= legal.count else legal.forced
+        return () if fits else legal.forced
+    if not fits:
+        return legal.forced
     trump, counts = legal.trump, hand.counts
-    mine = [f for level in trump.faces_at[legal.suit] for f in level for _ in range(counts[f])]
-    if len(hand) - len(mine) - most >= legal.count - len(mine):
-        return tuple(trump.sorted(mine))
-    return legal.forced
+    mine: list[Card] = []
+    for face in trump.suit_faces[legal.suit]:
+        k = counts[face]
+        if k:
+            mine += [face] * k
+    return tuple(trump.sorted(mine))
 
 
 def _card_cost(card: Card, trump: Trump) -> float:

@@ -357,13 +357,19 @@ def beats_single(play: tuple[Card, ...], current: Unit, trump: Trump) -> Reading
 
 _singles: list[tuple[Trump, tuple[Reading, ...]]] = []
 """The single-card readings of the last trump asked for."""
+_SINGLES: dict[Trump, tuple[Reading, ...]] = {}
+"""The single-card readings of each trump seen (equal trumps order the cards alike)."""
 
 
 def single_readings(trump: Trump) -> tuple[Reading, ...]:
     """Per face, its reading as a single under ``trump`` (made once per trump)."""
     if _singles and _singles[0][0] is trump:
         return _singles[0][1]
-    readings = tuple((Unit(trump.suit_index[c], 1, 1, trump.levels[c], (c,)),)
-                     for c in ALL_CARDS)
+    readings = _SINGLES.get(trump)
+    if readings is None:
+        if len(_SINGLES) >= 256:
+            _SINGLES.clear()
+        readings = _SINGLES[trump] = tuple(
+            (Unit(trump.suit_index[c], 1, 1, trump.levels[c], (c,)),) for c in ALL_CARDS)
     _singles[:] = [(trump, readings)]
     return readings
