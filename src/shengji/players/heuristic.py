@@ -124,9 +124,9 @@ class HeuristicPlayer:
         """A lead or a follow."""
         plays = legal.plays
         if isinstance(plays, LegalLeads):
-            return Play(view.seat, self.lead(view, plays))
+            return _play_action(view.seat, self.lead(view, plays))
         assert isinstance(plays, LegalPlays)
-        return Play(view.seat, self.follow(view, plays))
+        return _play_action(view.seat, self.follow(view, plays))
 
     # -- bidding ---------------------------------------------------------------------
 
@@ -546,6 +546,21 @@ class HeuristicPlayer:
 
 
 _NO_CARDS: frozenset[Card] = frozenset()
+
+_PLAYS: dict[tuple[int, tuple[Card, ...]], Play] = {}
+"""Play actions by seat and cards, made once and shared (an action is immutable, and its
+constructor checks its input each time)."""
+
+
+def _play_action(seat: int, cards: tuple[Card, ...]) -> Play:
+    """``Play(seat, cards)``, the one made before for this seat and cards if any."""
+    key = (seat, cards)
+    play = _PLAYS.get(key)
+    if play is None:
+        if len(_PLAYS) >= 20_000:
+            _PLAYS.clear()
+        play = _PLAYS[key] = Play(seat, cards)
+    return play
 
 _UNITS: dict[UnitSpec, Unit] = {}
 """Tractors made from their specs (a unit depends on its spec alone; shared by all
