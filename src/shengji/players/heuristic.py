@@ -144,7 +144,8 @@ class HeuristicPlayer:
         if (standing is not None and view.rules.partnership == "fixed" and (
                 standing[0] % 2 == me % 2)) or tally.strongest(hand) < need:
             # no bid over the own side, nor one too weak (a bid shows a card held)
-            return Draw(me) if Draw(me) in legal else Pass(me)
+            draw = _draw_action(me)
+            return draw if draw in legal else _pass_action(me)
         bids: list[Bid] = []
         can_draw = False  # drawing is legal exactly when the listing holds it
         for action in legal:
@@ -152,7 +153,7 @@ class HeuristicPlayer:
                 bids.append(action)
             elif isinstance(action, Draw):
                 can_draw = True
-        fallback: Action = Draw(me) if can_draw else Pass(me)
+        fallback: Action = _draw_action(me) if can_draw else _pass_action(me)
         if not bids:
             return fallback
         best: tuple[float, Bid] | None = None
@@ -550,6 +551,25 @@ _NO_CARDS: frozenset[Card] = frozenset()
 _PLAYS: dict[tuple[int, tuple[Card, ...]], Play] = {}
 """Play actions by seat and cards, made once and shared (an action is immutable, and its
 constructor checks its input each time)."""
+
+
+_DRAWS: list[Draw] = []
+_PASSES: list[Pass] = []
+"""Draw and pass actions by seat, made once and shared."""
+
+
+def _draw_action(seat: int) -> Draw:
+    """``Draw(seat)``, made once per seat."""
+    while len(_DRAWS) <= seat:
+        _DRAWS.append(Draw(len(_DRAWS)))
+    return _DRAWS[seat]
+
+
+def _pass_action(seat: int) -> Pass:
+    """``Pass(seat)``, made once per seat."""
+    while len(_PASSES) <= seat:
+        _PASSES.append(Pass(len(_PASSES)))
+    return _PASSES[seat]
 
 
 def _play_action(seat: int, cards: tuple[Card, ...]) -> Play:
