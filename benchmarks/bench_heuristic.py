@@ -41,12 +41,16 @@ def reference_player(commit: str) -> type:
         sources[name] = subprocess.run(
             ["git", "-C", str(ROOT), "show", f"{commit}:src/shengji/players/{name}.py"],
             check=True, capture_output=True, text=True).stdout
-    folder = Path(tempfile.mkdtemp(prefix="bench-heuristic-"))
-    for name, text in sources.items():
-        text = text.replace("shengji.players.memory", "_reference_memory")
-        (folder / f"_reference_{name}.py").write_text(text)
-    sys.path.insert(0, str(folder))
-    module: types.ModuleType = __import__("_reference_heuristic")
+    with tempfile.TemporaryDirectory(prefix="bench-heuristic-") as name:
+        folder = Path(name)
+        for module_name, text in sources.items():
+            text = text.replace("shengji.players.memory", "_reference_memory")
+            (folder / f"_reference_{module_name}.py").write_text(text)
+        sys.path.insert(0, str(folder))
+        try:  # both modules are read now: the folder may go
+            module: types.ModuleType = __import__("_reference_heuristic")
+        finally:
+            sys.path.remove(str(folder))
     player: type = module.HeuristicPlayer
     return player
 
