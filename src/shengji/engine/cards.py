@@ -214,6 +214,12 @@ def parse_card(token: str) -> Card:
 
 def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
     """Read cards separated by spaces or commas (or take an iterable of cards/tokens)."""
+    if type(text) is tuple:  # mostly a tuple of cards already: taken as it is
+        for token in text:
+            if type(token) is not Card:
+                break
+        else:
+            return text
     if isinstance(text, str):
         tokens: Iterable[str | Card] = [t for t in re.split(r"[\s,]+", text) if t]
     else:
