@@ -548,8 +548,8 @@ class HeuristicPlayer:
 
 _NO_CARDS: frozenset[Card] = frozenset()
 
-_PLAYS: dict[tuple[int, tuple[Card, ...]], Play] = {}
-"""Play actions by seat and cards, made once and shared (an action is immutable, and its
+_PLAYS: list[dict[tuple[Card, ...], Play]] = []
+"""Per seat, play actions by cards, made once and shared (an action is immutable, and its
 constructor checks its input each time)."""
 
 
@@ -574,12 +574,14 @@ def _pass_action(seat: int) -> Pass:
 
 def _play_action(seat: int, cards: tuple[Card, ...]) -> Play:
     """``Play(seat, cards)``, the one made before for this seat and cards if any."""
-    key = (seat, cards)
-    play = _PLAYS.get(key)
+    while len(_PLAYS) <= seat:
+        _PLAYS.append({})
+    made = _PLAYS[seat]
+    play = made.get(cards)
     if play is None:
-        if len(_PLAYS) >= 20_000:
-            _PLAYS.clear()
-        play = _PLAYS[key] = Play(seat, cards)
+        if len(made) >= 5_000:
+            made.clear()
+        play = made[cards] = Play(seat, cards)
     return play
 
 _UNITS: dict[UnitSpec, Unit] = {}
