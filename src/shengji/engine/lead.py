@@ -76,7 +76,7 @@ class Lead:
         if len(played) <= rules.decks and played.count(first) == len(played):
             # one face: a single or a tuple (a rainbow's cards differ)
             suit = trump.suit_index[first]
-            return cls(played, suit, (Unit(suit, len(played), 1, trump.levels[first], played),))
+            return cls(played, suit, (make_unit(suit, len(played), trump.levels[first], (first,)),))
         if rules.rainbow and is_rainbow(played, trump, rules):
             return cls(played, trump.suit_index[played[0]], tuple(
                 make_unit(trump.suit_index[c], 1, trump.levels[c], (c,)) for c in played),
@@ -241,7 +241,7 @@ class LegalLeads:
         if len(faces) == 1:  # one face: read as Lead.from_cards reads it, kept for lead()
             cards, face, trump = faces * width, faces[0], self.trump
             suit = trump.suit_index[face]
-            self._read = (cards, Lead(cards, suit, (Unit(suit, width, 1, trump.levels[face],
-                                                         cards),)))
+            self._read = (cards, Lead(cards, suit, (make_unit(suit, width, trump.levels[face],
+                                                              faces),)))
             return cards
         return tuple(f for f in faces for _ in range(width))

@@ -286,7 +286,7 @@ def beats(cards: Sequence[Card], current: Reading, lead: Lead, trump: Trump, rul
             if led.width != width or led.length != 1 or not (
                     level > other.top if suit == other.suit else suit == TRUMP):
                 return None
-            return (Unit(suit, width, 1, level, tuple(cards)),)
+            return (make_unit(suit, width, level, (cards[0],)),)
         unit = as_unit(cards, trump, rules)
         if unit is None or unit.shape != lead.units[0].shape:
             return None

@@ -264,9 +264,21 @@ def unit_spec_at(blocks: list[UnitBlock], index: int, trump: Trump) -> UnitSpec:
     raise IndexError("unit index out of range")
 
 
+_UNITS: dict[tuple[int, int, int, tuple[Card, ...]], Unit] = {}
+"""The units :func:`make_unit` made, by suit, width, top and faces (units are immutable,
+and a frozen dataclass's generated ``__init__`` runs interpreted in the mypyc build)."""
+
+
 def make_unit(suit: int, width: int, top: int, faces: tuple[Card, ...]) -> Unit:
-    """The unit taking ``width`` copies of each face (faces bottom first)."""
-    return Unit(suit, width, len(faces), top, tuple(f for f in faces for _ in range(width)))
+    """The unit taking ``width`` copies of each face (faces bottom first); made once."""
+    key = (suit, width, top, faces)
+    unit = _UNITS.get(key)
+    if unit is None:
+        if len(_UNITS) >= 8192:
+            _UNITS.clear()
+        unit = _UNITS[key] = Unit(suit, width, len(faces), top,
+                                  tuple(f for f in faces for _ in range(width)))
+    return unit
 
 
 def _take(cards: LevelCounts, trump: Trump, faces: tuple[Card, ...], width: int, sign: int) -> None:
@@ -462,7 +474,7 @@ def as_unit(cards: Iterable[Card], trump: Trump, rules: Rules) -> Unit | None:
     if cards.count(first) == len(cards):  # one face: a single or a tuple
         if len(cards) > rules.decks:
             return None
-        return Unit(trump.suit_index[first], len(cards), 1, trump.levels[first], cards)
+        return make_unit(trump.suit_index[first], len(cards), trump.levels[first], (first,))
     groups = level_counts(cards, trump)
     if len(groups) != 1:
         return None
