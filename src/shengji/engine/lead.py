@@ -75,6 +75,8 @@ class Lead:
         first = played[0]
         if len(played) <= rules.decks and played.count(first) == len(played):
             # one face: a single or a tuple (a rainbow's cards differ)
+            if cls is Lead:
+                return one_face_lead(first, len(played), trump)
             suit = trump.suit_index[first]
             return cls(played, suit, (make_unit(suit, len(played), trump.levels[first], (first,)),))
         if rules.rainbow and is_rainbow(played, trump, rules):
@@ -153,6 +155,25 @@ def rainbows(counts: Sequence[int], size: int, trump: Trump, rules: Rules
         for combo in combinations(held, size):
             if is_rainbow(combo, trump, rules):
                 yield tuple(trump.sorted(combo))
+
+
+_ONE_FACE: dict[tuple[Card, int, int, int], Lead] = {}
+"""The leads :func:`one_face_lead` made, by face, copies, suit and level (leads are
+immutable, and a frozen dataclass's ``__init__`` runs interpreted in the mypyc build)."""
+
+
+def one_face_lead(face: Card, width: int, trump: Trump) -> Lead:
+    """The lead of ``width`` copies of ``face`` (a single or a tuple), as
+    :meth:`Lead.from_cards` reads it; made once."""
+    suit, level = trump.suit_index[face], trump.levels[face]
+    key = (face, width, suit, level)
+    lead = _ONE_FACE.get(key)
+    if lead is None:
+        if len(_ONE_FACE) >= 4096:
+            _ONE_FACE.clear()
+        cards = (face,) * width
+        lead = _ONE_FACE[key] = Lead(cards, suit, (make_unit(suit, width, level, (face,)),))
+    return lead
 
 
 class LegalLeads:
@@ -239,9 +260,7 @@ class LegalLeads:
                 raise PlayError(Reason("lead-empty-hand"))
             _, width, _, faces = unit_spec_at(blocks, rng.randrange(total), self.trump)
         if len(faces) == 1:  # one face: read as Lead.from_cards reads it, kept for lead()
-            cards, face, trump = faces * width, faces[0], self.trump
-            suit = trump.suit_index[face]
-            self._read = (cards, Lead(cards, suit, (make_unit(suit, width, trump.levels[face],
-                                                              faces),)))
-            return cards
+            lead = one_face_lead(faces[0], width, self.trump)
+            self._read = (lead.cards, lead)
+            return lead.cards
         return tuple(f for f in faces for _ in range(width))
