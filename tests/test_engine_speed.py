@@ -15,7 +15,9 @@ from shengji.engine.lead import Lead, LegalLeads
 from shengji.engine.rules import Rules, TractorFollow, TupleFollow
 from shengji.engine.trump import Trump
 from shengji.engine.units import (
+    Unit,
     UnitSpec,
+    as_unit,
     best_reading,
     counts_of_suit,
     reading_order,
@@ -105,6 +107,22 @@ def test_a_random_lead_remembers_the_lead_from_cards_reads(rules: Rules) -> None
         legal = LegalLeads(Hand(cards[:rng.randint(1, 40)]), trump, rules)
         drawn = legal.random(Random(seed))
         assert legal.lead(drawn) == Lead.from_cards(drawn, trump, rules)
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=range(len(VARIANTS)))
+def test_kept_one_face_leads_and_units_equal_new_ones(rules: Rules) -> None:
+    """Leads and units are kept by their fields: the same as those made afresh, under
+    every trump (a face's suit and level differ between trumps)."""
+    rng = Random(rules.decks + 41)
+    for _ in range(60):
+        trump = _trump(rules, rng)
+        for face in sorted(set(pack(rules))):
+            for width in range(1, rules.decks + 1):
+                cards = (face,) * width
+                suit, level = trump.suit_index[face], trump.levels[face]
+                unit = Unit(suit, width, 1, level, cards)
+                assert Lead.from_cards(cards, trump, rules) == Lead(cards, suit, (unit,))
+                assert as_unit(cards, trump, rules) == unit
 
 
 def _sampled_follow(legal: LegalPlays, rng: Random) -> tuple[int, ...]:
