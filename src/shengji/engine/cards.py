@@ -304,7 +304,14 @@ class Hand:
 
     def holds(self, cards: Iterable[Card]) -> bool:
         """True when every card (with multiplicity) is in the hand."""
-        return not missing_cards(self._counts, tuple(cards))
+        counts = self._counts
+        need: dict[Card, int] = {}
+        for card in cards:
+            n = need.get(card, 0) + 1
+            if n > counts[card]:
+                return False
+            need[card] = n
+        return True
 
     def cards(self) -> list[Card]:
         """All cards in index order, copies repeated."""
