@@ -12,6 +12,7 @@ pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
 from shengji.env import SingleSeatEnv
+from shengji.players import Player, SearchPlayer
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,6 +40,21 @@ def test_one_seat_against_players(name: str, opponents: str) -> None:
     assert run_episode(env, 3) == (total, steps)  # the same seed: the same episode
 
 
+def test_search_opponents_from_a_factory_with_a_small_budget() -> None:
+    """A factory makes each opponent from the episode's seed: the search player with a
+    budget small enough for quick experiments, the same episode for the same seed."""
+    made: list[int] = []
+
+    def search(seed: int) -> Player:
+        made.append(seed)
+        return SearchPlayer(seed, iterations=1, candidates=2)
+
+    env = SingleSeatEnv("da-bai-fen", seat=2, opponents=["random", search, "heuristic"])
+    first = run_episode(env, 5)
+    assert len(made) == 1 and first[1] > 0
+    assert run_episode(env, 5) == first and made[1] == made[0]
+
+
 def test_observations_lie_in_the_space_and_illegal_ids_are_refused() -> None:
     env = SingleSeatEnv("da-bai-fen")
     obs, _ = env.reset(seed=4)
@@ -60,6 +76,8 @@ def test_bad_arguments_are_refused() -> None:
         SingleSeatEnv(opponents="genius")
     with pytest.raises(ValueError, match="one player name or 3 names"):
         SingleSeatEnv(opponents=["random"])
+    with pytest.raises(ValueError, match="a player name or a factory, got 7"):
+        SingleSeatEnv(opponents=["random", 7, "random"])  # type: ignore[list-item]
 
 
 def test_training_example_tiny_budget(tmp_path: Path) -> None:

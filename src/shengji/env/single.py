@@ -1,5 +1,6 @@
 """A Gymnasium environment for one seat; the other seats are the project's players
-(``random``, ``heuristic``, ``heuristic-nomem``: :func:`shengji.players.make_player`).
+(``random``, ``heuristic``, ``heuristic-nomem``, ``search``:
+:func:`shengji.players.make_player`), or players made by a factory of your own.
 
 Observations, action ids and rewards are those of the AEC environment for that seat; an
 episode ends with the last of its ``rounds``. The other seats act inside :meth:`step`
@@ -8,7 +9,7 @@ episode ends with the last of its ``rounds``. The other seats act inside :meth:`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from random import Random
 from typing import Any
 
@@ -17,35 +18,45 @@ import numpy as np
 from gymnasium import spaces
 
 from shengji.engine.rules import Rules
-from shengji.players import make_player
+from shengji.players import Player, make_player
 
 from .aec import MASK_DTYPE, Observation, resolve_rules
 from .core import Game
 from .encoding import Encoder
 
+PlayerFactory = Callable[[int], Player]
+"""Makes a player from a seed, e.g. ``lambda seed: SearchPlayer(seed, iterations=4)``."""
+
 
 class SingleSeatEnv(gymnasium.Env[Observation, int]):
-    """Sheng Ji for one seat (``seat``) against players named by ``opponents`` (one name
-    for all other seats, or one per other seat in seat order). ``turns`` as in the AEC
-    environment; here ``"hand"`` reveals nothing (only this seat is asked, about its own
-    hand) and spares the bid windows and show turns where it has nothing to choose."""
+    """Sheng Ji for one seat (``seat``) against ``opponents``: one player name or factory
+    for all other seats, or one per other seat in seat order (a factory is called with a
+    seed at each reset, so a seeded episode is the same every time). ``turns`` as in the
+    AEC environment; here ``"hand"`` reveals nothing (only this seat is asked, about its
+    own hand) and spares the bid windows and show turns where it has nothing to choose."""
 
     metadata = {"render_modes": []}  # noqa: RUF012 (gymnasium.Env declares it so)
 
     def __init__(self, preset: str = "tractor", table: int | None = None,
                  rules: Rules | None = None, *, seat: int = 0,
-                 opponents: str | Sequence[str] = "random", rounds: int | None = 1,
+                 opponents: str | PlayerFactory | Sequence[str | PlayerFactory] = "random",
+                 rounds: int | None = 1,
                  shaping: float = 0.0, turns: str = "public") -> None:
         self.rules = resolve_rules(preset, table, rules)
         n = self.rules.players
         if not 0 <= seat < n:
             raise ValueError(f"seat must be 0..{n - 1}, got {seat}")
-        names = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        names: list[str | PlayerFactory] = (
+            [opponents] * (n - 1) if isinstance(opponents, str) or callable(opponents)
+            else list(opponents))
         if len(names) != n - 1:
             raise ValueError(f"opponents needs one player name or {n - 1} names, "
                              f"got {len(names)}")
-        for name in set(names):
-            make_player(name)  # an unknown name fails here, with the choices
+        for name in names:
+            if isinstance(name, str):
+                make_player(name)  # an unknown name fails here, with the choices
+            elif not callable(name):
+                raise ValueError(f"an opponent is a player name or a factory, got {name!r}")
         self.seat = seat
         self.names = names
         self.others = [s for s in range(n) if s != seat]
@@ -70,7 +81,8 @@ class SingleSeatEnv(gymnasium.Env[Observation, int]):
         if seed is not None:
             self._seeds = Random(seed)
         match_seed = self._seeds.getrandbits(48)
-        self.game.bots = {s: make_player(name, seed=match_seed + s)
+        self.game.bots = {s: make_player(name, seed=match_seed + s) if isinstance(name, str)
+                          else name(match_seed + s)
                           for s, name in zip(self.others, self.names, strict=True)}
         self.game.reset(match_seed)
         return self._observe(), {}
