@@ -280,6 +280,7 @@ def play_round(players: list[Player], shots: set[str], prefix: str,
         for player, info in infos:
             if during is not None:
                 during(player, info)
+                info = player.info()  # the hook may have changed the page (reload, restart)
             acted = act(player, info, shots, prefix) or acted
         if not acted:
             time.sleep(0.05)
