@@ -277,7 +277,8 @@ def play_round(players: list[Player], shots: set[str], prefix: str,
                for p, i in infos):
             return
         acted = False
-        for player, info in infos:
+        for player in players:
+            info = player.info()  # as it is now: the players before may have moved
             if during is not None:
                 during(player, info)
                 info = player.info()  # the hook may have changed the page (reload, restart)
@@ -290,8 +291,9 @@ def play_round(players: list[Player], shots: set[str], prefix: str,
 
 def check_illegal(player: Player, info: dict[str, Any],
                   chinese: tuple[str, ...] | None = None) -> bool:
-    """On a follow turn, select as many cards as were led from the other end of the hand; when
-    that is illegal the engine's reason shows and Play stays disabled (False: it was legal).
+    """On a follow turn, select as many cards as were led from one end of the hand, then from
+    the other; when that is illegal the engine's reason shows and Play stays disabled (False:
+    both were legal).
     ``chinese``: the page is in Chinese, and the reason and the prompt must hold no English
     words but these names."""
     page = player.page
@@ -303,18 +305,23 @@ def check_illegal(player: Player, info: dict[str, Any],
     count = cards.count()
     if not 0 < led < count:
         return False
-    # The first card by keyboard (focus, Space), the others by mouse.
-    cards.nth(count - led).focus()
-    page.keyboard.press("Space")
-    assert cards.nth(count - led).get_attribute("aria-pressed") == "true"
-    for i in range(count - led + 1, count):
-        cards.nth(i).click()
-    page.wait_for_function("""() => {
-        const r = document.querySelector('#reason');
-        return r && !/Checking|检查中/.test(r.textContent) && (r.textContent === ''
-            || r.classList.contains('refused'));
-    }""", timeout=10000)
-    reason = page.text_content("#reason") or ""
+    reason = ""
+    for first in (count - led, 0):  # the cards at one end of the hand, then the other
+        # The first card by keyboard (focus, Space), the others by mouse.
+        cards.nth(first).focus()
+        page.keyboard.press("Space")
+        assert cards.nth(first).get_attribute("aria-pressed") == "true"
+        for i in range(first + 1, first + led):
+            cards.nth(i).click()
+        page.wait_for_function("""() => {
+            const r = document.querySelector('#reason');
+            return r && !/Checking|检查中/.test(r.textContent) && (r.textContent === ''
+                || r.classList.contains('refused'));
+        }""", timeout=10000)
+        reason = page.text_content("#reason") or ""
+        if reason.strip():
+            break
+        page.click("#clear-btn")
     if reason.strip():
         assert page.is_disabled("#play-btn")
         if chinese is not None:
@@ -327,7 +334,7 @@ def check_illegal(player: Player, info: dict[str, Any],
         assert summary in page.inner_text("#help-panel")
         shoot(player, "illegal-selection")
         page.click("#help-btn")
-    page.click("#clear-btn")
+        page.click("#clear-btn")
     return bool(reason.strip())
 
 
