@@ -91,11 +91,7 @@ class TrickLog:
                 view.hand) or self._base_kitty != view.kitty:
             assert self.left is not None
             base = self.left[:]
-            for card in view.hand:
-                base[card] -= 1
-            if view.kitty is not None:
-                for card in view.kitty:
-                    base[card] -= 1
+            _remove_own(base, view)
             self._base, self._base_seat = base, view.seat
             self._base_size, self._base_kitty = len(view.hand), view.kitty
         return base
@@ -225,11 +221,7 @@ class Memory:
                         counts[card] -= 1
             else:
                 counts = list(log.pack)
-                for card in view.hand:
-                    counts[card] -= 1
-                if view.kitty is not None:
-                    for card in view.kitty:
-                        counts[card] -= 1
+                _remove_own(counts, view)
             unseen = self._unseen = (
                 counts if min(counts) >= 0 else [c if c > 0 else 0 for c in counts])
         return unseen
@@ -373,3 +365,12 @@ def single_readings(trump: Trump) -> tuple[Reading, ...]:
             (Unit(trump.suit_index[c], 1, 1, trump.levels[c], (c,)),) for c in ALL_CARDS)
     _singles[:] = [(trump, readings)]
     return readings
+
+
+def _remove_own(counts: list[int], view: SeatView) -> None:
+    """Take the seat's hand and its kitty (when it holds one) out of per-face ``counts``."""
+    for card in view.hand:
+        counts[card] -= 1
+    if view.kitty is not None:
+        for card in view.kitty:
+            counts[card] -= 1
