@@ -230,9 +230,6 @@ class Game:
         self._passes = [Pass(s) for s in range(self.n)]
         self._plays: dict[int, Play] = {}
         """Plays of one card, made once per seat and card (actions are immutable)."""
-        self._bid_state: tuple[Round | None, int, tuple[Card, ...]] = (None, -1, ())
-        self._can: dict[int, tuple[int, bool]] = {}
-        self._bid_faces: dict[frozenset[Rank], tuple[Card, ...]] = {}
         self._fewest: tuple[Round | None, int, list[int]] = (None, -1, [])
         self._fewest_known: dict[tuple[object, ...], list[int]] = {}
 
@@ -500,40 +497,8 @@ class Game:
         return fewest
 
     def _can_bid(self, rnd: Round, seat: int) -> bool:
-        """True when ``seat`` may bid or withdraw now, during the deal.
-
-        A seat's bids depend only on the bidding and on the cards it holds that can be
-        shown in a bid (jokers and the trump ranks: :meth:`Bidding.options` looks at no
-        others), and during the deal cards are only added (more copies only add options):
-        so while the bidding does not change, a seat that can bid still can, and a seat
-        that cannot still cannot until it holds more such cards. The bidding's options
-        are asked only when the answer may have changed (the tests hold the answers equal
-        to the round's legal actions)."""
-        bidding = rnd.bidding
-        version = bidding.version
-        state = self._bid_state
-        if state[0] is not rnd or state[1] != version:
-            ranks = set(bidding.ranks)
-            declared = bidding.declaration
-            if declared is not None and declared.rank is not None:
-                ranks.add(declared.rank)
-            key = frozenset(ranks)
-            faces = self._bid_faces.get(key)
-            if faces is None:
-                faces = self._bid_faces[key] = tuple(
-                    c for c in ALL_CARDS if c.rank is None or c.rank in ranks)
-            state = self._bid_state = (rnd, version, faces)
-            self._can = {}
-        counts = rnd.hands[seat].counts
-        held = sum(map(counts.__getitem__, state[2]))
-        known = self._can.get(seat)
-        if known is not None and (known[1] or known[0] == held):
-            return known[1]  # more cards never take a bid away
-        rules, winner = rnd.rules, bidding.winner
-        can = (rules.bid_withdraw and winner is not None and winner.seat == seat) or (
-            rules.trump_choice != TrumpChoice.DEALER and bool(bidding.options(seat, counts)))
-        self._can[seat] = (held, can)
-        return can
+        """True when ``seat``'s hand may bid or withdraw now (:meth:`Round.can_bid`)."""
+        return rnd.can_bid(seat)
 
     def _advance(self) -> None:
         """Play automatic actions (draws, bots) until a seat must decide."""

@@ -128,6 +128,8 @@ class Phase(StrEnum):
 # module constants for the phases tested at every action (a member access on an enum class
 # costs a lookup each time)
 _DEAL, _PLAY, _DONE = Phase.DEAL, Phase.PLAY, Phase.DONE
+_BIDDING_AFTER = (Phase.BID, Phase.OVERBID)
+"""The phases of bidding after the deal, in turn."""
 
 
 def level_rank(level: int) -> Rank | None:
@@ -264,9 +266,9 @@ class Round:
         self._history_tuple: tuple[Action, ...] = ()
         self._tricks_tuple: tuple[TrickRecord, ...] = ()
         self._redacted: dict[tuple[int, ...], tuple[Action, ...]] = {}
-        # seat -> (bidding version, ranks) at which it had no bid, while it has drawn no
-        # card that can be shown in a bid (a joker or a card of a bid rank) since
-        self._no_bid: dict[int, tuple[int, tuple[Rank, ...]]] = {}
+        # seat -> ((bidding version, ranks), whether it had a bid then), while its cards
+        # that can be shown in a bid (jokers, cards of a bid rank) have not changed since
+        self._has_bid: dict[int, tuple[tuple[int, tuple[Rank, ...]], bool]] = {}
 
     # -- seats and sides -------------------------------------------------------------
 
@@ -351,8 +353,8 @@ class Round:
     def actors(self) -> list[int]:
         """Every seat that has a legal action now (during the deal, anyone may bid)."""
         if self.phase == Phase.DEAL:
-            return [s for s in range(self.rules.players) if s == self.drawer or any(
-                True for _ in self._bid_options(s))]
+            return [s for s in range(self.rules.players) if s == self.drawer or (
+                self.can_bid(s))]
         seat = self.to_move
         return [] if seat is None else [seat]
 
@@ -620,23 +622,38 @@ class Round:
         """During the deal, ``Draw(seat)`` when drawing is the only legal action of ``seat``
         (it is the drawer and can neither bid nor take a bid back), else ``None``; cheaper
         than listing :meth:`legal`."""
-        if self.phase is not _DEAL or seat != self.drawer:
+        if self.phase is not _DEAL or seat != self.drawer or self.can_bid(seat):
             return None
-        if self.rules.bid_withdraw:
-            winner = self.bidding.winner
-            if winner is not None and winner.seat == seat:
-                return None
-        bidding = self.bidding
-        state = (bidding.version, bidding.ranks)
-        if self._no_bid.get(seat) != state:
-            if next(self._bid_options(seat), None) is not None:
-                return None
-            self._no_bid[seat] = state
         draw = _DRAWS.get(seat)
         if draw is None:
             draw = _DRAWS[seat] = Draw(seat)
             _DRAW_IDS.add(id(draw))
         return draw
+
+    def can_bid(self, seat: int) -> bool:
+        """Whether ``seat`` may bid now or take its standing bid back: whether
+        :meth:`legal` holds a :class:`~shengji.game.actions.Bid` or a
+        :class:`~shengji.game.actions.Withdraw` for it (during the deal any seat may, in
+        the bidding after it or after the kitty only the seat whose turn it is); cheaper
+        than listing :meth:`legal`, the answer being kept until the bids or the seat's
+        cards that can be shown in a bid change. ``False`` for a seat not at the table."""
+        phase = self.phase
+        if phase is not _DEAL and (seat != self.bid_turn or phase not in _BIDDING_AFTER):
+            return False
+        if not 0 <= seat < self.rules.players:
+            return False
+        bidding = self.bidding
+        if self.rules.bid_withdraw and phase is not Phase.OVERBID:
+            winner = bidding.winner
+            if winner is not None and winner.seat == seat:
+                return True
+        state = (bidding.version, bidding.ranks)
+        known = self._has_bid.get(seat)
+        if known is not None and known[0] == state:
+            return known[1]
+        can = next(self._bid_options(seat), None) is not None
+        self._has_bid[seat] = (state, can)
+        return can
 
     def undo(self) -> Action:
         """Take back the last action (needs ``track_undo``); returns it."""
@@ -684,7 +701,7 @@ class Round:
         hand.add_card(card)
         rank = card.rank
         if rank is None or rank in self.bidding.ranks or rank == self._declared_rank():
-            self._no_bid.pop(drawer, None)  # it may bid with this card
+            self._has_bid.pop(drawer, None)  # it may bid with this card
         cached = self._sorted.get(drawer)
         if cached is not None and self.trump is None and cached[0] is hand:
             cards = list(cached[1])
@@ -725,6 +742,7 @@ class Round:
             self.steals += 1
             self.hands[action.seat].add(self.kitty)
             self._sorted = {}  # new cards, and maybe a new trump
+            self._has_bid.pop(action.seat, None)
             self.kitty_owner = action.seat
             if self.rules.kitty_overbid_takes_dealer:
                 self.dealer = action.seat
@@ -793,6 +811,7 @@ class Round:
         assert self.dealer is not None
         self.hands[self.dealer].add(self.kitty)
         self._sorted = {}  # the trump orders the hands now
+        self._has_bid.pop(self.dealer, None)
         self.phase = Phase.KITTY
 
     def _kitty_suit(self, rank: Rank) -> Suit | str | None:
@@ -839,12 +858,14 @@ class Round:
         self.kitty_owner = self.dealer
         self.hands[self.dealer].add(self.kitty)
         self._sorted = {}  # the trump orders the hands now
+        self._has_bid.pop(self.dealer, None)
         self.phase = Phase.KITTY
 
     def _bury(self, action: Bury) -> None:
         self.buried_at = (*self.buried_at, len(self.history) - 1)
         self.hands[action.seat].remove(action.cards)
         self._sorted.pop(action.seat, None)
+        self._has_bid.pop(action.seat, None)
         self.kitty = tuple(action.cards)
         limit = self.rules.kitty_overbid_limit
         if self.rules.kitty_overbid and (limit is None or self.steals < limit):
