@@ -593,3 +593,29 @@ def test_memory_kept_across_decisions_equals_one_read_from_scratch() -> None:
                 checked += 1
             match.apply(players[seat].act(view, match.legal(seat)))
         assert checked > 40
+
+
+def test_forced_play_is_the_play_the_player_would_choose() -> None:
+    """Where the heuristic finds its play without a view (no choice: the last card led,
+    the only follow, every card forced), it is the play it chooses from the view, with
+    the cards in the same order; and it finds one often."""
+    from shengji.game.match import Match
+
+    for rules in SHORTCUT_RULES:
+        match = Match(rules, seed=7, max_rounds=2)
+        players = [HeuristicPlayer(seat, remember=seat != 1) for seat in range(rules.players)]
+        shadow = HeuristicPlayer(99)  # asked first: its state must not matter
+        plays = found = 0
+        while not match.is_over:
+            seat = match.to_move
+            assert seat is not None
+            view, legal = match.view(seat), match.legal(seat)
+            action = players[seat].act(view, legal)
+            if view.phase == Phase.PLAY:
+                plays += 1
+                forced = shadow.forced_play(legal)
+                if forced is not None:
+                    found += 1
+                    assert forced == action and str(forced) == str(action)
+            match.apply(action)
+        assert plays > 40 and found > plays // 20, (rules, plays, found)

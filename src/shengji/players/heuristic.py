@@ -88,6 +88,9 @@ class HeuristicPlayer:
         self.remember = remember
         self.log = TrickLog()
         self._trump_tables: _Tables | None = None
+        self._listed: tuple[LegalPlays, list[tuple[Card, ...]]] | None = None
+        """The follows :meth:`forced_play` listed, for the legal set they were listed from
+        (read again by :meth:`follow` on that set)."""
 
     def __repr__(self) -> str:
         return f"HeuristicPlayer(remember={self.remember})"
@@ -119,6 +122,27 @@ class HeuristicPlayer:
         if phase == Phase.SHOW:
             return Show(view.seat) if Show(view.seat) in legal else Pass(view.seat)
         return self._play(view, legal)
+
+    def forced_play(self, legal: Legal) -> Play | None:
+        """The play :meth:`act` would choose where the seat has no choice, found without a
+        view (none needs building): the last card led, the only follow listed, or every
+        card forced; ``None`` where there is a choice or this cannot tell cheaply."""
+        plays = legal.plays
+        if isinstance(plays, LegalLeads):
+            hand = plays.hand
+            return _play_action(legal.seat, tuple(hand.cards())) if len(hand) == 1 else None
+        if not isinstance(plays, LegalPlays) or plays.bombs:
+            return None
+        mode = plays.mode
+        if mode == "follow":
+            listed = _follows(plays, plays.rules, self._tables(plays.trump))
+            self._listed = (plays, listed)
+            return _play_action(legal.seat, listed[0]) if len(listed) == 1 else None
+        if mode == "short" or mode == "free":
+            # the heuristic's candidates would be the forced cards alone (nothing to fill)
+            forced = _forced(plays)
+            return _play_action(legal.seat, forced) if len(forced) == plays.count else None
+        return None
 
     def _play(self, view: SeatView, legal: Legal) -> Action:
         """A lead or a follow."""
@@ -459,7 +483,12 @@ class HeuristicPlayer:
         trump = legal.trump
         mode = legal.mode
         if mode == "follow":
-            listed = _follows(legal, view.rules, self._tables(legal.trump))
+            known = self._listed
+            if known is not None and known[0] is legal:
+                listed = known[1]
+            else:
+                listed = _follows(legal, view.rules, self._tables(legal.trump))
+            self._listed = None
             if listed is _UNLISTED:
                 listed = list(islice(iter(legal), _ENUMERATE_LIMIT))
             if len(listed) < _ENUMERATE_LIMIT:

@@ -10,8 +10,10 @@ from shengji.game.legal import Legal
 from shengji.game.match import Match
 from shengji.game.round import Phase, Round
 from shengji.players.base import Player
+from shengji.players.heuristic import HeuristicPlayer
 
 _DEAL = Phase.DEAL
+_PLAY = Phase.PLAY
 """The phase as a module constant (an enum member access is a class lookup each time)."""
 
 
@@ -35,6 +37,10 @@ def decide(game: Round | Match, seat: int, player: Player) -> Action:
             return forced
         return player.act(game.view(seat), legal)
     legal = game.legal(seat)
+    if rnd.phase is _PLAY and type(player) is HeuristicPlayer:
+        play = player.forced_play(legal)  # its play when it has no choice: no view built
+        if play is not None:
+            return play
     return player.act(game.view(seat), legal)
 
 
