@@ -32,14 +32,17 @@ from functools import lru_cache
 from itertools import compress, islice
 from math import comb
 from random import Random
+from typing import Final
 
-from shengji.engine.cards import SMALL_JOKER_ID, Card, Rank, Suit
+from shengji.engine.cards import SMALL_JOKER_ID as _SMALL_JOKER_ID
+from shengji.engine.cards import Card, Rank, Suit
 from shengji.engine.follow import LegalPlays
 from shengji.engine.friends import FriendCall
 from shengji.engine.lead import Lead, LegalLeads
 from shengji.engine.rules import FriendCalls, Rules, ThrowBeat, TupleFollow
 from shengji.engine.trick import beats
-from shengji.engine.trump import TRUMP, Trump
+from shengji.engine.trump import TRUMP as _TRUMP_SUIT
+from shengji.engine.trump import Trump
 from shengji.engine.units import (
     Reading,
     Unit,
@@ -72,10 +75,13 @@ from shengji.players.memory import (
     single_readings,
 )
 
-_ENUMERATE_LIMIT = 80
-_PLAY = Phase.PLAY
-_BIDDING = (Phase.DEAL, Phase.BID, Phase.OVERBID)
-_POINTS = tuple(Card(i).points for i in range(54))
+# module constants are Final: a mypyc build keeps them in C statics (no dictionary lookup)
+_ENUMERATE_LIMIT: Final = 80
+TRUMP: Final = _TRUMP_SUIT
+SMALL_JOKER_ID: Final = _SMALL_JOKER_ID
+_PLAY: Final = Phase.PLAY
+_BIDDING: Final = (Phase.DEAL, Phase.BID, Phase.OVERBID)
+_POINTS: Final = tuple(Card(i).points for i in range(54))
 """The points of each face."""
 
 
@@ -575,15 +581,15 @@ class HeuristicPlayer:
                 add(trumps[:n])
 
 
-_NO_CARDS: frozenset[Card] = frozenset()
+_NO_CARDS: Final[frozenset[Card]] = frozenset()
 
-_PLAYS: list[dict[tuple[Card, ...], Play]] = []
+_PLAYS: Final[list[dict[tuple[Card, ...], Play]]] = []
 """Per seat, play actions by cards, made once and shared (an action is immutable, and its
 constructor checks its input each time)."""
 
 
-_DRAWS: list[Draw] = []
-_PASSES: list[Pass] = []
+_DRAWS: Final[list[Draw]] = []
+_PASSES: Final[list[Pass]] = []
 """Draw and pass actions by seat, made once and shared."""
 
 
@@ -613,10 +619,10 @@ def _play_action(seat: int, cards: tuple[Card, ...]) -> Play:
         play = made[cards] = Play(seat, cards)
     return play
 
-_UNITS: dict[UnitSpec, Unit] = {}
+_UNITS: Final[dict[UnitSpec, Unit]] = {}
 """Tractors made from their specs (a unit depends on its spec alone; shared by all
 players)."""
-_TUPLES: dict[int, Unit] = {}
+_TUPLES: Final[dict[int, Unit]] = {}
 """Tuples (singles too) by ``face, level, suit, width`` packed in one int."""
 
 
@@ -646,9 +652,9 @@ def _lead_units(legal: LegalLeads) -> list[Unit]:
     return units
 
 
-_UNLISTED: list[tuple[Card, ...]] = []
+_UNLISTED: Final[list[tuple[Card, ...]]] = []
 """What :func:`_follows` answers where the legal set must list the follows itself."""
-_MANY: list[tuple[Card, ...]] = [()] * _ENUMERATE_LIMIT
+_MANY: Final[list[tuple[Card, ...]]] = [()] * _ENUMERATE_LIMIT
 """What :func:`_follows` answers where there are too many follows to list."""
 
 

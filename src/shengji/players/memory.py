@@ -9,16 +9,22 @@ that is the "no card memory" baseline players are measured against.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from shengji.engine.cards import ALL_CARDS, Card
 from shengji.engine.friends import FriendCall, FriendTracker
 from shengji.engine.lead import Lead, is_rainbow
 from shengji.engine.rules import Partnership, Rules
 from shengji.engine.trick import Play, beats
-from shengji.engine.trump import TRUMP, Trump
+from shengji.engine.trump import TRUMP as _TRUMP_SUIT
+from shengji.engine.trump import Trump
 from shengji.engine.units import LevelCounts, Reading, Unit, counts_of_suit, placements
 from shengji.game.deal import pack_counts
 from shengji.game.view import SeatView
+
+TRUMP: Final = _TRUMP_SUIT
+"""The trump suit's index (Final: a mypyc build keeps module constants in C statics, not
+looked up in the module's dictionary)."""
 
 
 class TrickLog:
@@ -57,7 +63,7 @@ class TrickLog:
             self._reset(tricks[0], view.rules.players)
         if view.rules is not self.rules:
             self.rules = view.rules
-            self.pack = pack_counts(view.rules, view.removed)
+            self.pack = _pack(view.rules, view.removed)
             self.left = self._base = None
         left = self.left
         if left is None:
@@ -111,6 +117,22 @@ class TrickLog:
         return tracker.copy()
 
 
+_PACKS: Final[list[tuple[Rules, tuple[Card, ...], tuple[int, ...]]]] = []
+"""The last pack read by :func:`_pack` (the seats of a round share their rules)."""
+
+
+def _pack(rules: Rules, removed: tuple[Card, ...]) -> tuple[int, ...]:
+    """:func:`~shengji.game.deal.pack_counts`, kept for the last rules object asked for
+    (looking it up in that function's cache hashes the whole rules)."""
+    if _PACKS:
+        last = _PACKS[0]
+        if last[0] is rules and last[1] == removed:
+            return last[2]
+    pack = pack_counts(rules, removed)
+    _PACKS[:] = [(rules, removed, pack)]
+    return pack
+
+
 def shows_void(lead: Sequence[Card], play: Sequence[Card], trump: Trump, rules: Rules) -> bool:
     """True if ``play``, following ``lead``, proves its seat void in the led suit: fewer
     cards of that suit than were led — unless the lead was a rainbow (followers owe no
@@ -146,7 +168,7 @@ def _read_trick(trick: Sequence[Play], trump: Trump | None, rules: Rules, left: 
             voids[play.seat].add(suit)
 
 
-_SIDES: dict[int, set[int]] = {}
+_SIDES: Final[dict[int, set[int]]] = {}
 """The side of each seat under fixed partnerships, by number of players and seat."""
 
 
@@ -301,7 +323,7 @@ class Memory:
 
 
 _Winner = tuple[Trump, Rules, tuple[Play, ...], int, Reading, Lead]
-_last_trick: list[_Winner] = []
+_last_trick: Final[list[_Winner]] = []
 """The last trick read by :func:`current_winner` (the next seat's view of the same trick
 shares its plays, so only the plays added since are compared)."""
 
@@ -347,9 +369,9 @@ def beats_single(play: tuple[Card, ...], current: Unit, trump: Trump) -> Reading
     return None
 
 
-_singles: list[tuple[Trump, tuple[Reading, ...]]] = []
+_singles: Final[list[tuple[Trump, tuple[Reading, ...]]]] = []
 """The single-card readings of the last trump asked for."""
-_SINGLES: dict[Trump, tuple[Reading, ...]] = {}
+_SINGLES: Final[dict[Trump, tuple[Reading, ...]]] = {}
 """The single-card readings of each trump seen (equal trumps order the cards alike)."""
 
 

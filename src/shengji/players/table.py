@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from shengji.engine.rules import Rules
 from shengji.game.actions import Action
@@ -12,8 +13,8 @@ from shengji.game.round import Phase, Round
 from shengji.players.base import Player
 from shengji.players.heuristic import HeuristicPlayer
 
-_DEAL = Phase.DEAL
-_PLAY = Phase.PLAY
+_DEAL: Final = Phase.DEAL
+_PLAY: Final = Phase.PLAY
 """The phase as a module constant (an enum member access is a class lookup each time)."""
 
 
