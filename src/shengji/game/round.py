@@ -263,9 +263,11 @@ class Round:
         # seat's sorted hand with the Hand it was read from, the history and the tricks as
         # tuples (always a prefix of the lists), the history with other seats' buries hidden
         self._sorted: dict[int, tuple[Hand, tuple[Card, ...]]] = {}
-        self._history_tuple: tuple[Action, ...] = ()
         self._tricks_tuple: tuple[TrickRecord, ...] = ()
-        self._redacted: dict[tuple[int, ...], tuple[Action, ...]] = {}
+        # the history as each seat may see it (key: the seat; -1 once nothing is hidden
+        # from anyone): append-only lists that views read up to their length, so a view
+        # costs no copy; replaced, never changed, when undo or a copy resets these caches
+        self._logs: dict[int, list[Action]] = {}
         # seat -> ((bidding version, ranks), whether it had a bid then), while its cards
         # that can be shown in a bid (jokers, cards of a bid rank) have not changed since
         self._has_bid: dict[int, tuple[tuple[int, tuple[Rank, ...]], bool]] = {}
@@ -974,33 +976,28 @@ class Round:
             self._sorted[seat] = cached
         return cached[1]
 
-    def history_of(self, seat: int) -> tuple[Action, ...]:
-        """The history as ``seat`` may see it: other seats' buries without their cards
-        (shown to all after the round if ``kitty_revealed``). Shared between views."""
+    def history_log(self, seat: int) -> tuple[list[Action], int]:
+        """The history as ``seat`` may see it (other seats' buries without their cards,
+        shown to all after the round if ``kitty_revealed``): the first ``length`` actions
+        of ``log``. The log is shared by the views of ``seat`` and only ever grows, by
+        actions ``seat`` may see, so a view takes its part without a copy; the round
+        starts a new log rather than change one (undo, the kitty revealed)."""
         actions = self.history  # append-only between undos (which reset the caches)
         buried = self.buried_at
-        hidden: tuple[int, ...] = ()
-        if self.kitty_owner is not None and not (
-                self.phase is _DONE and self.rules.kitty_revealed):
-            if len(buried) == 1:  # one bury (no bidding after the kitty): hidden from others
-                hidden = buried if actions[buried[0]].seat != seat else ()
-            else:
-                hidden = tuple(i for i in buried if actions[i].seat != seat)
-        if not hidden:
-            history = self._history_tuple
-            if len(history) != len(actions):
-                history = self._history_tuple = tuple(actions)
-            return history
-        redacted = self._redacted.get(hidden)
-        if redacted is None or len(redacted) > len(actions):
-            public = list(actions)
-            for i in hidden:
-                public[i] = Bury(actions[i].seat, ())
-            redacted = tuple(public)
-        elif len(redacted) < len(actions):
-            redacted += tuple(actions[len(redacted):])
-        self._redacted[hidden] = redacted
-        return redacted
+        key = seat if buried and not (self.phase is _DONE and self.rules.kitty_revealed) else -1
+        logs = self._logs
+        log = logs.get(key)
+        if log is None:
+            log = logs[key] = []
+        done, length = len(log), len(actions)
+        if done < length:
+            added = actions[done:]
+            if key >= 0:
+                for i in buried:
+                    if i >= done and actions[i].seat != seat:
+                        added[i - done] = Bury(actions[i].seat, ())
+            log += added
+        return log, length
 
     def tricks_tuple(self) -> tuple[TrickRecord, ...]:
         """The finished tricks as a tuple shared between views."""

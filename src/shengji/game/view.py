@@ -8,7 +8,7 @@ it (and to everyone after the round if ``kitty_revealed``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from shengji.engine.cards import Card, hand_sizes
@@ -71,45 +71,65 @@ class SeatView:
         phase, rules, owner = rnd.phase, rnd.rules, rnd.kitty_owner
         sees_kitty = owner == seat or (phase is _DONE and rules.kitty_revealed)
         trick, tracker, result = rnd.trick, rnd.tracker, rnd.result
-        values = {
-            "seat": seat,
-            "rules": rules,
-            "phase": phase,
-            "to_move": rnd.to_move,
-            "hand": rnd.sorted_hand(seat),
-            "hand_sizes": hand_sizes(rnd.hands),
-            "levels": rnd.levels,
-            "dealer": rnd.dealer,
-            "declarers": rnd.declarers,
-            "trump": rnd.trump,
-            "bids": rnd.bidding.shown,
-            "exposed": rnd.exposed,
-            "removed": rnd.removed,
-            "kitty_turned": rnd.kitty_turned,
-            "kitty": tuple(rnd.kitty) if sees_kitty and owner is not None else None,
-            "calls": tracker.calls if tracker is not None else (),
-            "friends": tracker.friends if tracker is not None else (),
-            "trick_leader": trick.leader if trick is not None else None,
-            "trick": tuple(trick.plays) if trick is not None else (),
-            "trick_winner": trick.winner if trick is not None else None,
-            "tricks": rnd.tricks_tuple(),
-            "captured": tuple(rnd.captured),
-            "history": rnd.history_of(seat),
-            "result": result if sees_kitty or result is None else _hide_kitty(result),
-        }
+        # a copy of a filled dict, its values then set, costs half a dict display as big
+        values = _FIELDS.copy()
+        values["seat"] = seat
+        values["rules"] = rules
+        values["phase"] = phase
+        values["to_move"] = rnd.to_move
+        values["hand"] = rnd.sorted_hand(seat)
+        values["hand_sizes"] = hand_sizes(rnd.hands)
+        values["levels"] = rnd.levels
+        values["dealer"] = rnd.dealer
+        values["declarers"] = rnd.declarers
+        values["trump"] = rnd.trump
+        values["bids"] = rnd.bidding.shown
+        values["exposed"] = rnd.exposed
+        values["removed"] = rnd.removed
+        values["kitty_turned"] = rnd.kitty_turned
+        if sees_kitty and owner is not None:
+            values["kitty"] = rnd.kitty
+        if tracker is not None:
+            values["calls"] = tracker.calls
+            values["friends"] = tracker.friends
+        if trick is not None:
+            values["trick_leader"] = trick.leader
+            values["trick"] = tuple(trick.plays)
+            values["trick_winner"] = trick.winner
+        values["tricks"] = rnd.tricks_tuple()
+        values["captured"] = tuple(rnd.captured)
+        values["result"] = result if sees_kitty or result is None else _hide_kitty(result)
+        values["_log"] = rnd.history_log(seat)  # read as ``history`` when first asked
         if _PLAIN:
             # a frozen dataclass's __init__ sets these attributes one call at a time: the
             # filled dict becomes the view's own (its __setattr__ refuses, object's does not)
             view = object.__new__(cls)
             object.__setattr__(view, "__dict__", values)
             return view
-        return cls(**values)  # type: ignore[arg-type]
+        log, length = rnd.history_log(seat)
+        del values["_log"]
+        return cls(**values, history=tuple(log[:length]))  # type: ignore[arg-type]
 
     def hidden_cards(self) -> int:
         """How many cards this seat cannot see (other hands, and the kitty if not its own)."""
         others = sum(n for s, n in enumerate(self.hand_sizes) if s != self.seat)
         kitty = 0 if self.kitty is not None else self.rules.kitty_size
         return others + kitty
+
+
+class _History:
+    """``SeatView.history`` of a view made by :meth:`SeatView.of`, which holds the seat's
+    history log and its length instead (no copy of the history per view): the tuple is
+    read from them when first asked and kept as the view's own attribute, which Python
+    then finds first (a descriptor without ``__set__``)."""
+
+    def __get__(self, view: object, owner: type | None = None) -> object:
+        if view is None:
+            return self
+        values = view.__dict__
+        log, length = values["_log"]
+        history = values["history"] = tuple(log[:length])
+        return history
 
 
 def _hide_kitty(result: RoundResult | None) -> RoundResult | None:
@@ -132,6 +152,16 @@ def _hidden_kitty_line(line: str, counted: bool) -> str:
         return f"Kitty (hidden): {tail}"
     return "Kitty (hidden): not counted " + tail[tail.index("("):]
 
+
+setattr(SeatView, "history", _History())  # noqa: B010 (after @dataclass: not a default)
+
+_FIELDS: dict[str, object] = {
+    **{f.name: None for f in fields(SeatView) if f.name != "history"},
+    "kitty": None, "calls": (), "friends": (), "trick_leader": None, "trick": (),
+    "trick_winner": None, "_log": None,
+}
+"""The attributes of a view made by :meth:`SeatView.of` (``_log`` for ``history``), with
+the values of a view without a visible kitty, friend calls or trick."""
 
 _PLAIN = SeatView.__dictoffset__ != 0
 """Views are plain Python objects (also in a mypyc build, where a dataclass's generated
