@@ -11,8 +11,9 @@ import pytest
 
 from shengji.engine.cards import Hand, Rank, Suit, hand_sizes
 from shengji.engine.follow import LegalPlays, Structure, structure_of
-from shengji.engine.lead import Lead, LegalLeads
+from shengji.engine.lead import Lead, LegalLeads, PlayError
 from shengji.engine.rules import Rules, TractorFollow, TupleFollow
+from shengji.engine.throws import Block, _beating, check_throw
 from shengji.engine.trump import Trump
 from shengji.engine.units import (
     Unit,
@@ -275,3 +276,38 @@ def test_only_the_current_legal_sets_plays_are_taken_unchecked() -> None:
     assert rnd.history[-1] is play and not legal.vouches(Play(follower, play.cards))
     later = rnd.legal(rnd.to_move or 0)  # a new position: a new set
     assert isinstance(later, PlayLegal) and not later.vouches(play)
+
+
+@pytest.mark.parametrize("rules", [*VARIANTS, Rules(throw_blocked_by_equal=True),
+                                   Rules(decks=3, throw_blocked_by_equal=True)])
+def test_a_throw_is_blocked_by_the_units_placements_find(rules: Rules) -> None:
+    """check_throw finds each tuple's blocker from each hand's highest tuples: the same
+    blocks as asking placements (``_beating``) for every unit, as it did before."""
+    rng = Random(repr(rules))
+    deck = pack(rules)
+    checked = 0
+    for _ in range(60):
+        trump = _trump(rules, rng)
+        rng.shuffle(deck)
+        size = len(deck) // 4
+        hands = [Hand(deck[k * size:(k + 1) * size]) for k in range(4)]
+        suit = rng.randrange(5)
+        thrown = tuple(c for c in hands[0].cards() if trump.suit_index[c] == suit)
+        try:
+            lead = Lead.from_cards(thrown, trump, rules)
+        except PlayError:
+            continue
+        if not lead.is_throw:
+            continue
+        others = dict(enumerate(hands[1:], start=1))
+        expected = []
+        for unit in lead.units:
+            for seat in sorted(others):
+                beater = _beating(unit, counts_of_suit(others[seat].counts, unit.suit, trump),
+                                  trump, rules)
+                if beater is not None:
+                    expected.append(Block(unit, seat, beater))
+                    break
+        assert check_throw(lead, others, trump, rules).blocks == tuple(expected)
+        checked += bool(expected)
+    assert checked > 10

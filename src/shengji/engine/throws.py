@@ -105,6 +105,24 @@ def _beating(unit: Unit, cards: LevelCounts, trump: Trump, rules: Rules) -> Unit
     return None
 
 
+def _highest_tuples(counts: list[int], suit: int, trump: Trump, widest: int
+                    ) -> list[tuple[int, Card] | None]:
+    """For each width 1..``widest`` (index), the highest level of ``suit`` at which the
+    hand holds that many copies of a face, with the lowest such face there (the first
+    tuple :func:`placements` gives of that width, above any level); ``None`` if none."""
+    highest: list[tuple[int, Card] | None] = [None] * (widest + 1)
+    levels = trump.levels
+    for face in trump.suit_faces[suit]:
+        n = counts[face]
+        if n:
+            level = levels[face]
+            for width in range(1, min(n, widest) + 1):
+                known = highest[width]
+                if known is None or level > known[0] or (level == known[0] and face < known[1]):
+                    highest[width] = (level, face)
+    return highest
+
+
 def check_throw(lead: Lead, others: Mapping[int, Hand], trump: Trump, rules: Rules) -> ThrowOutcome:
     """Check a lead against the hands that may challenge it (seat -> hand).
 
@@ -116,13 +134,25 @@ def check_throw(lead: Lead, others: Mapping[int, Hand], trump: Trump, rules: Rul
     blocks = []
     seats = sorted(others)
     suited: dict[tuple[int, int], LevelCounts] = {}  # each hand's cards of a suit, read once
+    tops: dict[tuple[int, int], list[tuple[int, Card] | None]] = {}
+    equal = rules.throw_blocked_by_equal
     for unit in lead.units:
         for seat in seats:
-            cards = suited.get((seat, unit.suit))
-            if cards is None:
-                cards = suited[(seat, unit.suit)] = counts_of_suit(others[seat].counts,
-                                                                   unit.suit, trump)
-            beater = _beating(unit, cards, trump, rules)
+            if unit.length == 1:  # a tuple: the hand's highest of its width, found once
+                highest = tops.get((seat, unit.suit))
+                if highest is None:
+                    highest = tops[(seat, unit.suit)] = _highest_tuples(
+                        others[seat].counts, unit.suit, trump, rules.decks)
+                top = highest[unit.width]
+                above = unit.top - 1 if equal else unit.top
+                beater = make_unit(unit.suit, unit.width, top[0], (top[1],)) if (
+                    top is not None and top[0] > above) else None
+            else:
+                cards = suited.get((seat, unit.suit))
+                if cards is None:
+                    cards = suited[(seat, unit.suit)] = counts_of_suit(others[seat].counts,
+                                                                       unit.suit, trump)
+                beater = _beating(unit, cards, trump, rules)
             if beater is not None:
                 blocks.append(Block(unit, seat, beater))
                 break
