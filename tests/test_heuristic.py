@@ -502,7 +502,7 @@ def test_quick_beats_agree_with_the_trick_rules() -> None:
     from shengji.engine.trick import beats
     from shengji.engine.trump import TRUMP
     from shengji.engine.units import make_unit
-    from shengji.players.heuristic import _beater
+    from shengji.players.heuristic import _Beater
 
     for rules, trump, lead, legal in _follow_positions(800):
         plays = list(islice(iter(legal), 60))
@@ -516,9 +516,9 @@ def test_quick_beats_agree_with_the_trick_rules() -> None:
             low = trump.faces_at[TRUMP][1][0]
             current.append((make_unit(TRUMP, 1, 1, (low,)),))
         for reading in current:
-            beat = _beater(reading, lead, trump, rules)
+            beater = _Beater(reading, lead, trump, rules)
             for play in plays:
-                assert beat(play) == beats(play, reading, lead, trump, rules), (lead, play)
+                assert beater.beat(play) == beats(play, reading, lead, trump, rules), (lead, play)
 
 
 def test_memory_knows_which_units_the_unseen_cards_can_beat() -> None:

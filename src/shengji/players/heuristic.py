@@ -27,7 +27,7 @@ Its habits, each one a method below and a scenario test:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import compress, islice
 from math import comb
@@ -393,28 +393,38 @@ class HeuristicPlayer:
         assert state is not None
         winner, reading, lead = state
         side = memory.side()
-        players = rules.players
+        players, seat = rules.players, view.seat
         trick = view.trick
-        after = [(view.seat + k) % players for k in range(1, players - len(trick))]
+        after = [(seat + k) % players for k in range(1, players - len(trick))]
         last = not after
         points = _POINTS
         reserve = self._reserve(view, memory)
         table = self._tables(trump).costs
-        if reserve:
-            costs = [sum(table[c] + (100 if c in reserve else 0) for c in p) for p in candidates]
-            worths = [sum(map(points.__getitem__, p)) for p in candidates]
-        elif lead.size == 1:  # the sums of one card
-            costs = [table[p[0]] for p in candidates]
-            worths = [points[p[0]] for p in candidates]
-        else:
-            costs = [sum(map(table.__getitem__, p)) for p in candidates]
-            worths = [sum(map(points.__getitem__, p)) for p in candidates]
+        costs: list[float] = []
+        worths: list[int] = []
+        if lead.size == 1 and not reserve:  # the sums of one card
+            for play in candidates:
+                card = play[0]
+                costs.append(table[card])
+                worths.append(points[card])
+        else:  # (the sums in card order, as sum() adds them)
+            for play in candidates:
+                total, gain = 0.0, 0
+                for card in play:
+                    total += table[card] + 100 if card in reserve else table[card]
+                    gain += points[card]
+                costs.append(total)
+                worths.append(gain)
         # each choice below is the first best candidate in the candidates' order
 
         partner_winning = winner in side
         if partner_winning and (last or self._safe(reading, memory, after, side, lead, trump)):
-            keys = [(w, -c) for w, c in zip(worths, costs, strict=True)]
-            return candidates[keys.index(max(keys))]
+            best = 0  # the first of the greatest worth, then the lowest cost
+            for i in range(1, len(candidates)):
+                if worths[i] > worths[best] or (
+                        worths[i] == worths[best] and costs[i] < costs[best]):
+                    best = i
+            return candidates[best]
         if not partner_winning:
             spare = reserve if reserve and len(view.hand) > lead.size else None
             cheap = -1
@@ -437,12 +447,12 @@ class HeuristicPlayer:
                 if cheap >= 0:
                     reading_after = single_readings(trump)[candidates[cheap][0]]
             else:
-                beat = _beater(reading, lead, trump, rules)
+                beater = _Beater(reading, lead, trump, rules)
                 for i in sorted(range(len(candidates)), key=costs.__getitem__):  # stable
                     play = candidates[i]
                     if spare is not None and not spare.isdisjoint(play):
                         continue  # kept for the last trick
-                    better = beat(play)
+                    better = beater.beat(play)
                     if better is not None:
                         cheap, reading_after = i, better
                         break
@@ -454,13 +464,17 @@ class HeuristicPlayer:
                     if last or self._safe(reading_after, memory, after, side, lead, trump):
                         return candidates[cheap]
                     if trick_points >= 10:
-                        beat = _beater(reading, lead, trump, rules)
+                        beater = _Beater(reading, lead, trump, rules)
                         winning = [p for p in candidates if (
-                            spare is None or spare.isdisjoint(p)) and beat(p) is not None]
+                            spare is None or spare.isdisjoint(p)) and beater.beat(p) is not None]
                         return max(winning, key=lambda p: sum(
                             trump.level(c) + (50 if trump.is_trump(c) else 0) for c in p))
-        values = [c + 3 * w for c, w in zip(costs, worths, strict=True)]
-        return candidates[values.index(min(values))]
+        best, value = 0, costs[0] + 3 * worths[0]  # the first of the lowest value
+        for i in range(1, len(candidates)):
+            other = costs[i] + 3 * worths[i]
+            if other < value:
+                best, value = i, other
+        return candidates[best]
 
     def _tables(self, trump: Trump) -> _Tables:
         """The per-face tables of ``trump`` (kept while the trump lasts)."""
@@ -506,15 +520,9 @@ class HeuristicPlayer:
         # with no bombs, any n held cards are legal when void, and any n holding every
         # card of the suit when short (which the forced cards are)
         checked = mode == "follow" or mode == "rainbow" or bool(legal.bombs)
-
-        def add(extra: Iterable[Card]) -> None:
-            play = forced + tuple(extra)
-            if len(play) == n and (not checked or play in legal):
-                results.append(play)
-
         if need == 0:  # the cheapest and the richest fillings: nothing but the forced cards
-            add(())
-            add(())
+            _offer(results, forced, legal, checked)
+            _offer(results, forced, legal, checked)
         else:
             if forced:  # the hand less the forced cards, each face's copies where it first is
                 left = list(legal.hand.counts)
@@ -531,11 +539,14 @@ class HeuristicPlayer:
             tables = self._tables(trump)
             for order in (tables.cheap, tables.rich):
                 if need == 1 and pool:  # the first of the sorted pool
-                    add((min(pool, key=order.__getitem__),))
+                    _offer(results, (*forced, min(pool, key=order.__getitem__)), legal, checked)
                 else:
-                    add(sorted(pool, key=order.__getitem__)[:need])
+                    _offer(results, forced + tuple(sorted(pool, key=order.__getitem__)[:need]),
+                           legal, checked)
             if mode == "free" and not forced:  # trumps that fill the whole play
-                self._trump_plays(view, legal, pool, add)
+                extra = self._trump_plays(view, legal, pool)
+                if extra is not None:
+                    _offer(results, extra, legal, checked)
         if mode == "follow":
             sample = set(results)
             for _ in range(40):
@@ -546,10 +557,10 @@ class HeuristicPlayer:
         return results
 
 
-    def _trump_plays(self, view: SeatView, legal: LegalPlays, pool: list[Card],
-                     add: Callable[[Iterable[Card]], None]) -> None:
-        """Offer the cheapest trump unit that beats a one-unit lead, or else the lowest
-        trumps (when void in the led suit)."""
+    def _trump_plays(self, view: SeatView, legal: LegalPlays, pool: list[Card]
+                     ) -> tuple[Card, ...] | None:
+        """The cheapest trump unit that beats a one-unit lead, or else the lowest trumps
+        (when void in the led suit), if any."""
         trump, n = legal.trump, legal.count
         state = current_winner(view, trump, legal.lead)
         assert state is not None
@@ -565,20 +576,27 @@ class HeuristicPlayer:
                     if level > above:
                         mine = [f for f in faces if counts[f]]
                         if mine:
-                            add(mine[:1])
-                            break
+                            return (mine[0],)
             else:
                 held = counts_of_suit(legal.hand.counts, TRUMP, trump)
                 options = list(placements(held, unit.width, unit.length, trump, view.rules))
                 for _, faces in sorted(options, key=lambda o: o[0]):
                     cards = tuple(f for f in faces for _ in range(unit.width))
                     if beats(cards, tuple(reading), lead, trump, view.rules) is not None:
-                        add(cards)
-                        break
+                        return cards
         else:
             trumps = sorted((c for c in pool if trump.is_trump(c)), key=trump.level)
             if len(trumps) >= n:
-                add(trumps[:n])
+                return tuple(trumps[:n])
+        return None
+
+
+def _offer(results: list[tuple[Card, ...]], play: tuple[Card, ...], legal: LegalPlays,
+           checked: bool) -> None:
+    """Add ``play`` to ``results`` if it has the count to play and (where ``checked``) is
+    legal."""
+    if len(play) == legal.count and (not checked or play in legal):
+        results.append(play)
 
 
 _NO_CARDS: Final[frozenset[Card]] = frozenset()
@@ -695,66 +713,97 @@ def _follows(legal: LegalPlays, rules: Rules, tables: _Tables) -> list[tuple[Car
         tail[i] = tail[i + 1] + counts[faces[i]]
         doubles[i] = doubles[i + 1] + (counts[faces[i]] >= 2)
     found: list[tuple[Card, ...]] = []
-    chosen: list[Card] = []
-
-    def rec(i: int, need: int, held: int) -> bool:
-        """List the follows completing ``chosen``; False once the limit is reached."""
-        if need == 0:
-            found.append(tuple(chosen))
-            return len(found) < _ENUMERATE_LIMIT
-        face = faces[i]
-        most = counts[face]
-        after, twos = tail[i + 1], doubles[i + 1]
-        for k in range(most if most < need else need, -1, -1):
-            rest, got = need - k, held + (k == 2)
-            half = rest // 2
-            if after >= rest and got + (twos if twos < half else half) >= pairs:
-                chosen.extend([face] * k)
-                more = rec(i + 1, rest, got)
-                del chosen[len(chosen) - k:]
-                if not more:
-                    return False
-        return True
-
-    rec(0, size, 0)
+    _list_follows(_Listing(faces, counts, tail, doubles, pairs, found, []), 0, size, 0)
     return found if len(found) < _ENUMERATE_LIMIT else _MANY
 
 
-def _beater(reading: Reading, lead: Lead, trump: Trump, rules: Rules
-            ) -> Callable[[tuple[Card, ...]], Reading | None]:
-    """:func:`~shengji.engine.trick.beats` against the winning ``reading``, with the
-    cases that need no reading of the play decided from the suits and faces alone."""
-    cur = reading[0]
-    led, now = lead.suit, cur.suit
-    suits, levels = trump.suit_index, trump.levels
-    simple = not lead.rainbow and not (
-        lead.is_throw and rules.throw_beat == ThrowBeat.CARD_BY_CARD)
-    plain = simple and not rules.bombs
-    width = lead.units[0].width
-    tuple_led = plain and not lead.is_throw and lead.units[0].length == 1
-    lowest = min(u.top for u in reading)
+class _Listing:
+    """What :func:`_list_follows` reads and fills (no closure: a mypyc build makes a
+    closure's environment a cycle only the garbage collector frees)."""
 
-    def beat(play: tuple[Card, ...]) -> Reading | None:
-        if len(play) == 1 and lead.size == 1 and simple:
-            return beats_single(play, cur, trump)
-        if tuple_led:  # only the same tuple (copies of one face) can beat it
-            face = play[0]
+    def __init__(self, faces: list[Card], counts: Sequence[int], tail: list[int],
+                 doubles: list[int], pairs: int, found: list[tuple[Card, ...]],
+                 chosen: list[Card]) -> None:
+        self.faces = faces
+        self.counts = counts
+        self.tail = tail
+        """The cards held of ``faces[i:]``."""
+        self.doubles = doubles
+        """The faces of ``faces[i:]`` held twice."""
+        self.pairs = pairs
+        """The pairs a follow must hold."""
+        self.found = found
+        self.chosen = chosen
+
+
+def _list_follows(listing: _Listing, i: int, need: int, held: int) -> bool:
+    """List the follows completing ``listing.chosen`` with ``need`` cards of
+    ``listing.faces[i:]`` (``held`` pairs so far); False once the limit is reached."""
+    found, chosen = listing.found, listing.chosen
+    if need == 0:
+        found.append(tuple(chosen))
+        return len(found) < _ENUMERATE_LIMIT
+    face = listing.faces[i]
+    most = listing.counts[face]
+    after, twos, pairs = listing.tail[i + 1], listing.doubles[i + 1], listing.pairs
+    for k in range(most if most < need else need, -1, -1):
+        rest, got = need - k, held + (k == 2)
+        half = rest // 2
+        if after >= rest and got + (twos if twos < half else half) >= pairs:
+            chosen.extend([face] * k)
+            more = _list_follows(listing, i + 1, rest, got)
+            del chosen[len(chosen) - k:]
+            if not more:
+                return False
+    return True
+
+
+class _Beater:
+    """:func:`~shengji.engine.trick.beats` against the winning ``reading`` (:meth:`beat`),
+    with the cases that need no reading of the play decided from the suits and faces
+    alone."""
+
+    def __init__(self, reading: Reading, lead: Lead, trump: Trump, rules: Rules) -> None:
+        self.reading, self.lead, self.trump, self.rules = reading, lead, trump, rules
+        self.cur = cur = reading[0]
+        self.led, self.now = lead.suit, cur.suit
+        self.single = lead.size == 1
+        self.simple = simple = not lead.rainbow and not (
+            lead.is_throw and rules.throw_beat == ThrowBeat.CARD_BY_CARD)
+        self.plain = plain = simple and not rules.bombs
+        self.width = lead.units[0].width
+        self.tuple_led = plain and not lead.is_throw and lead.units[0].length == 1
+        self.lowest = min([u.top for u in reading])
+
+    def beat(self, play: tuple[Card, ...]) -> Reading | None:
+        """What ``play`` reads as if it beats the winner, else ``None``."""
+        trump = self.trump
+        if len(play) == 1 and self.single and self.simple:
+            return beats_single(play, self.cur, trump)
+        if self.tuple_led:  # only the same tuple (copies of one face) can beat it
+            face, width, now = play[0], self.width, self.now
             if len(play) != width or play.count(face) != width:
                 return None
-            suit, level = suits[face], levels[face]
-            if (suit == now and level > cur.top) or (suit == TRUMP and now != TRUMP):
+            suit, level = trump.suit_index[face], trump.levels[face]
+            if (suit == now and level > self.cur.top) or (suit == TRUMP and now != TRUMP):
                 return (Unit(suit, width, 1, level, play),)
             return None
-        if plain:
+        if self.plain:
+            suits = trump.suit_index
             suit = suits[play[0]]
-            if (suit != led and suit != TRUMP) or (suit != now and suit != TRUMP) or any(
-                    suits[c] != suit for c in play):
+            if (suit != self.led and suit != TRUMP) or (suit != self.now and suit != TRUMP):
                 return None
-            if suit == now and max(levels[c] for c in play) <= lowest:
-                return None  # in the winner's suit, some unit must top one of the winner's
-        return beats(play, reading, lead, trump, rules)
-
-    return beat
+            for card in play:
+                if suits[card] != suit:
+                    return None
+            if suit == self.now:  # in the winner's suit, some unit must top one of the winner's
+                levels, lowest = trump.levels, self.lowest
+                for card in play:
+                    if levels[card] > lowest:
+                        break
+                else:
+                    return None
+        return beats(play, self.reading, self.lead, trump, self.rules)
 
 
 class _Tables:
