@@ -15,7 +15,7 @@ At each decision worth searching, the player
    deal the undealt pack; every world is checked by replaying the public history from
    its deal);
 3. plays each candidate in each world and **rolls the round out** to the end with the
-   heuristic player in every seat (a seat with one legal play plays it), scoring the
+   heuristic player in every seat (a seat with one legal action takes it), scoring the
    result for the seat's side: levels gained by its side minus those of the other side,
    plus a small share of the points (the same worlds for every candidate, so the
    comparison is paired);
@@ -58,6 +58,7 @@ from shengji.game.round import Phase, Round
 from shengji.game.view import SeatView
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.memory import current_winner
+from shengji.players.table import decide
 from shengji.players.worlds import Knowledge, sample_world
 
 _SEARCHED = (Phase.DEAL, Phase.BID, Phase.OVERBID, Phase.KITTY, Phase.CALL, Phase.DECLARE,
@@ -226,29 +227,14 @@ def evaluate_many(knowledge: Knowledge, options: Sequence[Action],
 
 
 def _play_out(rnd: Round, seed: int) -> Round:
-    """Play ``rnd`` to the end with heuristic players."""
+    """Play ``rnd`` to the end with heuristic players (through :func:`decide`: a seat with
+    one legal action takes it without building a view, as the heuristic would)."""
     players = [HeuristicPlayer(seed + s) for s in range(rnd.rules.players)]
     while rnd.phase != Phase.DONE:
         seat = rnd.to_move
         assert seat is not None
-        legal = rnd.legal(seat)
-        forced = _forced_play(rnd, seat, legal) if rnd.phase is Phase.PLAY else None
-        rnd.apply(forced if forced is not None else players[seat].act(rnd.view(seat), legal))
+        rnd.apply(decide(rnd, seat, players[seat]))
     return rnd
-
-
-def _forced_play(rnd: Round, seat: int, legal: Legal) -> Play | None:
-    """The only legal play of ``seat``, if it has no choice (the heuristic would play it
-    too, and its card memory catches up on the tricks it did not see being played)."""
-    hand = rnd.hands[seat]
-    plays = legal.plays
-    if isinstance(plays, LegalLeads):
-        return Play(seat, tuple(hand.cards())) if len(hand) == 1 else None
-    assert isinstance(plays, LegalPlays)
-    if len(hand) == plays.count:
-        return Play(seat, tuple(hand.cards()))
-    forced = plays.forced
-    return Play(seat, forced) if len(forced) == plays.count else None
 
 
 def _value(rnd: Round, seat: int) -> float:

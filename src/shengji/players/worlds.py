@@ -70,6 +70,10 @@ class Knowledge:
     """In a seat's unpaired suits, the most hidden copies of a card it may hold where that
     is not 1: a card it played alone in the trick that proved it held no more pairs, or
     played since, cannot be hidden in its hand too (the two would have made a pair)."""
+    bid_order: tuple[tuple[tuple[int, Card], ...], ...]
+    """Per seat, each copy of a card it bid with during the deal and how many cards it had
+    drawn when it first needed it, earliest first (the replayed deal must give it them
+    by then)."""
 
     @classmethod
     def of(cls, view: SeatView) -> Knowledge:
@@ -96,7 +100,8 @@ class Knowledge:
         if len(pool) != sum(sizes.values()):
             raise ValueError("the view's card counts do not add up")  # an engine bug
         voids, unpaired, limits = _voids(view)
-        return cls(view, pool, sizes, voids, unpaired, _must(view, played), played, limits)
+        return cls(view, pool, sizes, voids, unpaired, _must(view, played), played, limits,
+                   _bid_deadlines(view))
 
 
 def _voids(view: SeatView) -> tuple[dict[int, frozenset[int]], dict[int, frozenset[int]],
@@ -261,14 +266,14 @@ def _replay(knowledge: Knowledge, places: dict[int | str, list[Card]],
     first = draws[0] if draws else (view.to_move if view.to_move is not None else 0)
     buries = [(i, a) for i, a in enumerate(history) if isinstance(a, Bury)]
     if view.phase == Phase.DEAL:
-        deal = _deal_phase_deal(view, now, places[_UNDEALT], first)
+        deal = _deal_phase_deal(knowledge, now, places[_UNDEALT], first)
         hidden_buries: dict[int, tuple[Card, ...]] = {}
     else:
         built = _unbury(knowledge, now, places, buries, rng)
         if built is None:
             return None
         hands, kitty, hidden_buries = built
-        orders = [_draw_order(view, s, hands[s], rng) for s in range(n)]
+        orders = [_draw_order(knowledge, s, hands[s], rng) for s in range(n)]
         if any(o is None for o in orders) or len(kitty) != k:
             return None
         deal = Deal(tuple(tuple(o) for o in orders if o is not None), tuple(kitty), first)
@@ -290,12 +295,13 @@ def _first_dealer(view: SeatView) -> int | None:
     return view.dealer
 
 
-def _deal_phase_deal(view: SeatView, now: dict[int, Counter[Card]], undealt: list[Card],
-                     first: int) -> Deal:
+def _deal_phase_deal(knowledge: Knowledge, now: dict[int, Counter[Card]],
+                     undealt: list[Card], first: int) -> Deal:
     """During the deal: the hands drawn so far, then the undealt cards in pack order."""
+    view = knowledge.view
     n, k = view.rules.players, view.rules.kitty_size
     rng = Random(0)  # order within a hand only matters for bids; _draw_order sets it
-    hands = [_draw_order(view, s, list(now[s].elements()), rng) or [] for s in range(n)]
+    hands = [_draw_order(knowledge, s, list(now[s].elements()), rng) or [] for s in range(n)]
     drawn = sum(view.hand_sizes)
     for j, card in enumerate(undealt[:len(undealt) - k]):
         hands[(first + drawn + j) % n].append(card)
@@ -368,34 +374,39 @@ def _unbury(knowledge: Knowledge, now: dict[int, Counter[Card]],
     return [list(pool[s].elements()) for s in range(n)], list(last), hidden
 
 
-def _draw_order(view: SeatView, seat: int, cards: list[Card],
+def _draw_order(knowledge: Knowledge, seat: int, cards: list[Card],
                 rng: Random) -> list[Card] | None:
     """The seat's cards in an order that lets it make each bid of the deal when it made
     it (cards needed earliest first), the others shuffled; ``None`` if impossible."""
     if len(cards) == 0:
         return []
-    deadline: dict[tuple[Card, int], int] = {}
-    drawn = 0
-    for action in view.history:
-        if isinstance(action, Draw) and action.seat == seat:
-            drawn += 1
-        elif isinstance(action, Bid) and action.seat == seat and drawn < view.rules.hand_size:
-            for card, c in Counter(action.cards).items():
-                for copy in range(c):
-                    deadline.setdefault((card, copy), drawn)
+    early = knowledge.bid_order[seat]
     rest = Counter(cards)
-    early: list[tuple[int, Card]] = []
-    for (card, _), due in sorted(deadline.items(), key=lambda item: (item[1], item[0])):
-        if rest[card] <= 0:
+    for position, (due, card) in enumerate(early):
+        if rest[card] <= 0 or position >= due:
             return None
         rest[card] -= 1
-        early.append((due, card))
-    for position, (due, _) in enumerate(early):
-        if position >= due:
-            return None
     others = list(rest.elements())
     rng.shuffle(others)
     return [c for _, c in early] + others
+
+
+def _bid_deadlines(view: SeatView) -> tuple[tuple[tuple[int, Card], ...], ...]:
+    """Per seat, the cards it bid with during the deal, each copy with the number of cards
+    it had drawn when it first needed it, earliest first."""
+    n = view.rules.players
+    deadline: list[dict[tuple[Card, int], int]] = [{} for _ in range(n)]
+    drawn = [0] * n
+    for action in view.history:
+        if isinstance(action, Draw):
+            drawn[action.seat] += 1
+        elif isinstance(action, Bid) and drawn[action.seat] < view.rules.hand_size:
+            seat = action.seat
+            for card, c in Counter(action.cards).items():
+                for copy in range(c):
+                    deadline[seat].setdefault((card, copy), drawn[seat])
+    return tuple(tuple((due, card) for (card, _), due in sorted(
+        d.items(), key=lambda i: (i[1], i[0]))) for d in deadline)
 
 
 def _agrees(world: Round, view: SeatView) -> bool:
