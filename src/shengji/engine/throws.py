@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from shengji.engine.cards import Card, Hand
 from shengji.engine.lead import Lead
@@ -28,7 +29,14 @@ from shengji.engine.rules import FailedThrow, Rules, ThrowPenalty
 from shengji.engine.trump import Trump
 from shengji.engine.units import LevelCounts, Unit, counts_of_suit, make_unit, placements
 
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # only a mypyc build reads the decorator; pure Python ignores it
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
 
+
+@mypyc_attr(native_class=False)  # a plain class even when compiled: made by _block
 @dataclass(frozen=True)
 class Block:
     """One unit of a throw that a player can beat, and the unit that beats it."""
@@ -48,6 +56,7 @@ class Block:
                       unit=str(self.unit))
 
 
+@mypyc_attr(native_class=False)  # a plain class even when compiled: made by _outcome
 @dataclass(frozen=True)
 class ThrowOutcome:
     """The result of checking a lead against the other hands."""
@@ -130,7 +139,7 @@ def check_throw(lead: Lead, others: Mapping[int, Hand], trump: Trump, rules: Rul
     other player, or only the opponents). A single unit always stands.
     """
     if not lead.is_throw:
-        return ThrowOutcome(lead, lead, (), 0, False)
+        return _outcome(lead, lead, (), 0, False)
     blocks = []
     seats = sorted(others)
     suited: dict[tuple[int, int], LevelCounts] = {}  # each hand's cards of a suit, read once
@@ -154,10 +163,10 @@ def check_throw(lead: Lead, others: Mapping[int, Hand], trump: Trump, rules: Rul
                                                                        unit.suit, trump)
                 beater = _beating(unit, cards, trump, rules)
             if beater is not None:
-                blocks.append(Block(unit, seat, beater))
+                blocks.append(_block(unit, seat, beater))
                 break
     if not blocks:
-        return ThrowOutcome(lead, lead, (), 0, False)
+        return _outcome(lead, lead, (), 0, False)
     failing = [b.unit for b in blocks]
     policy = rules.failed_throw
     if policy == FailedThrow.SMALLEST:
@@ -174,5 +183,24 @@ def check_throw(lead: Lead, others: Mapping[int, Hand], trump: Trump, rules: Rul
     lost = policy == FailedThrow.LOSE_ROUND
     # strongest first, as Lead.from_cards orders them (so the two compare equal)
     forced = Lead(tuple(trump.sorted(chosen.cards)), chosen.suit, (chosen,))
-    return ThrowOutcome(lead, lead if lost else forced, tuple(blocks), penalty, lost)
+    return _outcome(lead, lead if lost else forced, tuple(blocks), penalty, lost)
+
+
+# A frozen dataclass's __init__ sets its fields one call at a time, and runs interpreted in
+# the mypyc build: these set them at once (the classes are plain Python classes there too).
+
+def _block(unit: Unit, seat: int, beaten_by: Unit) -> Block:
+    """``Block(unit, seat, beaten_by)``."""
+    block = object.__new__(Block)
+    block.__dict__.update(unit=unit, seat=seat, beaten_by=beaten_by)
+    return block
+
+
+def _outcome(attempted: Lead, lead: Lead, blocks: tuple[Block, ...], penalty: int,
+             round_lost: bool) -> ThrowOutcome:
+    """``ThrowOutcome(attempted, lead, blocks, penalty, round_lost)``."""
+    outcome = object.__new__(ThrowOutcome)
+    outcome.__dict__.update(attempted=attempted, lead=lead, blocks=blocks, penalty=penalty,
+                            round_lost=round_lost)
+    return outcome
 

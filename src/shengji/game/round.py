@@ -91,7 +91,10 @@ _VIEW: type[SeatView] | None = None
 """The view class (:meth:`Round.view` imports it once)."""
 
 _DRAWS: dict[int, Draw] = {}
-"""One Draw action per seat, for :meth:`Round.only_draw` (actions are immutable)."""
+"""One Draw action per seat, for :meth:`Round.only_draw` and the deal's legal sets."""
+
+_PASSES: dict[int, Pass] = {}
+"""One Pass action per seat, listed by the bidding's legal sets."""
 
 _DRAW_IDS: set[int] = set()
 """The ``id`` of each of :data:`_DRAWS` (kept alive there): :meth:`Round.apply` knows
@@ -148,6 +151,23 @@ def _bid_options(seat: int, bidding: Bidding, counts: Sequence[int],
                 _BIDS.clear()
             action = _BIDS[(seat, bid.cards)] = Bid(seat, bid.cards)
         yield action
+
+
+def _draw_action(seat: int) -> Draw:
+    """``Draw(seat)``, made once (actions are immutable)."""
+    draw = _DRAWS.get(seat)
+    if draw is None:
+        draw = _DRAWS[seat] = Draw(seat)
+        _DRAW_IDS.add(id(draw))
+    return draw
+
+
+def _pass_action(seat: int) -> Pass:
+    """``Pass(seat)``, made once."""
+    action = _PASSES.get(seat)
+    if action is None:
+        action = _PASSES[seat] = Pass(seat)
+    return action
 
 
 def _teams(rules: Rules) -> tuple[int, ...]:
@@ -431,9 +451,9 @@ class Round:
 
         def actions() -> Iterator[Action]:
             if draw:
-                yield Draw(seat)
+                yield _draw_action(seat)
             if can_pass:
-                yield Pass(seat)
+                yield _pass_action(seat)
             yield from _bid_options(seat, bidding, counts, rules)
             winner = bidding.winner
             if rules.bid_withdraw and not overbid and winner is not None and (
@@ -626,11 +646,7 @@ class Round:
         than listing :meth:`legal`."""
         if self.phase is not _DEAL or seat != self.drawer or self.can_bid(seat):
             return None
-        draw = _DRAWS.get(seat)
-        if draw is None:
-            draw = _DRAWS[seat] = Draw(seat)
-            _DRAW_IDS.add(id(draw))
-        return draw
+        return _draw_action(seat)
 
     def can_bid(self, seat: int) -> bool:
         """Whether ``seat`` may bid now or take its standing bid back: whether
