@@ -1,7 +1,8 @@
 """Benchmark: the search player against the heuristic player on duplicate deals.
 
 ``python benchmarks/bench_search.py [--preset P] [--table N] [--deals N] [--iterations W |
---time-budget S] [--curve B1,B2,B3,B4] [--plot FILE] [--json FILE] [--workers N] [--seed S]``
+--time-budget S] [--curve B1,B2,B3,B4] [--plot FILE] [--json FILE] [--workers N] [--seed S]
+[--infer KEEP,PLAYS] [--held-out N [--reference R] | --truth N] [--plays-only]``
 
 Each deal is one round played twice with the same cards: first with the search player in
 the even seats and the heuristic in the odd ones, then with the players moved one seat
@@ -21,7 +22,17 @@ positions of heuristic rounds where search has a choice; at each, the candidates
 valued on ``--reference`` fresh worlds, and the choice that search makes from the first
 W worlds (W for each world budget of ``--curve``) is scored by that reference: the gain
 over the heuristic's choice, in the search's own units (levels plus a hundredth per
-point), per phase, with a 95% confidence interval.
+point), per phase, with a 95% confidence interval. Those fresh worlds are drawn as the
+search draws its own, so this measures the choice against the search's model of the
+hidden cards.
+
+``--truth N`` scores the choice in the real deal instead: each candidate is played in the
+real round of the position (heuristic players after it, two rollouts) and the gain of
+search's choice over the heuristic's is averaged over the positions; it also prints the
+gain the sampled worlds promised for the overrides. It is noisier per decision (one deal)
+but free of the model's bias. ``--plays-only`` takes every lead and follow as a
+position (no bids); ``--infer KEEP,PLAYS`` samples worlds with
+:class:`~shengji.players.worlds.Inference` (games, ``--held-out`` and ``--truth``).
 """
 
 from __future__ import annotations
@@ -42,9 +53,15 @@ from shengji.game.match import Match
 from shengji.game.presets import preset
 from shengji.game.round import Phase, Round
 from shengji.players.heuristic import HeuristicPlayer
-from shengji.players.search import SearchPlayer, candidates, choose, evaluate_many
+from shengji.players.search import (
+    SearchPlayer,
+    candidates,
+    choose,
+    evaluate_many,
+    rollout,
+)
 from shengji.players.table import decide
-from shengji.players.worlds import Knowledge
+from shengji.players.worlds import Inference, Knowledge
 
 
 @dataclass(frozen=True)
@@ -72,7 +89,8 @@ def parse_budget(text: str, seconds: float) -> Budget:
     return Budget(None, float(value)) if text.endswith("s") else Budget(int(value), seconds)
 
 
-def play_deal(rules: Rules, seed: int, budget: Budget) -> tuple[float, list[float], int]:
+def play_deal(rules: Rules, seed: int, budget: Budget, infer: Inference | None = None
+              ) -> tuple[float, list[float], int]:
     """Both games of one deal: (search − heuristic levels per seat, decision times,
     decisions where search overrode the heuristic)."""
     n = rules.players
@@ -83,7 +101,7 @@ def play_deal(rules: Rules, seed: int, budget: Budget) -> tuple[float, list[floa
         search_seats = {s for s in range(n) if (s + shift) % 2 == 0}
         players: list[HeuristicPlayer | SearchPlayer] = [
             SearchPlayer(seed * 10 + s, iterations=budget.iterations,
-                         time_budget=budget.seconds) if s in search_seats
+                         time_budget=budget.seconds, infer=infer) if s in search_seats
             else HeuristicPlayer(seed * 10 + s) for s in range(n)]
         match = Match(rules, seed=seed, max_rounds=1)
         while not match.is_over:
@@ -104,14 +122,14 @@ def play_deal(rules: Rules, seed: int, budget: Budget) -> tuple[float, list[floa
     return sum(diffs) / 2, times, overrides
 
 
-def _job(args: tuple[Rules, int, Budget]) -> tuple[float, list[float], int]:
+def _job(args: tuple[Rules, int, Budget, Inference | None]) -> tuple[float, list[float], int]:
     return play_deal(*args)
 
 
-def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int
-        ) -> dict[str, object]:
+def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
+        infer: Inference | None = None) -> dict[str, object]:
     """Play ``deals`` duplicate deals at ``budget``; the figures as a dict."""
-    jobs = [(rules, seed * 100_003 + d, budget) for d in range(deals)]
+    jobs = [(rules, seed * 100_003 + d, budget, infer) for d in range(deals)]
     start = time.perf_counter()
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
@@ -142,12 +160,13 @@ def show(figures: dict[str, object]) -> None:
           f"wall {f['wall_s']:.0f} s", flush=True)
 
 
-def decision_positions(rules: Rules, count: int, seed: int
-                       ) -> list[tuple[str, Knowledge, list[Action]]]:
+def decision_positions(rules: Rules, count: int, seed: int, *, plays_only: bool = False
+                       ) -> list[tuple[str, Knowledge, list[Action], Round]]:
     """``count`` decisions where search compares candidates (each bid, kitty, call and
-    trump decision and every fifth play of heuristic rounds): (phase, knowledge, the
-    candidates, the heuristic's choice first)."""
-    found: list[tuple[str, Knowledge, list[Action]]] = []
+    trump decision and every fifth play of heuristic rounds; every play with
+    ``plays_only``): (phase, knowledge, the candidates, the heuristic's choice first, a
+    copy of the real round)."""
+    found: list[tuple[str, Knowledge, list[Action], Round]] = []
     game = 0
     while len(found) < count:
         game += 1
@@ -159,29 +178,34 @@ def decision_positions(rules: Rules, count: int, seed: int
             assert seat is not None
             action = decide(rnd, seat, players[seat])
             legal = rnd.legal(seat)
-            if rnd.phase in (Phase.DEAL, Phase.BID, Phase.OVERBID, Phase.KITTY, Phase.CALL,
-                             Phase.DECLARE, Phase.PLAY):
+            searched = (rnd.phase == Phase.PLAY if plays_only else rnd.phase in (
+                Phase.DEAL, Phase.BID, Phase.OVERBID, Phase.KITTY, Phase.CALL,
+                Phase.DECLARE, Phase.PLAY))
+            if searched:
                 step += 1
                 options = candidates(rnd.view(seat), legal, action, 5)
-                if len(options) > 1 and (step % 5 == 0 or rnd.phase != Phase.PLAY):
+                if len(options) > 1 and (plays_only or step % 5 == 0
+                                         or rnd.phase != Phase.PLAY):
                     phase = "bid" if rnd.phase in (Phase.DEAL, Phase.BID, Phase.OVERBID) else (
                         str(rnd.phase))
-                    found.append((phase, Knowledge.of(rnd.view(seat)), options))
+                    found.append((phase, Knowledge.of(rnd.view(seat)), options, rnd.copy()))
             rnd.apply(action)
     return found
 
 
-def _rows(job: tuple[Knowledge, list[Action], list[int]]) -> list[list[float]]:
+def _rows(job: tuple[Knowledge, list[Action], list[int], Inference | None]
+          ) -> list[list[float]]:
     return [r for r in evaluate_many(*job) if r is not None]
 
 
 def held_out(rules: Rules, worlds: list[int], count: int, reference: int, seed: int,
-             workers: int) -> dict[int, dict[str, tuple[float, float, int, int]]]:
+             workers: int, infer: Inference | None = None, plays_only: bool = False
+             ) -> dict[int, dict[str, tuple[float, float, int, int]]]:
     """Per world budget and phase: (mean gain, 95% half-width, decisions, overrides)."""
-    positions = decision_positions(rules, count, seed)
+    positions = decision_positions(rules, count, seed, plays_only=plays_only)
     most = max(worlds)
-    jobs = [(k, o, [seed * 7_919 + i * 100_003 + j for j in range(most + reference)])
-            for i, (_, k, o) in enumerate(positions)]
+    jobs = [(k, o, [seed * 7_919 + i * 100_003 + j for j in range(most + reference)], infer)
+            for i, (_, k, o, _) in enumerate(positions)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             rows = list(pool.map(_rows, jobs))
@@ -191,7 +215,7 @@ def held_out(rules: Rules, worlds: list[int], count: int, reference: int, seed: 
     for budget in worlds:
         gains: dict[str, list[float]] = {}
         overrides: dict[str, int] = {}
-        for (phase, _, _), found in zip(positions, rows, strict=True):
+        for (phase, _, _, _), found in zip(positions, rows, strict=True):
             if len(found) < most + 2:
                 continue  # too few consistent worlds
             tried, test = found[:budget], found[most:]
@@ -207,6 +231,59 @@ def held_out(rules: Rules, worlds: list[int], count: int, reference: int, seed: 
     return figures
 
 
+def _truth_job(job: tuple[Knowledge, list[Action], list[int], Inference | None, Round, int]
+               ) -> tuple[list[list[float]], list[float]]:
+    """Rows from sampled worlds and each candidate's value in the real round."""
+    knowledge, options, seeds, infer, real, rollouts = job
+    seat = knowledge.view.seat
+    truth = []
+    for action in options:
+        truth.append(statistics.fmean(rollout(real, action, seat, seeds[0] + r)
+                                      for r in range(rollouts)))
+    return _rows((knowledge, options, seeds, infer)), truth
+
+
+def truth(rules: Rules, worlds: list[int], count: int, seed: int, workers: int,
+          plays_only: bool, infer: Inference | None = None, gains_out: str = ""
+          ) -> dict[int, dict[str, tuple[float, float, int, int, float]]]:
+    """Per world budget and phase: the gain of search's choice over the heuristic's in the
+    real deal (each candidate rolled out from the real round, heuristic play after it):
+    (mean, 95% half-width, decisions, overrides, mean gain the worlds promised for them).
+    ``gains_out``: a JSON file for each budget's gains per position (paired comparisons)."""
+    positions = decision_positions(rules, count, seed, plays_only=plays_only)
+    most = max(worlds)
+    jobs = [(k, o, [seed * 7_919 + i * 100_003 + j for j in range(most)], infer, real, 2)
+            for i, (_, k, o, real) in enumerate(positions)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            results = list(pool.map(_truth_job, jobs))
+    else:
+        results = [_truth_job(j) for j in jobs]
+    figures: dict[int, dict[str, tuple[float, float, int, int, float]]] = {}
+    per_position: dict[int, list[float]] = {}
+    for budget in worlds:
+        gains: dict[str, list[float]] = {}
+        promised: dict[str, list[float]] = {}
+        for (phase, _, _, _), (found, real) in zip(positions, results, strict=True):
+            tried = found[:budget]
+            choice = choose(tried, 1.0)
+            per_position.setdefault(budget, []).append(real[choice] - real[0])
+            for name in (phase, "all"):
+                gains.setdefault(name, []).append(real[choice] - real[0])
+                if choice:
+                    promised.setdefault(name, []).append(
+                        statistics.fmean(r[choice] - r[0] for r in tried))
+        figures[budget] = {
+            name: (statistics.fmean(g), 1.96 * statistics.stdev(g) / math.sqrt(len(g))
+                   if len(g) > 1 else 0.0, len(g), len(promised.get(name, [])),
+                   statistics.fmean(promised[name]) if promised.get(name) else 0.0)
+            for name, g in gains.items()}
+    if gains_out:
+        with open(gains_out, "w", encoding="utf-8") as out:
+            json.dump(per_position, out)
+    return figures
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -218,14 +295,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--curve", default="",
                         help="budgets for the curve: worlds (1,2,4,8) or seconds (0.1s,1s)")
     parser.add_argument("--plot", default="", help="PNG file for the curve (matplotlib)")
-    parser.add_argument("--json", default="", help="write the figures as JSON")
+    parser.add_argument("--json", default="",
+                        help="write the figures as JSON (--truth: each position's gains)")
     parser.add_argument("--workers", type=int, default=1, help="processes (deals in parallel)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--held-out", type=int, default=0, metavar="N",
                         help="score N single decisions on fresh worlds instead of games")
     parser.add_argument("--reference", type=int, default=64,
                         help="fresh worlds per decision for --held-out")
+    parser.add_argument("--truth", type=int, default=0, metavar="N",
+                        help="score N single decisions in their real deals instead of games")
+    parser.add_argument("--plays-only", action="store_true",
+                        help="--truth/--held-out: every lead and follow, no other decisions")
+    parser.add_argument("--infer", default="", metavar="KEEP,PLAYS",
+                        help="weigh worlds by the other seats' last PLAYS plays (Inference)")
     args = parser.parse_args(argv)
+    infer = None
+    if args.infer:
+        try:
+            keep, plays = args.infer.split(",")
+            infer = Inference(float(keep), int(plays))
+        except ValueError:
+            parser.error("--infer takes KEEP,PLAYS (e.g. 0.3,12)")
     rules = preset(args.preset, players=args.table) if args.table else preset(args.preset)
     print(f"{args.preset}{'' if not args.table else f'/{args.table}'}; Python "
           f"{platform.python_version()}; seed {args.seed}; {args.workers} worker(s)")
@@ -236,13 +327,28 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--held-out takes world budgets in --curve (e.g. 4,8,16)")
         start = time.perf_counter()
         table = held_out(rules, worlds, args.held_out, args.reference, args.seed,
-                         args.workers)
+                         args.workers, infer, args.plays_only)
         for worlds_n, phases in table.items():
             print(f"{worlds_n:>3} worlds: " + "; ".join(
                 f"{name} {m:+.4f} ± {ci:.4f} ({n} decisions, {o} overrides)"
                 for name, (m, ci, n, o) in sorted(phases.items())))
         print(f"gain over the heuristic's choice per decision, valued on {args.reference} "
               f"fresh worlds; wall {time.perf_counter() - start:.0f} s")
+        return 0
+    if args.truth:
+        try:
+            worlds = [int(w) for w in (args.curve or "4,8,16").split(",")]
+        except ValueError:
+            parser.error("--truth takes world budgets in --curve (e.g. 4,8,16)")
+        start = time.perf_counter()
+        real = truth(rules, worlds, args.truth, args.seed, args.workers, args.plays_only,
+                     infer, args.json)
+        for worlds_n, found in real.items():
+            print(f"{worlds_n:>3} worlds: " + "; ".join(
+                f"{name} {m:+.4f} ± {ci:.4f} ({n} decisions, {o} overrides promising "
+                f"{p:+.3f} each)" for name, (m, ci, n, o, p) in sorted(found.items())))
+        print(f"gain over the heuristic's choice per decision in the real deal; "
+              f"wall {time.perf_counter() - start:.0f} s")
         return 0
     if args.curve:
         try:
@@ -253,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
         budgets = [Budget(args.iterations, args.time_budget)]
     figures = []
     for budget in budgets:
-        figures.append(run(rules, budget, args.deals, args.seed, args.workers))
+        figures.append(run(rules, budget, args.deals, args.seed, args.workers, infer))
         show(figures[-1])
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:

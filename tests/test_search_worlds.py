@@ -16,14 +16,14 @@ from random import Random
 import pytest
 
 from shengji.engine.rules import Rules
-from shengji.game.actions import Bury
+from shengji.game.actions import Bury, Play
 from shengji.game.deal import pack
 from shengji.game.presets import PRESETS, preset
 from shengji.game.round import Phase, Round
 from shengji.game.view import SeatView
 from shengji.players import HeuristicPlayer, RandomPlayer
 from shengji.players.table import decide
-from shengji.players.worlds import Knowledge, hidden_places, sample_world
+from shengji.players.worlds import Inference, Knowledge, hidden_places, sample_world
 
 TABLES: list[tuple[str, dict[str, object]]] = [
     *((name, {}) for name in PRESETS if name != "finding-friends"),
@@ -250,3 +250,47 @@ def test_worlds_after_the_kitty_is_taken_by_a_later_bid() -> None:
                     break
             rnd.apply(decide(rnd, seat, players[seat]))
     assert sampled >= 20 and failed <= sampled // 10, (sampled, failed)
+
+
+def heuristic_agrees(world: Round, view: SeatView, plays: int) -> bool:
+    """True if heuristic players, replaying ``world`` from its deal, make the last
+    ``plays`` plays of the seats other than the view's as they were made."""
+    history = world.history
+    judged = [i for i, a in enumerate(history) if isinstance(a, Play) and a.seat != view.seat]
+    judged = judged[max(0, len(judged) - plays):]
+    replay = Round(world.rules, deal=world.deal, levels=view.levels, dealer=view.dealer,
+                   track_undo=False)
+    for i, action in enumerate(history):
+        if i in judged:
+            model = HeuristicPlayer(action.seat).act(replay.view(action.seat),
+                                                     replay.legal(action.seat))
+            assert isinstance(model, Play) and isinstance(action, Play)
+            if Counter(model.cards) != Counter(action.cards):
+                return False
+        replay.apply(action)
+    return True
+
+
+def test_inferred_worlds_are_those_where_the_heuristic_played_as_seen() -> None:
+    """With inference that keeps no world where a heuristic player would have played
+    otherwise, the other seats' last two plays are those heuristic players make in the
+    sampled worlds (heuristic rounds: the real deal is one such world; a position where
+    300 tries find none falls back to a world without the test); without it, most sampled
+    worlds would have seen other plays. Inferred worlds still agree with the view."""
+    rules = preset("tractor")
+    infer = Inference(keep=0.0, plays=2, tries=300)
+    agree = {True: 0, False: 0}
+    total = 0
+    for rnd, seat in positions(rules, 6, every=4):
+        if rnd.phase != Phase.PLAY or len(rnd.tricks) < 2:
+            continue
+        view = rnd.view(seat)
+        knowledge = Knowledge.of(view)
+        for inferred in (True, False):
+            world = sample_world(knowledge, Random(total), infer=infer if inferred else None)
+            assert world is not None
+            check_world(world, view, knowledge)
+            agree[inferred] += heuristic_agrees(world, view, 2)
+        total += 1
+    assert total >= 8
+    assert agree[True] >= 0.9 * total and agree[False] <= 0.5 * total, (agree, total)

@@ -13,7 +13,9 @@ At each decision worth searching, the player
    the seat knows (:mod:`shengji.players.worlds`: played cards, proven voids and
    unpaired suits, bid and exposed cards, the kitty it buried, hand sizes, during the
    deal the undealt pack; every world is checked by replaying the public history from
-   its deal);
+   its deal); with ``infer`` (:class:`~shengji.players.worlds.Inference`, off by
+   default) a world is also kept only with a chance that falls with each of the other
+   seats' recent plays that the heuristic would not have made in it;
 3. plays each candidate in each world and **rolls the round out** to the end with the
    heuristic player in every seat (a seat with one legal action takes it), scoring the
    result for the seat's side: levels gained by its side minus those of the other side,
@@ -59,7 +61,7 @@ from shengji.game.view import SeatView
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.memory import current_winner
 from shengji.players.table import decide
-from shengji.players.worlds import Knowledge, sample_world
+from shengji.players.worlds import Inference, Knowledge, sample_world
 
 _SEARCHED = (Phase.DEAL, Phase.BID, Phase.OVERBID, Phase.KITTY, Phase.CALL, Phase.DECLARE,
              Phase.PLAY)
@@ -71,12 +73,13 @@ class SearchPlayer:
 
     ``iterations``: worlds per decision (reproducible); ``time_budget``: seconds per
     decision when ``iterations`` is not given; ``candidates``: the most actions compared;
-    ``z``: how sure the gain over the heuristic's choice must be; ``workers``: processes.
+    ``z``: how sure the gain over the heuristic's choice must be; ``workers``: processes;
+    ``infer``: weigh worlds by the other seats' plays (see :class:`Inference`).
     """
 
     def __init__(self, seed: int | None = None, *, time_budget: float = 1.0,
                  iterations: int | None = None, candidates: int = 5, z: float = 1.0,
-                 workers: int = 1) -> None:
+                 workers: int = 1, infer: Inference | None = None) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
         if time_budget <= 0:
@@ -89,6 +92,7 @@ class SearchPlayer:
         self.max_candidates = candidates
         self.z = z
         self.workers = workers
+        self.infer = infer
         self.base = HeuristicPlayer(self.seed)
         self.last: SearchStats | None = None
         """Figures of the last searched decision (for benchmarks and tests)."""
@@ -154,7 +158,7 @@ class SearchPlayer:
     def _worlds(self, knowledge: Knowledge, options: list[Action],
                 seeds: list[int]) -> list[list[float] | None]:
         if self.workers == 1 or len(seeds) == 1:
-            return evaluate_many(knowledge, options, seeds)
+            return evaluate_many(knowledge, options, seeds, self.infer)
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.workers)
         parts = min(self.workers, len(seeds))
@@ -162,7 +166,7 @@ class SearchPlayer:
                   for i in range(parts)]  # contiguous, in order: one message per worker
         rows: list[list[float] | None] = []
         for part in self._pool.map(evaluate_many, [knowledge] * parts, [options] * parts,
-                                   chunks):
+                                   chunks, [self.infer] * parts):
             rows.extend(part)
         return rows
 
@@ -204,26 +208,30 @@ def choose(rows: Sequence[Sequence[float]], z: float) -> int:
     return best
 
 
-def evaluate(knowledge: Knowledge, options: Sequence[Action], seed: int) -> list[float] | None:
+def evaluate(knowledge: Knowledge, options: Sequence[Action], seed: int,
+             infer: Inference | None = None) -> list[float] | None:
     """One sampled world: the value of each candidate for the seat, or ``None`` if no
     consistent world was found."""
     rng = Random(seed)
-    world = sample_world(knowledge, rng)
+    world = sample_world(knowledge, rng, infer=infer)
     if world is None:
         return None
     seat = knowledge.view.seat
-    values = []
-    for action in options:
-        rollout = world.copy()
-        rollout.apply(action)
-        values.append(_value(_play_out(rollout, seed), seat))
-    return values
+    return [rollout(world, action, seat, seed) for action in options]
 
 
-def evaluate_many(knowledge: Knowledge, options: Sequence[Action],
-                  seeds: Sequence[int]) -> list[list[float] | None]:
+def rollout(world: Round, action: Action, seat: int, seed: int) -> float:
+    """The value for ``seat`` of playing ``action`` in ``world`` (left unchanged) and
+    finishing the round with heuristic players."""
+    rnd = world.copy()
+    rnd.apply(action)
+    return _value(_play_out(rnd, seed), seat)
+
+
+def evaluate_many(knowledge: Knowledge, options: Sequence[Action], seeds: Sequence[int],
+                  infer: Inference | None = None) -> list[list[float] | None]:
     """:func:`evaluate` for each seed, in order (the work one process does at a time)."""
-    return [evaluate(knowledge, options, s) for s in seeds]
+    return [evaluate(knowledge, options, s, infer) for s in seeds]
 
 
 def _play_out(rnd: Round, seed: int) -> Round:
@@ -396,4 +404,5 @@ def _call_options(view: SeatView, legal: Legal) -> list[Action]:
     return [a for a in found if a in legal]
 
 
-__all__ = ["SearchPlayer", "SearchStats", "candidates", "choose", "evaluate", "evaluate_many"]
+__all__ = ["SearchPlayer", "SearchStats", "candidates", "choose", "evaluate", "evaluate_many",
+           "rollout"]
