@@ -359,6 +359,12 @@ class Hand:
         return f"Hand({str(self)!r})"
 
 
+def card_points(cards: Iterable[Card]) -> int:
+    """The trick points of ``cards`` (each K and 10: 10, each 5: 5), read from a table."""
+    points = _POINTS
+    return sum([points[card] for card in cards])
+
+
 def hand_sizes(hands: Iterable[Hand]) -> tuple[int, ...]:
     """How many cards each hand holds (``len`` of each, without a call per hand)."""
     return tuple([hand._size for hand in hands])

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from shengji.engine.cards import Card, Hand, format_cards, parse_cards
+from shengji.engine.cards import Card, Hand, card_points, format_cards, parse_cards
 from shengji.engine.follow import LegalPlays, Structure, structure_of
 from shengji.engine.lead import Lead, LegalLeads, PlayError, is_rainbow
 from shengji.engine.reasons import Reason
@@ -115,7 +115,7 @@ class Trick:
     @property
     def points(self) -> int:
         """Card points in the trick so far."""
-        return sum(c.points for p in self.plays for c in p.cards)
+        return card_points([c for p in self.plays for c in p.cards])
 
     @property
     def largest_unit_size(self) -> int:

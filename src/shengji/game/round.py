@@ -582,10 +582,11 @@ class Round:
         """Perform ``action`` (an action or its notation, e.g. ``"0 play KS KS"``); raise
         :class:`ActionError` (changing nothing) if it is malformed or illegal."""
         trust = self._trust
+        trusted = False
         if type(action) is Draw and id(action) in _DRAW_IDS:
             pass  # made by only_draw: well-formed
         elif trust is not None and trust.vouches(action):
-            pass  # a play drawn or found legal here
+            trusted = True  # a play drawn or found legal here
         else:
             action = as_action(action)
         if type(action) is Draw and self.phase is _DEAL and action.seat == self.drawer:
@@ -601,7 +602,7 @@ class Round:
         if fast:
             assert isinstance(action, Play)
             try:
-                self._play(action)
+                self._play(action, trusted)
             except PlayError as error:
                 raise ActionError(_refusal(action, str(error)), error.reason) from None
         if snapshot is not None:
@@ -920,13 +921,12 @@ class Round:
         self.phase = Phase.PLAY
         self.trick = Trick(self.trump, self.rules, self.dealer)
 
-    def _play(self, action: Play) -> None:
+    def _play(self, action: Play, trusted: bool) -> None:
+        """Play ``action`` (``trusted``: the current legal set vouched for it)."""
         trick = self.trick
         assert trick is not None
         seat = action.seat
         hand = self.hands[seat]
-        trust = self._trust
-        trusted = trust is not None and trust.vouches(action)
         if trick.lead is None:
             teammates = self.known_teammates(seat) if (
                 self.rules.throw_check == ThrowCheck.OPPONENTS) else ()
