@@ -542,3 +542,27 @@ def test_a_match_copy_goes_on_alone() -> None:
             assert (list(match.history), match.levels, fingerprint(match.round)) == before
     assert copy.history == match.history and copy.levels == match.levels
     assert copy.results == match.results and copy.winners == match.winners
+
+
+@pytest.mark.parametrize("max_rounds", [None, 1, 2])
+def test_a_match_is_over_as_its_results_say(max_rounds: int | None) -> None:
+    """``is_over`` (kept up to date by the match) is what its winners and results say,
+    through the rounds, undos and copies, until the match ends."""
+    match = Match(Rules(decks=1, end_rank="3"), seed=11, max_rounds=max_rounds)
+    rng = Random(11)
+    while not match.is_over:
+        assert not match.winners and (max_rounds is None or len(match.results) < max_rounds)
+        seat = match.to_move
+        assert seat is not None
+        match.apply(match.legal(seat).random(rng))
+        if match.is_over and rng.random() < 0.5:
+            match.undo()
+            assert not match.is_over
+            match = match.copy()
+            seat = match.to_move
+            assert seat is not None
+            match.apply(match.legal(seat).random(rng))
+    assert match.to_move is None
+    assert match.winners or len(match.results) == max_rounds
+    with pytest.raises(ActionError):
+        match.apply("0 pass")

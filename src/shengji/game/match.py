@@ -55,6 +55,8 @@ class Match:
         self.results: list[RoundResult] = []
         self.history: list[Action] = []
         self.winners: tuple[int, ...] = ()
+        self._over = self._finished()
+        """:attr:`is_over`, kept up to date (it is asked several times per action)."""
         self._seeds = Random(seed)
         self.round = self._new_round(dealer, None, deal)
 
@@ -67,6 +69,10 @@ class Match:
     @property
     def is_over(self) -> bool:
         """True once a side has won (or ``max_rounds`` rounds were played)."""
+        return self._over
+
+    def _finished(self) -> bool:
+        """:attr:`is_over` read from the winners and the rounds played."""
         if self.winners:
             return True
         return self.max_rounds is not None and len(self.results) >= self.max_rounds
@@ -74,11 +80,11 @@ class Match:
     @property
     def to_move(self) -> int | None:
         """The seat the match waits for."""
-        return None if self.is_over else self.round.to_move
+        return None if self._over else self.round.to_move
 
     def legal(self, seat: int) -> Legal:
         """The legal actions of ``seat`` now."""
-        if self.is_over:
+        if self._over:
             return nothing(seat, Reason("match-over"))
         return self.round.legal(seat)
 
@@ -89,7 +95,7 @@ class Match:
     def apply(self, action: Action | str) -> RoundResult | None:
         """Perform ``action`` (an action or its notation); returns the round's result when
         it ends the round. Raises :class:`ActionError`, changing nothing, if it is refused."""
-        if self.is_over:
+        if self._over:
             raise ActionError(Reason("match-over"))
         rnd = self.round
         rnd.apply(action)  # reads and checks the action once
@@ -105,7 +111,8 @@ class Match:
             side = result.declarers if result.declarers_won else result.opponents
             self.winners = side if self.rules.partnership == Partnership.FIXED else (
                 result.match_won_by)
-        if not self.is_over:
+        self._over = self._finished()
+        if not self._over:
             dealer: int | None = result.next_dealer
             if result.redeal and self.round.bidding.winner is None and all(
                     r.redeal for r in self.results):
@@ -156,6 +163,7 @@ class Match:
         self.results = other.results
         self.history = other.history
         self.winners = other.winners
+        self._over = other._over
         self._seeds = other._seeds
         self.round = other.round
 
