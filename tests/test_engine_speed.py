@@ -9,6 +9,7 @@ from random import Random
 
 import pytest
 
+from shengji.engine.bidding import Bidding
 from shengji.engine.cards import Hand, Rank, Suit, hand_sizes
 from shengji.engine.follow import LegalPlays, Structure, structure_of
 from shengji.engine.lead import Lead, LegalLeads, PlayError
@@ -311,3 +312,29 @@ def test_a_throw_is_blocked_by_the_units_placements_find(rules: Rules) -> None:
         assert check_throw(lead, others, trump, rules).blocks == tuple(expected)
         checked += bool(expected)
     assert checked > 10
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=5, partnership="fluid"),
+                                   Rules(decks=3, joker_bids="decks", bid_switch_suit=True)])
+def test_has_option_is_whether_options_lists_a_bid(rules: Rules) -> None:
+    """Bidding.has_option answers as bool(options) for random hands through random bids."""
+    rng = Random(repr(rules))
+    deck = pack(rules)
+    asked = found = 0
+    for _ in range(30):
+        ranks = [rng.choice(list(Rank)) for _ in range(rules.players)]
+        bidding = Bidding(rules, ranks, [s % 2 for s in range(rules.players)])
+        rng.shuffle(deck)
+        for _ in range(8):
+            for seat in range(rules.players):
+                counts = Hand(deck[seat * 20:seat * 20 + rng.randrange(1, 20)]).counts
+                options = bidding.options(seat, counts)
+                assert bidding.has_option(seat, counts) == bool(options)
+                asked += 1
+                found += bool(options)
+            seat = rng.randrange(rules.players)
+            counts = Hand(deck[seat * 20:seat * 20 + 20]).counts
+            options = bidding.options(seat, counts)
+            if options:
+                bidding.bid(seat, rng.choice(options).cards)
+    assert 0 < found < asked

@@ -282,25 +282,46 @@ class Bidding:
         self._declaration.pop()
         self._version += 1
 
-    def options(self, seat: int, counts: Sequence[int]) -> list[Bid]:
-        """Every bid ``seat`` could make now from a hand of per-face ``counts``."""
-        declared = self.declaration
+    def _shown_faces(self) -> tuple[Card, ...]:
+        """The faces a bid may show now (jokers, the cards of the seats' ranks and of the
+        declared rank), made again only when those ranks change."""
+        declared = self._declaration[-1] if self._declaration else None
         shown = (self.ranks, declared.rank if declared is not None else None)
-        if self._faces[0] != shown:  # the faces a bid may show, for these ranks
+        if self._faces[0] != shown:
             ranks = set(self.ranks)
             if shown[1] is not None:
                 ranks.add(shown[1])
             self._faces = (shown, _bid_faces(frozenset(ranks)))
-        held = tuple([(card, counts[card]) for card in self._faces[1] if counts[card]])
+        return self._faces[1]
+
+    def _allowed_now(self) -> dict[tuple[int, Card, int], bool]:
+        """Whether (seat, card, copies) may bid, for the bids standing now."""
+        if self._allowed_at != (self._version, self.ranks):
+            self._allowed = {}
+            self._allowed_at = (self._version, self.ranks)
+        return self._allowed
+
+    def has_option(self, seat: int, counts: Sequence[int]) -> bool:
+        """Whether :meth:`options` would list a bid, found without listing them."""
+        allowed = self._allowed_now()
+        for card in self._shown_faces():
+            for n in range(1, counts[card] + 1):
+                ok = allowed.get((seat, card, n))
+                if ok is None:
+                    ok = allowed[(seat, card, n)] = self._refusal(seat, (card,) * n) is None
+                if ok:
+                    return True
+        return False
+
+    def options(self, seat: int, counts: Sequence[int]) -> list[Bid]:
+        """Every bid ``seat`` could make now from a hand of per-face ``counts``."""
+        held = tuple([(card, counts[card]) for card in self._shown_faces() if counts[card]])
         key = (seat, self.ranks, self._version, held)
         cached = self._options.get(key)
         if cached is not None:
             return list(cached)
         result = []
-        if self._allowed_at != (self._version, self.ranks):
-            self._allowed = {}
-            self._allowed_at = (self._version, self.ranks)
-        allowed = self._allowed
+        allowed = self._allowed_now()
         for card, n_held in held:
             for n in range(1, n_held + 1):
                 ok = allowed.get((seat, card, n))

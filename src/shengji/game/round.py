@@ -418,9 +418,6 @@ class Round:
                      Reason("show-needed"),
                      lambda: iter((Show(seat), Pass(seat))), summary=Reason("do-show"))
 
-    def _bid_options(self, seat: int) -> Iterator[Bid]:
-        return _bid_options(seat, self.bidding, self.hands[seat].counts, self.rules)
-
     def _legal_bidding(self, seat: int, *, draw: bool, can_pass: bool) -> Legal:
         # the closures hold copies (own hand, public bids), never the round
         drawer, rules, overbid = self.drawer, self.rules, self.phase == Phase.OVERBID
@@ -670,7 +667,8 @@ class Round:
         known = self._has_bid.get(seat)
         if known is not None and known[0] == state:
             return known[1]
-        can = next(self._bid_options(seat), None) is not None
+        can = self.rules.trump_choice != TrumpChoice.DEALER and bidding.has_option(
+            seat, self.hands[seat].counts)
         self._has_bid[seat] = (state, can)
         return can
 
