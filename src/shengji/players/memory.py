@@ -20,6 +20,7 @@ from shengji.engine.trump import TRUMP as _TRUMP_SUIT
 from shengji.engine.trump import Trump
 from shengji.engine.units import LevelCounts, Reading, Unit, counts_of_suit, placements
 from shengji.game.deal import pack_counts
+from shengji.game.scoresheet import TrickRecord
 from shengji.game.view import SeatView
 
 TRUMP: Final = _TRUMP_SUIT
@@ -54,33 +55,43 @@ class TrickLog:
         self._base_kitty: tuple[Card, ...] | None = None
 
     def update(self, view: SeatView) -> None:
-        """Read the tricks of ``view`` that this log has not read yet."""
-        tricks = view.tricks
+        """Read the tricks of ``view`` that this log has not read yet (or take what another
+        seat's log read of them: :class:`_Reading`)."""
+        tricks, rules = view.tricks, view.rules
+        if rules is not self.rules:  # everything read again under the new rules
+            self.rules = rules
+            self.pack = _pack(rules, view.removed)
+            self._reset(None, rules.players)
         if not tricks:
-            if self.first is not None or self.read or len(self.voids) != view.rules.players:
-                self._reset(None, view.rules.players)  # (else nothing read: still fresh)
+            if self.first is not None or self.read or len(self.voids) != rules.players:
+                self._reset(None, rules.players)  # (else nothing read: still fresh)
         elif tricks[0] is not self.first or len(tricks) < self.read:
-            self._reset(tricks[0], view.rules.players)
-        if view.rules is not self.rules:
-            self.rules = view.rules
-            self.pack = _pack(view.rules, view.removed)
-            self.left = self._base = None
-        left = self.left
-        if left is None:
-            left = self.left = list(self.pack)
-            for _, cards in self.plays:
-                for card in cards:
-                    left[card] -= 1
-        elif len(tricks) == self.read:
+            self._reset(tricks[0], rules.players)
+        if self.left is None:  # (nothing read)
+            self.left = list(self.pack)
+        count = len(tricks)
+        if count == self.read:
             return
-        trump, rules = view.trump, view.rules
         new = tricks[self.read:]
-        for record in new:
-            _read_trick(record.plays, trump, rules, left, self.voids, self.plays)
-        self.read = len(tricks)
+        trump, last = view.trump, tricks[-1]
+        known = _READINGS.get(id(last))
+        if known is not None and known.last is last and known.first is tricks[0] and (
+                known.count == count and known.pack is self.pack and known.rules is rules
+                and known.trump is trump):
+            self.left, self.voids, self.plays = known.left, known.voids, known.plays
+        else:  # read here, from copies (the lists read before may be shared)
+            left, voids, plays = self.left[:], self.voids[:], self.plays[:]
+            for record in new:
+                _read_trick(record.plays, trump, rules, left, voids, plays)
+            self.left, self.voids, self.plays = left, voids, plays
+            if len(_READINGS) >= 8:  # the seats of a round read a trick one after another:
+                _READINGS.clear()  # a few kept are enough (more keep the collector busy)
+            _READINGS[id(last)] = _Reading(tricks, self.pack, rules, trump, left, voids, plays)
+        self.read = count
         base = self._base
         if base is not None:  # the seat's own cards left its hand as they left the pack
             me = self._base_seat
+            card: int  # (an int index: a mypyc build indexes the list natively)
             for record in new:
                 for play in record.plays:
                     if play.seat == me:
@@ -147,14 +158,34 @@ def shows_void(lead: Sequence[Card], play: Sequence[Card], trump: Trump, rules: 
     return not bomb or rules.bomb_follow_suit
 
 
+class _Reading:
+    """What the logs read of a round's finished tricks up to ``last`` (the same for every
+    seat): the first log to read a trick keeps its reading here, the others of the round
+    take it. Its lists are shared: read them, never change them."""
+
+    def __init__(self, tricks: tuple[TrickRecord, ...], pack: tuple[int, ...], rules: Rules,
+                 trump: Trump | None, left: list[int], voids: list[set[int]],
+                 plays: list[tuple[int, tuple[Card, ...]]]) -> None:
+        self.first, self.last, self.count = tricks[0], tricks[-1], len(tricks)
+        self.pack, self.rules, self.trump = pack, rules, trump
+        self.left, self.voids, self.plays = left, voids, plays
+
+
+_READINGS: Final[dict[int, _Reading]] = {}
+"""The last few readings, by the identity of their last trick (which each keeps alive)."""
+
+
 def _read_trick(trick: Sequence[Play], trump: Trump | None, rules: Rules, left: list[int],
                 voids: list[set[int]], plays: list[tuple[int, tuple[Card, ...]]]) -> None:
-    """Take a finished trick's cards from ``left``, note its plays and the voids shown."""
+    """Take a finished trick's cards from ``left``, note its plays and the voids shown
+    (a seat's set of voids is replaced, not changed: earlier readings share it)."""
     if not trick:
         return
+    card: int  # (an int index: a mypyc build indexes the list natively)
     for play in trick:
-        plays.append((play.seat, play.cards))
-        for card in play.cards:
+        cards = play.cards
+        plays.append((play.seat, cards))
+        for card in cards:
             left[card] -= 1
     if trump is None:
         return
@@ -165,7 +196,9 @@ def _read_trick(trick: Sequence[Play], trump: Trump | None, rules: Rules, left: 
     for play in trick[1:]:
         cards = play.cards
         if index[cards[0]] != suit if single else shows_void(lead, cards, trump, rules):
-            voids[play.seat].add(suit)
+            seat = play.seat
+            if suit not in voids[seat]:
+                voids[seat] = voids[seat] | {suit}
 
 
 _SIDES: Final[dict[int, set[int]]] = {}
