@@ -291,6 +291,8 @@ class Round:
         # seat -> ((bidding version, ranks), whether it had a bid then), while its cards
         # that can be shown in a bid (jokers, cards of a bid rank) have not changed since
         self._has_bid: dict[int, tuple[tuple[int, tuple[Rank, ...]], bool]] = {}
+        self._shows: tuple[bool, ...] | None = None
+        """:meth:`_showable`, made again after each change of the bids or ranks."""
 
     # -- seats and sides -------------------------------------------------------------
 
@@ -616,6 +618,7 @@ class Round:
             self._bid(action)
         elif isinstance(action, Withdraw):
             self.bidding.withdraw(action.seat)
+            self._shows = None
         elif isinstance(action, Pass):
             self._pass()
         elif isinstance(action, Expose):
@@ -716,16 +719,19 @@ class Round:
         card = self.deck[self.next_card]
         hand = self.hands[drawer]
         hand.add_card(card)
-        rank = card.rank
-        if rank is None or rank in self.bidding.ranks or rank == self._declared_rank():
+        shows = self._shows
+        if shows is None:
+            shows = self._shows = self._showable()
+        if shows[card]:
             self._has_bid.pop(drawer, None)  # it may bid with this card
         cached = self._sorted.get(drawer)
-        if cached is not None and self.trump is None and cached[0] is hand:
-            cards = list(cached[1])
-            insort(cards, card)  # no trump yet: the view's order is the cards' index order
-            self._sorted[drawer] = (hand, tuple(cards))
-        else:
-            self._sorted.pop(drawer, None)
+        if cached is not None:
+            if self.trump is None and cached[0] is hand:
+                cards = list(cached[1])
+                insort(cards, card)  # no trump yet: the view's order is the cards' index order
+                self._sorted[drawer] = (hand, tuple(cards))
+            else:
+                del self._sorted[drawer]
         self.next_card += 1
         self.drawer = (drawer + 1) % rules.players
         if self.next_card == len(self.deck) - rules.kitty_size:
@@ -741,12 +747,16 @@ class Round:
             self.bid_turn = self.drawer
             self.passes = 0
 
-    def _declared_rank(self) -> Rank | None:
+    def _showable(self) -> tuple[bool, ...]:
+        """Per face, whether a bid may show it now (a joker, a card of a seat's rank or of
+        the declared rank): only such cards change a seat's bids."""
         declared = self.bidding.declaration
-        return declared.rank if declared is not None else None
+        ranks = {*self.bidding.ranks, declared.rank if declared is not None else None}
+        return tuple([card.rank is None or card.rank in ranks for card in ALL_CARDS])
 
     def _bid(self, action: Bid) -> None:
         self.bidding.bid(action.seat, action.cards)
+        self._shows = None
         if self.dealer is None and self.phase in (Phase.DEAL, Phase.BID):
             how = self.rules.first_dealer
             if (how == FirstDealer.FIRST_BIDDER
@@ -824,6 +834,7 @@ class Round:
                 self.trump = self.rules.trump(rank, suit if isinstance(suit, Suit) else None)
             ranks = self._bid_ranks()
             self.bidding.ranks = tuple(ranks)
+            self._shows = None
         self.kitty_owner = self.dealer
         assert self.dealer is not None
         self.hands[self.dealer].add(self.kitty)
