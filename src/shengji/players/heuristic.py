@@ -402,6 +402,7 @@ class HeuristicPlayer:
         table = self._tables(trump).costs
         costs: list[float] = []
         worths: list[int] = []
+        card: int  # (an int index: a mypyc build indexes the tables natively)
         if lead.size == 1 and not reserve:  # the sums of one card
             for play in candidates:
                 card = play[0]
@@ -601,9 +602,8 @@ def _offer(results: list[tuple[Card, ...]], play: tuple[Card, ...], legal: Legal
 
 _NO_CARDS: Final[frozenset[Card]] = frozenset()
 
-_PLAYS: Final[list[dict[tuple[Card, ...], Play]]] = []
-"""Per seat, play actions by cards, made once and shared (an action is immutable, and its
-constructor checks its input each time)."""
+_PLAIN_PLAY: Final = Play.__dictoffset__ != 0
+"""Play actions are plain Python objects (actions are not compiled)."""
 
 
 _DRAWS: Final[list[Draw]] = []
@@ -626,15 +626,14 @@ def _pass_action(seat: int) -> Pass:
 
 
 def _play_action(seat: int, cards: tuple[Card, ...]) -> Play:
-    """``Play(seat, cards)``, the one made before for this seat and cards if any."""
-    while len(_PLAYS) <= seat:
-        _PLAYS.append({})
-    made = _PLAYS[seat]
-    play = made.get(cards)
-    if play is None:
-        if len(made) >= 5_000:
-            made.clear()
-        play = made[cards] = Play(seat, cards)
+    """``Play(seat, cards)`` of cards the player took from its hand or its legal set (a
+    tuple of cards), without the checks its constructor makes on outside input (which the
+    round makes of the action it is given), as the engine makes the plays it draws
+    (``shengji.game.legal``)."""
+    if not _PLAIN_PLAY:
+        return Play(seat, cards)
+    play = object.__new__(Play)
+    play.__dict__.update(seat=seat, cards=cards)  # what the frozen dataclass's __init__ sets
     return play
 
 _UNITS: Final[dict[UnitSpec, Unit]] = {}
@@ -653,10 +652,12 @@ def _lead_units(legal: LegalLeads) -> list[Unit]:
     trump = legal.trump
     levels = trump.levels
     units: list[Unit] = []
+    index: int  # the face as an int (a mypyc build then indexes and counts natively)
     for suit, width, held, tractors in unit_blocks(legal.hand.counts, trump, legal.rules):
         for face in held:
-            level = levels[face]
-            key = ((face * 64 + level) * 8 + suit) * 64 + width
+            index = face
+            level = levels[index]
+            key = ((index * 64 + level) * 8 + suit) * 64 + width
             unit = tuples.get(key)
             if unit is None:
                 unit = tuples[key] = make_unit(suit, width, level, (face,))
@@ -874,6 +875,7 @@ class _HandTally:
         self.suits = [0] * 4
         self.faces = [0] * 54
         self.jokers = 0
+        card: int  # (an int: a mypyc build counts natively)
         for card in hand:
             if card >= SMALL_JOKER_ID:
                 self.jokers += 1
@@ -886,7 +888,7 @@ class _HandTally:
         """How strong a trump holding the bid's suit (or no-trump) makes of this hand."""
         return self.strength(bid.cards[0])
 
-    def strength(self, card: Card) -> float:
+    def strength(self, card: int) -> float:
         """:meth:`bid_strength` of a bid showing ``card``."""
         if card >= SMALL_JOKER_ID:  # no rank: no rank cards
             return self.jokers * 1.5 - 1
@@ -898,6 +900,7 @@ class _HandTally:
         """The greatest :meth:`strength` of the cards of ``hand`` (this tally's): no bid,
         which shows cards held, is stronger."""
         best = float("-inf")
+        card: int
         for card in hand:
             strength = self.strength(card)
             if strength > best:

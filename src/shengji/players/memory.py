@@ -271,6 +271,7 @@ class Memory:
             log = self._updated()
             if self.remember:
                 counts = log.unseen_base(view)[:]  # (a slice: no call in the compiled build)
+                card: int  # (an int index: a mypyc build indexes the list natively)
                 for play in view.trick:
                     for card in play.cards:
                         counts[card] -= 1
@@ -424,6 +425,7 @@ def single_readings(trump: Trump) -> tuple[Reading, ...]:
 
 def _remove_own(counts: list[int], view: SeatView) -> None:
     """Take the seat's hand and its kitty (when it holds one) out of per-face ``counts``."""
+    card: int  # (an int index: a mypyc build indexes the list natively)
     for card in view.hand:
         counts[card] -= 1
     if view.kitty is not None:
