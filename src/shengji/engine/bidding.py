@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 from shengji.engine.cards import (
     BIG_JOKER,
@@ -59,7 +60,7 @@ class BidError(ValueError):
         return why if isinstance(why, Reason) else Reason("bad-input", error=str(why))
 
 
-_SUIT_ORDER = {Suit.DIAMONDS: 0, Suit.CLUBS: 1, Suit.HEARTS: 2, Suit.SPADES: 3}
+_SUIT_ORDER: Final = {Suit.DIAMONDS: 0, Suit.CLUBS: 1, Suit.HEARTS: 2, Suit.SPADES: 3}
 """Suit order for equal-count overrides (♠ > ♥ > ♣ > ♦)."""
 
 
@@ -335,7 +336,7 @@ class Bidding:
         return result
 
 
-_DECLARATIONS: dict[tuple[Rank | None, Suit | None, int], Declaration] = {}
+_DECLARATIONS: Final[dict[tuple[Rank | None, Suit | None, int], Declaration]] = {}
 
 
 def _declaration(rank: Rank | None, suit: Suit | None, maker: int) -> Declaration:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
-from typing import Any, ClassVar, SupportsIndex
+from typing import Any, ClassVar, Final, SupportsIndex
 
 try:
     from mypy_extensions import mypyc_attr
@@ -109,9 +109,9 @@ _RANK_BY_TEXT = {text: r for r, text in _RANK_TEXT.items()}
 _RANK_BY_TEXT["T"] = Rank.TEN
 _RANK_BY_TEXT.update({str(int(r)): r for r in Rank})
 
-SMALL_JOKER_ID = 52
-BIG_JOKER_ID = 53
-FACES = 54
+SMALL_JOKER_ID: Final = 52
+BIG_JOKER_ID: Final = 53
+FACES: Final = 54
 
 
 @mypyc_attr(native_class=False)  # mypyc cannot compile int subclasses as native classes
@@ -174,19 +174,19 @@ class Card(int):
 
 
 Card._all = tuple(int.__new__(Card, i) for i in range(FACES))
-SMALL_JOKER = Card._all[SMALL_JOKER_ID]
-BIG_JOKER = Card._all[BIG_JOKER_ID]
-ALL_CARDS: tuple[Card, ...] = Card._all
+SMALL_JOKER: Final = Card._all[SMALL_JOKER_ID]
+BIG_JOKER: Final = Card._all[BIG_JOKER_ID]
+ALL_CARDS: Final[tuple[Card, ...]] = Card._all
 """The 54 faces in index order (clubs 2..A, diamonds, hearts, spades, SJ, BJ)."""
 
-_SUITS: tuple[Suit | None, ...] = tuple(
+_SUITS: Final[tuple[Suit | None, ...]] = tuple(
     [Suit(i // 13) for i in range(52)] + [None, None])
-_RANKS: tuple[Rank | None, ...] = tuple(
+_RANKS: Final[tuple[Rank | None, ...]] = tuple(
     [Rank(i % 13 + 2) for i in range(52)] + [None, None])
-_TEXT = tuple(
+_TEXT: Final = tuple(
     [_RANK_TEXT[Rank(i % 13 + 2)] + "CDHS"[i // 13] for i in range(52)] + ["SJ", "BJ"]
 )
-_POINTS = tuple(
+_POINTS: Final = tuple(
     {5: 5, 10: 10, 13: 10}.get(i % 13 + 2, 0) if i < 52 else 0 for i in range(FACES)
 )
 _JOKER_TEXT = {"SJ": SMALL_JOKER, "BJ": BIG_JOKER}

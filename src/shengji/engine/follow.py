@@ -46,6 +46,7 @@ from itertools import islice, product
 from math import prod
 from operator import itemgetter
 from random import Random
+from typing import Final
 
 from shengji.engine.cards import (
     ALL_CARDS,
@@ -459,7 +460,7 @@ class Structure:
         return value, [(base if exact else base + 1, (face,), n) for face, n, exact in picks]
 
 
-_STRUCTURES: dict[tuple[int, int, tuple[tuple[int, int], ...]], Structure] = {}
+_STRUCTURES: Final[dict[tuple[int, int, tuple[tuple[int, int], ...]], Structure]] = {}
 
 
 def structure_of(lead: Lead, trump: Trump, rules: Rules) -> Structure:

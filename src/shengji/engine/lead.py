@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 from random import Random
+from typing import Final
 
 from shengji.engine.cards import Card, Hand, Rank, Suit, format_cards, parse_cards
 from shengji.engine.reasons import Reason, suit_code
@@ -157,7 +158,7 @@ def rainbows(counts: Sequence[int], size: int, trump: Trump, rules: Rules
                 yield tuple(trump.sorted(combo))
 
 
-_ONE_FACE: dict[tuple[Card, int, int, int], Lead] = {}
+_ONE_FACE: Final[dict[tuple[Card, int, int, int], Lead]] = {}
 """The leads :func:`one_face_lead` made, by face, copies, suit and level (leads are
 immutable, and a frozen dataclass's ``__init__`` runs interpreted in the mypyc build)."""
 

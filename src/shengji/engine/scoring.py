@@ -22,14 +22,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from shengji.engine.rules import AfterEnd, KittyMultiplier, LevelTable, Rules
 
 if TYPE_CHECKING:
     from shengji.engine.lead import Lead
 
-NO_TRUMP_LEVEL = 15
+NO_TRUMP_LEVEL: Final = 15
 """The extra level after the end rank with ``after_end = no-trump``."""
 
 

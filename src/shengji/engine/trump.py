@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Final
 
 from shengji.engine.cards import (
     ALL_CARDS,
@@ -36,7 +37,7 @@ from shengji.engine.cards import (
     Suit,
 )
 
-TRUMP = 4
+TRUMP: Final = 4
 """The effective suit of every trump card (plain suits are 0..3, as :class:`Suit`)."""
 
 EffectiveSuit = int

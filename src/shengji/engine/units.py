@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
+from typing import Final
 
 from shengji.engine.cards import Card, format_cards, parse_cards
 from shengji.engine.rules import Rules
@@ -28,7 +29,7 @@ from shengji.engine.trump import Trump, suit_name
 LevelCounts = dict[int, dict[Card, int]]
 """Cards of one effective suit: level -> face -> count."""
 
-_TUPLE_NAMES = {1: "single", 2: "pair", 3: "triple"}
+_TUPLE_NAMES: Final = {1: "single", 2: "pair", 3: "triple"}
 
 
 def tuple_name(width: int, plural: bool = False) -> str:
@@ -264,7 +265,7 @@ def unit_spec_at(blocks: list[UnitBlock], index: int, trump: Trump) -> UnitSpec:
     raise IndexError("unit index out of range")
 
 
-_UNITS: dict[tuple[int, int, int, tuple[Card, ...]], Unit] = {}
+_UNITS: Final[dict[tuple[int, int, int, tuple[Card, ...]], Unit]] = {}
 """The units :func:`make_unit` made, by suit, width, top and faces (units are immutable,
 and a frozen dataclass's generated ``__init__`` runs interpreted in the mypyc build)."""
 

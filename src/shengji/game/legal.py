@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from random import Random
-from typing import TypeGuard
+from typing import Final, TypeGuard
 
 from shengji.engine.cards import Card
 from shengji.engine.follow import LegalPlays
@@ -147,7 +147,7 @@ def _drawn_play(seat: int, cards: tuple[Card, ...]) -> Play:
     return play
 
 
-_PLAIN_PLAY = Play.__dictoffset__ != 0
+_PLAIN_PLAY: Final = Play.__dictoffset__ != 0
 """Play actions are plain Python objects (actions are not compiled)."""
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from random import Random
+from typing import Final
 
 from shengji.engine.reasons import Reason
 from shengji.engine.rules import AfterEnd, FluidBidders, Partnership, Rules
@@ -27,7 +28,7 @@ from shengji.game.round import Phase, Round
 from shengji.game.scoresheet import RoundResult
 from shengji.game.view import SeatView
 
-_DONE = Phase.DONE
+_DONE: Final = Phase.DONE
 """The phase as a module constant (an enum member access is a class lookup each time)."""
 
 

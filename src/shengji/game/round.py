@@ -34,7 +34,7 @@ from collections.abc import Iterator, Sequence
 from enum import StrEnum
 from itertools import combinations
 from random import Random
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from shengji.engine.bidding import Bidding
 from shengji.engine.cards import ALL_CARDS, Card, Hand, Rank, Suit, format_cards, missing_cards
@@ -90,21 +90,21 @@ if TYPE_CHECKING:
 _VIEW: type[SeatView] | None = None
 """The view class (:meth:`Round.view` imports it once)."""
 
-_DRAWS: dict[int, Draw] = {}
+_DRAWS: Final[dict[int, Draw]] = {}
 """One Draw action per seat, for :meth:`Round.only_draw` and the deal's legal sets."""
 
-_PASSES: dict[int, Pass] = {}
+_PASSES: Final[dict[int, Pass]] = {}
 """One Pass action per seat, listed by the bidding's legal sets."""
 
-_DRAW_IDS: set[int] = set()
+_DRAW_IDS: Final[set[int]] = set()
 """The ``id`` of each of :data:`_DRAWS` (kept alive there): :meth:`Round.apply` knows
 them well-formed without reading their fields, which a forged action may have wrong."""
 
-_BIDS: dict[tuple[int, tuple[Card, ...]], Bid] = {}
+_BIDS: Final[dict[tuple[int, tuple[Card, ...]], Bid]] = {}
 """The Bid actions listed as options, by seat and cards (made once, listed often)."""
 
-_DO_LEAD = Reason("do-lead")
-_DO_VERBS: dict[tuple[str, ...], Reason] = {}
+_DO_LEAD: Final = Reason("do-lead")
+_DO_VERBS: Final[dict[tuple[str, ...], Reason]] = {}
 """The summaries of bidding legal sets, by their verbs (made once: a Reason renders its
 text when made)."""
 
@@ -130,8 +130,10 @@ class Phase(StrEnum):
 
 # module constants for the phases tested at every action (a member access on an enum class
 # costs a lookup each time)
-_DEAL, _PLAY, _DONE = Phase.DEAL, Phase.PLAY, Phase.DONE
-_BIDDING_AFTER = (Phase.BID, Phase.OVERBID)
+_DEAL: Final = Phase.DEAL
+_PLAY: Final = Phase.PLAY
+_DONE: Final = Phase.DONE
+_BIDDING_AFTER: Final = (Phase.BID, Phase.OVERBID)
 """The phases of bidding after the deal, in turn."""
 
 

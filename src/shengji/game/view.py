@@ -9,7 +9,7 @@ it (and to everyone after the round if ``kitty_revealed``).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from shengji.engine.cards import Card, hand_sizes
 from shengji.engine.friends import FriendCall
@@ -29,7 +29,7 @@ except ImportError:  # only a mypyc build reads the decorator; pure Python ignor
 if TYPE_CHECKING:
     from shengji.game.round import Round
 
-_DONE = Phase.DONE
+_DONE: Final = Phase.DONE
 """The phase as a module constant (an enum member access is a class lookup each time)."""
 
 
@@ -155,7 +155,7 @@ def _hidden_kitty_line(line: str, counted: bool) -> str:
 
 setattr(SeatView, "history", _History())  # noqa: B010 (after @dataclass: not a default)
 
-_FIELDS: dict[str, object] = {
+_FIELDS: Final[dict[str, object]] = {
     **{f.name: None for f in fields(SeatView) if f.name != "history"},
     "kitty": None, "calls": (), "friends": (), "trick_leader": None, "trick": (),
     "trick_winner": None, "_log": None,
@@ -163,6 +163,6 @@ _FIELDS: dict[str, object] = {
 """The attributes of a view made by :meth:`SeatView.of` (``_log`` for ``history``), with
 the values of a view without a visible kitty, friend calls or trick."""
 
-_PLAIN = SeatView.__dictoffset__ != 0
+_PLAIN: Final = SeatView.__dictoffset__ != 0
 """Views are plain Python objects (also in a mypyc build, where a dataclass's generated
 ``__init__`` would run interpreted): :meth:`SeatView.of` fills their attributes at once."""
