@@ -336,10 +336,17 @@ def best_reading(cards: Iterable[Card | str], trump: Trump, rules: Rules) -> Rea
     if len(groups) != 1:
         return None
     (suit, counts), = groups.items()
-    wide = [level for level, by_face in counts.items()
-            if any(n >= rules.tractor_min_width for n in by_face.values())]
-    if rules.tractor_min_width > 1 and not any(level + 1 in wide for level in wide) and all(
-            n <= rules.decks for by_face in counts.values() for n in by_face.values()):
+    min_width = rules.tractor_min_width
+    wide: set[int] = set()  # the levels holding a face min_width times or more
+    most = 0  # the most copies of a face
+    for level, by_face in counts.items():
+        copies = max(by_face.values())
+        if copies >= min_width:
+            wide.add(level)
+        if copies > most:
+            most = copies
+    if min_width > 1 and most <= rules.decks and not any(
+            [level + 1 in wide for level in wide]):
         # no tractor can form: each face's copies are one tuple, the only fewest-unit reading
         return tuple(sorted((make_unit(suit, counts[level][face], level, (face,))
                              for level in sorted(counts) for face in sorted(counts[level])),
