@@ -187,8 +187,8 @@ class Trick:
             if not isinstance(legal, LegalPlays) or legal.lead is not self.lead:
                 legal = self._follow(hand)
             legal.check(played)
-        ordered = tuple(self.trump.sorted(played))
-        reading = self._beats(ordered)
+        ordered = played if len(played) == 1 else tuple(self.trump.sorted(played))
+        reading = beats(ordered, self._winning_reading, self.lead, self.trump, self.rules)
         self.plays.append(_play(seat, ordered))
         if reading is not None:
             self._winner = len(self.plays) - 1

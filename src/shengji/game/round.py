@@ -593,8 +593,9 @@ class Round:
         if type(action) is Draw and self.phase is _DEAL and action.seat == self.drawer:
             self._apply_draw(action)  # the drawer may always draw: nothing to check
             return
-        fast = isinstance(action, Play) and self.phase is _PLAY and (
-            action.seat == self.to_move)
+        # a vouched play is the current position's, of the seat to move
+        fast = trusted or (isinstance(action, Play) and self.phase is _PLAY and (
+            action.seat == self.to_move))
         if not fast:
             why = self.reason(action)
             if why is not None:
