@@ -32,7 +32,7 @@ from functools import lru_cache
 from itertools import compress, islice
 from math import comb
 from random import Random
-from typing import Final
+from typing import Final, cast
 
 from shengji.engine.cards import SMALL_JOKER_ID as _SMALL_JOKER_ID
 from shengji.engine.cards import Card, Rank, Suit
@@ -71,6 +71,7 @@ from shengji.players.memory import (
     Memory,
     TrickLog,
     beats_single,
+    card_ints,
     current_winner,
     single_readings,
 )
@@ -402,14 +403,13 @@ class HeuristicPlayer:
         table = self._tables(trump).costs
         costs: list[float] = []
         worths: list[int] = []
-        card: int  # (an int index: a mypyc build indexes the tables natively)
         if lead.size == 1 and not reserve:  # the sums of one card
-            for play in candidates:
+            for play in _int_plays(candidates):
                 card = play[0]
                 costs.append(table[card])
                 worths.append(points[card])
         else:  # (the sums in card order, as sum() adds them)
-            for play in candidates:
+            for play in _int_plays(candidates):
                 total, gain = 0.0, 0
                 for card in play:
                     total += table[card] + 100 if card in reserve else table[card]
@@ -436,7 +436,7 @@ class HeuristicPlayer:
                 cur = reading[0]
                 now, top = cur.suit, cur.top
                 suits, levels = trump.suit_index, trump.levels
-                for i, play in enumerate(candidates):
+                for i, play in enumerate(_int_plays(candidates)):
                     card = play[0]
                     if spare is not None and card in spare:
                         continue  # kept for the last trick
@@ -592,6 +592,12 @@ class HeuristicPlayer:
         return None
 
 
+def _int_plays(plays: list[tuple[Card, ...]]) -> list[tuple[int, ...]]:
+    """``plays`` themselves, their cards typed as ints (see
+    :func:`~shengji.players.memory.card_ints`)."""
+    return cast("list[tuple[int, ...]]", plays)
+
+
 def _offer(results: list[tuple[Card, ...]], play: tuple[Card, ...], legal: LegalPlays,
            checked: bool) -> None:
     """Add ``play`` to ``results`` if it has the count to play and (where ``checked``) is
@@ -652,12 +658,10 @@ def _lead_units(legal: LegalLeads) -> list[Unit]:
     trump = legal.trump
     levels = trump.levels
     units: list[Unit] = []
-    index: int  # the face as an int (a mypyc build then indexes and counts natively)
     for suit, width, held, tractors in unit_blocks(legal.hand.counts, trump, legal.rules):
         for face in held:
-            index = face
-            level = levels[index]
-            key = ((index * 64 + level) * 8 + suit) * 64 + width
+            level = levels[face]
+            key = ((face * 64 + level) * 8 + suit) * 64 + width
             unit = tuples.get(key)
             if unit is None:
                 unit = tuples[key] = make_unit(suit, width, level, (face,))
@@ -870,13 +874,12 @@ def _high(unit: Unit, trump: Trump) -> bool:
 class _HandTally:
     """A hand's cards counted by rank, by suit and by face, read once per bid decision."""
 
-    def __init__(self, hand: Sequence[Card]) -> None:
+    def __init__(self, hand: tuple[Card, ...]) -> None:
         self.ranks = [0] * 15
         self.suits = [0] * 4
         self.faces = [0] * 54
         self.jokers = 0
-        card: int  # (an int: a mypyc build counts natively)
-        for card in hand:
+        for card in card_ints(hand):
             if card >= SMALL_JOKER_ID:
                 self.jokers += 1
                 continue
@@ -896,12 +899,11 @@ class _HandTally:
         suit_cards = self.suits[card // 13] - self.faces[card]
         return suit_cards + 1.5 * (rank_cards + self.jokers)
 
-    def strongest(self, hand: Sequence[Card]) -> float:
+    def strongest(self, hand: tuple[Card, ...]) -> float:
         """The greatest :meth:`strength` of the cards of ``hand`` (this tally's): no bid,
         which shows cards held, is stronger."""
         best = float("-inf")
-        card: int
-        for card in hand:
+        for card in card_ints(hand):
             strength = self.strength(card)
             if strength > best:
                 best = strength

@@ -91,13 +91,12 @@ class TrickLog:
         base = self._base
         if base is not None:  # the seat's own cards left its hand as they left the pack
             me = self._base_seat
-            card: int  # (an int index: a mypyc build indexes the list natively)
             for record in new:
                 for play in record.plays:
                     if play.seat == me:
                         self._base_size -= len(play.cards)
                     else:
-                        for card in play.cards:
+                        for card in card_ints(play.cards):
                             base[card] -= 1
 
     def unseen_base(self, view: SeatView) -> list[int]:
@@ -181,11 +180,10 @@ def _read_trick(trick: Sequence[Play], trump: Trump | None, rules: Rules, left: 
     (a seat's set of voids is replaced, not changed: earlier readings share it)."""
     if not trick:
         return
-    card: int  # (an int index: a mypyc build indexes the list natively)
     for play in trick:
         cards = play.cards
         plays.append((play.seat, cards))
-        for card in cards:
+        for card in card_ints(cards):
             left[card] -= 1
     if trump is None:
         return
@@ -271,9 +269,8 @@ class Memory:
             log = self._updated()
             if self.remember:
                 counts = log.unseen_base(view)[:]  # (a slice: no call in the compiled build)
-                card: int  # (an int index: a mypyc build indexes the list natively)
                 for play in view.trick:
-                    for card in play.cards:
+                    for card in card_ints(play.cards):
                         counts[card] -= 1
             else:
                 counts = list(log.pack)
@@ -425,9 +422,15 @@ def single_readings(trump: Trump) -> tuple[Reading, ...]:
 
 def _remove_own(counts: list[int], view: SeatView) -> None:
     """Take the seat's hand and its kitty (when it holds one) out of per-face ``counts``."""
-    card: int  # (an int index: a mypyc build indexes the list natively)
-    for card in view.hand:
+    for card in card_ints(view.hand):
         counts[card] -= 1
     if view.kitty is not None:
-        for card in view.kitty:
+        for card in card_ints(view.kitty):
             counts[card] -= 1
+
+
+def card_ints(cards: tuple[Card, ...]) -> tuple[int, ...]:
+    """``cards`` themselves, typed as ints: a mypyc build then indexes and counts with them
+    natively (a Card is an int, but as a non-native class it makes every operation on it
+    generic, and a variable declared ``int`` takes the narrower type of a card assigned)."""
+    return cards
