@@ -490,12 +490,13 @@ class LegalPlays:
         self.lead = lead
         self.trump = trump
         self.rules = rules
-        self.count = lead.size
+        self.count = len(lead.cards)  # lead.size
         self.suit = lead.suit
-        self._suit_cards, self.suit_count = counted_suit(hand.counts, lead.suit, trump)
+        counts = hand.counts
+        self._suit_cards, self.suit_count = counted_suit(counts, lead.suit, trump)
         self._rainbows: tuple[tuple[Card, ...], ...] = ()
         if lead.rainbow:
-            self._rainbows = tuple(rainbows(hand.counts, self.count, trump, rules))
+            self._rainbows = tuple(rainbows(counts, self.count, trump, rules))
             self.mode = "rainbow" if self._rainbows else "free"
         elif self.suit_count == 0:
             self.mode = "free"

@@ -265,7 +265,8 @@ def beats(cards: Sequence[Card], current: Reading, lead: Lead, trump: Trump, rul
             return None
         return tuple(make_unit(trump.suit_index[c], 1, trump.levels[c], (c,))
                      for c in trump.sorted(cards))
-    if lead.is_throw and rules.throw_beat == ThrowBeat.CARD_BY_CARD:
+    throw = len(lead.units) > 1  # lead.is_throw (a rainbow returned above)
+    if throw and rules.throw_beat == ThrowBeat.CARD_BY_CARD:
         # seed hundred: cards are compared one by one, so a player short of the led suit
         # may win with led-suit cards and trumps together
         return _card_by_card(cards, current, lead.suit, trump)
@@ -278,7 +279,7 @@ def beats(cards: Sequence[Card], current: Reading, lead: Lead, trump: Trump, rul
             return None
     if suit != current[0].suit and suit != TRUMP:
         return None
-    if not lead.is_throw:
+    if not throw:
         width = len(cards)
         if width <= rules.decks and cards.count(cards[0]) == width:
             # one face (a single, a pair...) on a tuple: no unit made unless it wins

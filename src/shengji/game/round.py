@@ -965,7 +965,7 @@ class Round:
             self._sorted[seat] = (hand, tuple(cards))
         if self.tracker is not None:
             self.tracker.play(seat, played)
-        if trick.is_complete:
+        if len(trick.plays) == trick.players:  # trick.is_complete
             winner = trick.winner
             assert winner is not None and trick.lead is not None
             points = trick.points
