@@ -303,7 +303,8 @@ class HeuristicPlayer:
             best = max(sure, key=lambda u: (u.size, u.width, sum(map(points.__getitem__,
                                                                      u.cards)), u.top))
             return best.cards
-        trumps = [u for u in units if u.suit == TRUMP and reserve.isdisjoint(u.cards)]
+        trumps = [u for u in units if u.suit == TRUMP and (
+            not reserve or reserve.isdisjoint(u.cards))]
         if trumps and memory.declaring() and self._trump_majority(view, memory):
             return min(trumps, key=lambda u: (-u.size, _high(u, trump), u.top)).cards
         partners = [s for s in side if s != view.seat]
@@ -712,13 +713,14 @@ def _follows(legal: LegalPlays, rules: Rules, tables: _Tables) -> list[tuple[Car
         # no structure to give: every choice of ``size`` cards of the suit (at least as
         # many as the choices of ``size`` distinct faces)
         return _MANY
+    held = [counts[f] for f in faces]  # (by position: no Card index in the search)
     tail = [0] * (len(faces) + 1)
     doubles = [0] * (len(faces) + 1)  # the faces held twice from ``i`` on
     for i in range(len(faces) - 1, -1, -1):
-        tail[i] = tail[i + 1] + counts[faces[i]]
-        doubles[i] = doubles[i + 1] + (counts[faces[i]] >= 2)
+        tail[i] = tail[i + 1] + held[i]
+        doubles[i] = doubles[i + 1] + (held[i] >= 2)
     found: list[tuple[Card, ...]] = []
-    _list_follows(_Listing(faces, counts, tail, doubles, pairs, found, []), 0, size, 0)
+    _list_follows(_Listing(faces, held, tail, doubles, pairs, found, []), 0, size, 0)
     return found if len(found) < _ENUMERATE_LIMIT else _MANY
 
 
@@ -726,11 +728,12 @@ class _Listing:
     """What :func:`_list_follows` reads and fills (no closure: a mypyc build makes a
     closure's environment a cycle only the garbage collector frees)."""
 
-    def __init__(self, faces: list[Card], counts: Sequence[int], tail: list[int],
+    def __init__(self, faces: list[Card], held: list[int], tail: list[int],
                  doubles: list[int], pairs: int, found: list[tuple[Card, ...]],
                  chosen: list[Card]) -> None:
         self.faces = faces
-        self.counts = counts
+        self.held = held
+        """The copies held of each of ``faces``."""
         self.tail = tail
         """The cards held of ``faces[i:]``."""
         self.doubles = doubles
@@ -749,7 +752,7 @@ def _list_follows(listing: _Listing, i: int, need: int, held: int) -> bool:
         found.append(tuple(chosen))
         return len(found) < _ENUMERATE_LIMIT
     face = listing.faces[i]
-    most = listing.counts[face]
+    most = listing.held[i]
     after, twos, pairs = listing.tail[i + 1], listing.doubles[i + 1], listing.pairs
     for k in range(most if most < need else need, -1, -1):
         rest, got = need - k, held + (k == 2)

@@ -26,6 +26,7 @@ from shengji.game.view import SeatView
 TRUMP: Final = _TRUMP_SUIT
 """The trump suit's index (Final: a mypyc build keeps module constants in C statics, not
 looked up in the module's dictionary)."""
+_FLUID: Final = Partnership.FLUID
 
 
 class TrickLog:
@@ -225,7 +226,7 @@ class Memory:
         self._tracker: FriendTracker | None = None
         self._by_suit: dict[int, LevelCounts] = {}
         self._highest: dict[int, int] = {}
-        self.fluid = view.rules.partnership == Partnership.FLUID
+        self.fluid = view.rules.partnership == _FLUID
 
     def _updated(self) -> TrickLog:
         """The log, having read the view's finished tricks."""
