@@ -147,7 +147,8 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
     return {"budget": str(budget), "iterations": budget.iterations, "deals": deals,
             "levels_per_deal": mean, "ci95": ci, "decisions": len(times),
             "overrides": sum(r[2] for r in results), "median_s": q(0.5), "p90_s": q(0.9),
-            "max_s": times[-1] if times else 0.0, "wall_s": time.perf_counter() - start}
+            "max_s": times[-1] if times else 0.0, "wall_s": time.perf_counter() - start,
+            "per_deal": levels}
 
 
 def show(figures: dict[str, object]) -> None:
