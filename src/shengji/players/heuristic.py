@@ -758,9 +758,11 @@ def _list_follows(listing: _Listing, i: int, need: int, held: int) -> bool:
         rest, got = need - k, held + (k == 2)
         half = rest // 2
         if after >= rest and got + (twos if twos < half else half) >= pairs:
-            chosen.extend([face] * k)
+            for _ in range(k):  # (appended and popped one by one: native list calls)
+                chosen.append(face)
             more = _list_follows(listing, i + 1, rest, got)
-            del chosen[len(chosen) - k:]
+            for _ in range(k):
+                chosen.pop()
             if not more:
                 return False
     return True
