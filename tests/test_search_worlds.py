@@ -294,3 +294,9 @@ def test_inferred_worlds_are_those_where_the_heuristic_played_as_seen() -> None:
         total += 1
     assert total >= 8
     assert agree[True] >= 0.9 * total and agree[False] <= 0.5 * total, (agree, total)
+
+
+def test_bad_inference_settings_are_refused() -> None:
+    for options in ({"keep": 1.5}, {"keep": -0.1}, {"plays": -1}, {"tries": -1}):
+        with pytest.raises(ValueError):
+            Inference(**options)  # type: ignore[arg-type]

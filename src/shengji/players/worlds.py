@@ -225,9 +225,15 @@ class Inference:
     heuristic model of the other seats, softened for players who are not heuristic)."""
 
     keep: float = 0.3
-    plays: int = 12
+    plays: int = 4
     tries: int = 40
     """Attempts with the test; later attempts keep any consistent world."""
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.keep <= 1.0:
+            raise ValueError("keep must be between 0 and 1")
+        if self.plays < 0 or self.tries < 0:
+            raise ValueError("plays and tries must not be negative")
 
 
 def _deal_hidden(knowledge: Knowledge, rng: Random) -> dict[int | str, list[Card]] | None:
