@@ -30,6 +30,7 @@ COMPILED = [
     "src/shengji/engine/trick.py",
     "src/shengji/engine/trump.py",
     "src/shengji/engine/units.py",
+    "src/shengji/game/actions.py",
     "src/shengji/game/legal.py",
     "src/shengji/game/match.py",
     "src/shengji/game/round.py",

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from shengji.engine.cards import (
     Card,
@@ -39,7 +40,16 @@ from shengji.engine.cards import (
 from shengji.engine.friends import FriendCall
 from shengji.engine.reasons import Reason
 
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # only a mypyc build reads the decorator; pure Python ignores it
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
 
+
+# Plain classes even when compiled (as SeatView): the engine and the players make plays with
+# object.__new__, which a mypyc native class refuses; the module's functions still compile.
+@mypyc_attr(native_class=False)
 class ActionError(ValueError):
     """An action was refused; the message says why and what is allowed. Nothing changed.
 
@@ -91,6 +101,13 @@ def _set(action: object, name: str, value: object) -> None:
     object.__setattr__(action, name, value)
 
 
+def _raw(action: object, name: str) -> object:
+    """A field as it was given, before it is checked (a compiled build would otherwise
+    check it against the field's type, with a bare TypeError)."""
+    return getattr(action, name)
+
+
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Draw:
     """Draw the next card of the deal (the seat whose turn it is to draw)."""
@@ -98,12 +115,13 @@ class Draw:
     seat: int
 
     def __post_init__(self) -> None:
-        _check_seat("draw", self.seat)
+        _check_seat("draw", _raw(self, "seat"))
 
     def __str__(self) -> str:
         return f"{self.seat} draw"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Bid:
     """Show identical trump-rank cards (or jokers) to bid for trump."""
@@ -112,13 +130,14 @@ class Bid:
     cards: tuple[Card, ...]
 
     def __post_init__(self) -> None:
-        _check_seat("bid", self.seat)
-        _set(self, "cards", _check_cards("bid", self.cards))
+        _check_seat("bid", _raw(self, "seat"))
+        _set(self, "cards", _check_cards("bid", _raw(self, "cards")))
 
     def __str__(self) -> str:
         return f"{self.seat} bid {format_cards(self.cards)}"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Withdraw:
     """Take back the standing bid (``bid_withdraw`` rule)."""
@@ -126,12 +145,13 @@ class Withdraw:
     seat: int
 
     def __post_init__(self) -> None:
-        _check_seat("withdraw", self.seat)
+        _check_seat("withdraw", _raw(self, "seat"))
 
     def __str__(self) -> str:
         return f"{self.seat} withdraw"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Pass:
     """Decline to bid (after the deal, or after the kitty) or to show a hand."""
@@ -139,12 +159,13 @@ class Pass:
     seat: int
 
     def __post_init__(self) -> None:
-        _check_seat("pass", self.seat)
+        _check_seat("pass", _raw(self, "seat"))
 
     def __str__(self) -> str:
         return f"{self.seat} pass"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Declare:
     """Name the trump suit, or no-trump (``suit=None``): the dealer, when the rules
@@ -154,8 +175,8 @@ class Declare:
     suit: Suit | None
 
     def __post_init__(self) -> None:
-        _check_seat("declare", self.seat)
-        suit: object = self.suit
+        _check_seat("declare", _raw(self, "seat"))
+        suit = _raw(self, "suit")
         if isinstance(suit, str):
             try:
                 suit = None if suit.strip().upper() == "NT" else Suit.parse(suit)
@@ -170,6 +191,7 @@ class Declare:
         return f"{self.seat} declare {self.suit.letter if self.suit is not None else 'NT'}"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Expose:
     """Show cards face up before the dealer names the trump (none is allowed: ``0 expose``);
@@ -179,13 +201,14 @@ class Expose:
     cards: tuple[Card, ...]
 
     def __post_init__(self) -> None:
-        _check_seat("expose", self.seat)
-        _set(self, "cards", _check_cards("expose", self.cards))
+        _check_seat("expose", _raw(self, "seat"))
+        _set(self, "cards", _check_cards("expose", _raw(self, "cards")))
 
     def __str__(self) -> str:
         return f"{self.seat} expose {format_cards(self.cards)}".rstrip()
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Bury:
     """Put cards back as the kitty (the dealer, after taking it)."""
@@ -194,13 +217,14 @@ class Bury:
     cards: tuple[Card, ...]
 
     def __post_init__(self) -> None:
-        _check_seat("bury", self.seat)
-        _set(self, "cards", _check_cards("bury", self.cards))
+        _check_seat("bury", _raw(self, "seat"))
+        _set(self, "cards", _check_cards("bury", _raw(self, "cards")))
 
     def __str__(self) -> str:
         return f"{self.seat} bury {format_cards(self.cards)}"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Call:
     """Call friend cards (Finding Friends)."""
@@ -209,8 +233,8 @@ class Call:
     calls: tuple[FriendCall, ...]
 
     def __post_init__(self) -> None:
-        _check_seat("call", self.seat)
-        _set(self, "calls", _check_calls(self.calls))
+        _check_seat("call", _raw(self, "seat"))
+        _set(self, "calls", _check_calls(_raw(self, "calls")))
 
     def __str__(self) -> str:
         return f"{self.seat} call {', '.join(str(c) for c in self.calls)}"
@@ -238,6 +262,7 @@ def _check_calls(calls: object) -> tuple[FriendCall, ...]:
     return tuple(out)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Show:
     """Show a hand without trumps (or points) to force a redeal."""
@@ -245,12 +270,13 @@ class Show:
     seat: int
 
     def __post_init__(self) -> None:
-        _check_seat("show", self.seat)
+        _check_seat("show", _raw(self, "seat"))
 
     def __str__(self) -> str:
         return f"{self.seat} show"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Play:
     """Lead or follow in the current trick."""
@@ -259,8 +285,8 @@ class Play:
     cards: tuple[Card, ...]
 
     def __post_init__(self) -> None:
-        _check_seat("play", self.seat)
-        _set(self, "cards", _check_cards("play", self.cards))
+        _check_seat("play", _raw(self, "seat"))
+        _set(self, "cards", _check_cards("play", _raw(self, "cards")))
 
     def __str__(self) -> str:
         return f"{self.seat} play {format_cards(self.cards)}"

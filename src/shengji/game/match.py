@@ -93,7 +93,7 @@ class Match:
         """What ``seat`` may know about the current round."""
         return self.round.view(seat)
 
-    def apply(self, action: Action | str) -> RoundResult | None:
+    def apply(self, action: object) -> RoundResult | None:
         """Perform ``action`` (an action or its notation); returns the round's result when
         it ends the round. Raises :class:`ActionError`, changing nothing, if it is refused."""
         if self._over:

@@ -567,8 +567,9 @@ class Round:
 
     # -- acting ----------------------------------------------------------------------
 
-    def reason(self, action: Action | str) -> Reason | None:
-        """Why ``action`` (an action or its notation) is illegal now, or ``None``."""
+    def reason(self, action: object) -> Reason | None:
+        """Why ``action`` (an action or its notation) is illegal now, or ``None``; anything
+        else is ``bad-input``."""
         try:
             action = as_action(action)
         except ActionError as error:
@@ -579,9 +580,11 @@ class Round:
             return Reason("no-seat", seat=action.seat, last=self.rules.players - 1)
         return self.legal(action.seat).reason(action)
 
-    def apply(self, action: Action | str) -> None:
+    def apply(self, action: object) -> None:
         """Perform ``action`` (an action or its notation, e.g. ``"0 play KS KS"``); raise
-        :class:`ActionError` (changing nothing) if it is malformed or illegal."""
+        :class:`ActionError` (changing nothing) if it is malformed or illegal, or anything
+        else (typed ``object``, as :meth:`Legal.reason`: a compiled build would otherwise
+        refuse other types with a bare ``TypeError``)."""
         trust = self._trust
         trusted = False
         if type(action) is Draw and id(action) in _DRAW_IDS:
