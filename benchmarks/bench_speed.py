@@ -17,6 +17,11 @@ every trick, scoring), each played as ``simulate`` plays it (a
 
 ``--growth`` adds random play for 1-4 decks and 4, 6, 8, 12 players.
 
+``--instructions`` counts instructions per deal with valgrind instead of timing (the
+same count however busy the machine is, where CPU time on a shared virtual machine can
+swing by a third between runs); the ratio is then the reference's count over the
+current one's.
+
 ``--current DIR`` and ``--reference DIR`` compare other builds, e.g. both compiled
 (``pip install --no-deps --target DIR`` of each commit's compiled wheel).
 
@@ -33,6 +38,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -104,13 +110,17 @@ def _deals(kind: str, rules: Any, deals: int, seed: int) -> tuple[float, list[fl
     return deals / elapsed, follows
 
 
-def worker(spec: dict[str, Any]) -> dict[str, float]:
-    """Run one workload in this process (the code on ``sys.path``) and return its figure."""
+def _rules(spec: dict[str, Any]) -> Any:
     from shengji.engine.rules import Rules
     from shengji.game.presets import preset
 
-    rules = preset("tractor") if spec.get("decks") is None else Rules(
+    return preset("tractor") if spec.get("decks") is None else Rules(
         decks=spec["decks"], players=spec["players"])
+
+
+def worker(spec: dict[str, Any]) -> dict[str, float]:
+    """Run one workload in this process (the code on ``sys.path``) and return its figure."""
+    rules = _rules(spec)
     kind, deals, seed = spec["kind"], spec["deals"], spec["seed"]
     _deals(kind if kind != "follow" else "heuristic", rules, 2, seed + 99)  # warm-up
     if kind == "follow":
@@ -128,6 +138,29 @@ def _run(src: Path, spec: dict[str, Any]) -> float:
         raise SystemExit(f"worker failed ({src}):\n{out.stderr}")
     value: float = json.loads(out.stdout)["value"]
     return value
+
+
+def _instructions(src: Path, spec: dict[str, Any]) -> float:
+    """Millions of instructions per deal (valgrind's cachegrind, which counts the same
+    whatever else the machine runs): a run of ``2n`` deals less a run of the first ``n``
+    (start-up and imports cancel), over ``n``."""
+    counts: list[int] = []
+    n: int = spec["deals"]
+    for deals in (n, 2 * n):
+        env = dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0")
+        try:
+            out = subprocess.run(
+                ["valgrind", "--tool=cachegrind", "--cache-sim=no",
+                 "--cachegrind-out-file=/dev/null", sys.executable, __file__, "--play",
+                 json.dumps(dict(spec, deals=deals))],
+                env=env, cwd="/tmp", capture_output=True, text=True, check=False)
+        except FileNotFoundError:
+            raise SystemExit("--instructions needs valgrind (apt-get install valgrind)") from None
+        found = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
+        if out.returncode or found is None:
+            raise SystemExit(f"valgrind run failed ({src}):\n{out.stderr[-2000:]}")
+        counts.append(int(found.group(1).replace(",", "")))
+    return (counts[1] - counts[0]) / n / 1e6
 
 
 def _reference(commit: str) -> Path:
@@ -154,10 +187,19 @@ def main(argv: list[str] | None = None) -> int:
                         "src/ (e.g. a compiled build: pip install --target DIR WHEEL)")
     parser.add_argument("--reference", help="import the reference from this folder instead of "
                         "a worktree of --ref (e.g. the reference's compiled build)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions per deal with valgrind instead of timing "
+                        "(deterministic: the same on a busy machine; ~50x slower, so use "
+                        "fewer deals, e.g. --deals 40 --heuristic-deals 20)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--play", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         print(json.dumps(worker(json.loads(args.worker))))
+        return 0
+    if args.play:  # exactly the deals asked, nothing else (counted by --instructions)
+        spec = json.loads(args.play)
+        _deals(spec["kind"], _rules(spec), spec["deals"], spec["seed"])
         return 0
     ref = Path(args.reference) if args.reference else _reference(args.ref)
     cur = Path(args.current) if args.current else ROOT / "src"
@@ -166,7 +208,10 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[tuple[str, dict[str, Any], str]] = []
     names = {"random": "random legal play", "throws": "random, throws at ~45% of leads",
              "heuristic": "heuristic at every seat", "follow": "heuristic follow decision"}
-    for kind in args.only.split(","):
+    kinds = args.only.split(",")
+    if args.instructions:
+        kinds = [k for k in kinds if k != "follow"]  # a latency, not a count per deal
+    for kind in kinds:
         deals = args.deals if kind in ("random", "throws") else args.heuristic_deals
         rows.append((names[kind], {"kind": kind, "deals": deals, "seed": args.seed},
                      "µs median" if kind == "follow" else "deals/s"))
@@ -177,20 +222,24 @@ def main(argv: list[str] | None = None) -> int:
                              {"kind": "random", "deals": max(20, args.deals // (decks * 2)),
                               "seed": args.seed, "decks": decks, "players": players},
                              "deals/s"))
+    if args.instructions:
+        rows = [(label, spec, "M instr") for label, spec, _ in rows]
     print(f"{'workload':40s} {'reference':>18s} {'current':>18s}  ratio")
     for label, spec, unit in rows:
         refs, curs = [], []
-        for _ in range(args.repeat):
-            refs.append(_run(ref, spec))
-            curs.append(_run(cur, spec))
-        lower = unit.startswith("µs")
+        measure = _instructions if args.instructions else _run
+        for _ in range(1 if args.instructions else args.repeat):
+            refs.append(measure(ref, spec))
+            curs.append(measure(cur, spec))
+        lower = unit.startswith("µs") or args.instructions
         best_ref = min(refs) if lower else max(refs)
         best_cur = min(curs) if lower else max(curs)
         ratio = best_ref / best_cur if lower else best_cur / best_ref
         print(f"{label:40s} {best_ref:8.1f} {unit:>9s} {best_cur:8.1f} {unit:>9s}  "
               f"{ratio:5.2f}x", flush=True)
     print("ratio: current speed / reference speed (for the follow decision, reference time "
-          "/ current time); >1 is faster")
+          "/ current time; with --instructions, reference instructions per deal / current "
+          "ones); >1 is faster")
     return 0
 
 
