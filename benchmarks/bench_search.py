@@ -2,7 +2,7 @@
 
 ``python benchmarks/bench_search.py [--preset P] [--table N] [--deals N] [--iterations W |
 --time-budget S] [--curve B1,B2,B3,B4] [--plot FILE] [--json FILE] [--workers N] [--seed S]
-[--infer KEEP,PLAYS] [--held-out N [--reference R] | --truth N] [--plays-only]``
+[--infer KEEP,PLAYS] [--solo] [--held-out N [--reference R] | --truth N] [--plays-only]``
 
 Each deal is one round played twice with the same cards: first with the search player in
 the even seats and the heuristic in the odd ones, then with the players moved one seat
@@ -10,6 +10,12 @@ round. The figure of a deal is the levels gained per seat by the search seats mi
 gained by the heuristic seats, averaged over its two games; deals are the independent
 samples of the 95% confidence interval. Decision times are those of searched decisions
 (the search player answers bids, exposes and forced moves as the heuristic does).
+
+``--solo`` plays each deal once with the heuristic in every seat and once per seat with
+the search player in that seat alone; a deal's figure is the levels a seat gains with
+search less those it gains with the heuristic, averaged over the seats. In Finding
+Friends, where a side holds both players, this is the figure to use: the two-game
+figure moves only in deals whose sides hold the two players unevenly.
 
 ``--curve`` plays the same deals at several budgets, each a number of worlds per decision
 (``4``: reproducible) or seconds per decision (``0.25s``), and prints the strength against
@@ -89,47 +95,74 @@ def parse_budget(text: str, seconds: float) -> Budget:
     return Budget(None, float(value)) if text.endswith("s") else Budget(int(value), seconds)
 
 
-def play_deal(rules: Rules, seed: int, budget: Budget, infer: Inference | None = None
-              ) -> tuple[float, list[float], int]:
-    """Both games of one deal: (search − heuristic levels per seat, decision times,
-    decisions where search overrode the heuristic)."""
+def _game(rules: Rules, seed: int, budget: Budget, infer: Inference | None,
+          search_seats: set[int]) -> tuple[list[int], list[float], int]:
+    """One game of the deal ``seed`` with the search player in ``search_seats`` and the
+    heuristic elsewhere (each seat's players seeded alike whatever it holds): (levels
+    gained by each seat, decision times, decisions where search overrode the heuristic)."""
+    times: list[float] = []
+    overrides = 0
+    players: list[HeuristicPlayer | SearchPlayer] = [
+        SearchPlayer(seed * 10 + s, iterations=budget.iterations,
+                     time_budget=budget.seconds, infer=infer) if s in search_seats
+        else HeuristicPlayer(seed * 10 + s) for s in range(rules.players)]
+    match = Match(rules, seed=seed, max_rounds=1)
+    while not match.is_over:
+        seat = match.to_move
+        assert seat is not None
+        player = players[seat]
+        start = time.perf_counter()
+        action = decide(match, seat, player)
+        if isinstance(player, SearchPlayer) and player.last is not None:
+            times.append(time.perf_counter() - start)
+            overrides += player.last.choice != 0
+        match.apply(action)
+    result = match.results[0]
+    gain = [b - a for a, b in zip(result.levels_before, result.levels, strict=True)]
+    return gain, times, overrides
+
+
+def play_deal(rules: Rules, seed: int, budget: Budget, infer: Inference | None = None,
+              solo: bool = False) -> tuple[float, list[float], int]:
+    """The games of one deal: (search − heuristic levels per seat, decision times,
+    decisions where search overrode the heuristic). Two games (search in the even seats,
+    then in the odd ones), or with ``solo`` one game with the heuristic in every seat and
+    one per seat with search in that seat alone: the figure is then the levels a seat
+    gains with search in it less those it gains with the heuristic, averaged over the
+    seats (in Finding Friends, where a side mixes both players, the two-game figure
+    counts only the deals whose sides are uneven)."""
     n = rules.players
     diffs: list[float] = []
     times: list[float] = []
     overrides = 0
+    if solo:
+        base, _, _ = _game(rules, seed, budget, infer, set())
+        for seat in range(n):
+            gain, spent, changed = _game(rules, seed, budget, infer, {seat})
+            diffs.append(gain[seat] - base[seat])
+            times += spent
+            overrides += changed
+        return sum(diffs) / n, times, overrides
     for shift in (0, 1):
         search_seats = {s for s in range(n) if (s + shift) % 2 == 0}
-        players: list[HeuristicPlayer | SearchPlayer] = [
-            SearchPlayer(seed * 10 + s, iterations=budget.iterations,
-                         time_budget=budget.seconds, infer=infer) if s in search_seats
-            else HeuristicPlayer(seed * 10 + s) for s in range(n)]
-        match = Match(rules, seed=seed, max_rounds=1)
-        while not match.is_over:
-            seat = match.to_move
-            assert seat is not None
-            player = players[seat]
-            start = time.perf_counter()
-            action = decide(match, seat, player)
-            if isinstance(player, SearchPlayer) and player.last is not None:
-                times.append(time.perf_counter() - start)
-                overrides += player.last.choice != 0
-            match.apply(action)
-        result = match.results[0]
-        gain = [b - a for a, b in zip(result.levels_before, result.levels, strict=True)]
+        gain, spent, changed = _game(rules, seed, budget, infer, search_seats)
         mine = [gain[s] for s in search_seats]
         theirs = [gain[s] for s in range(n) if s not in search_seats]
         diffs.append(sum(mine) / len(mine) - sum(theirs) / len(theirs))
+        times += spent
+        overrides += changed
     return sum(diffs) / 2, times, overrides
 
 
-def _job(args: tuple[Rules, int, Budget, Inference | None]) -> tuple[float, list[float], int]:
+def _job(args: tuple[Rules, int, Budget, Inference | None, bool]
+         ) -> tuple[float, list[float], int]:
     return play_deal(*args)
 
 
 def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
-        infer: Inference | None = None) -> dict[str, object]:
+        infer: Inference | None = None, solo: bool = False) -> dict[str, object]:
     """Play ``deals`` duplicate deals at ``budget``; the figures as a dict."""
-    jobs = [(rules, seed * 100_003 + d, budget, infer) for d in range(deals)]
+    jobs = [(rules, seed * 100_003 + d, budget, infer, solo) for d in range(deals)]
     start = time.perf_counter()
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
@@ -148,14 +181,15 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
             "levels_per_deal": mean, "ci95": ci, "decisions": len(times),
             "overrides": sum(r[2] for r in results), "median_s": q(0.5), "p90_s": q(0.9),
             "max_s": times[-1] if times else 0.0, "wall_s": time.perf_counter() - start,
-            "per_deal": levels}
+            "per_deal": levels, "solo": solo}
 
 
 def show(figures: dict[str, object]) -> None:
     """Print one budget's figures."""
     f = figures
     print(f"{f['budget']:>10}: search - heuristic {f['levels_per_deal']:+.3f} "
-          f"± {f['ci95']:.3f} levels per deal over {f['deals']} duplicate deals; "
+          f"± {f['ci95']:.3f} levels per deal over {f['deals']} "
+          f"{'deals, one search seat at a time' if f.get('solo') else 'duplicate deals'}; "
           f"{f['decisions']} searched decisions ({f['overrides']} overrides), "
           f"median {f['median_s']:.3f} s, p90 {f['p90_s']:.3f} s, max {f['max_s']:.3f} s; "
           f"wall {f['wall_s']:.0f} s", flush=True)
@@ -310,6 +344,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="--truth/--held-out: every lead and follow, no other decisions")
     parser.add_argument("--infer", default="", metavar="KEEP,PLAYS",
                         help="weigh worlds by the other seats' last PLAYS plays (Inference)")
+    parser.add_argument("--solo", action="store_true",
+                        help="games: search in one seat at a time against an all-heuristic "
+                        "game of the same deal (see play_deal; for Finding Friends)")
     args = parser.parse_args(argv)
     infer = None
     if args.infer:
@@ -360,7 +397,8 @@ def main(argv: list[str] | None = None) -> int:
         budgets = [Budget(args.iterations, args.time_budget)]
     figures = []
     for budget in budgets:
-        figures.append(run(rules, budget, args.deals, args.seed, args.workers, infer))
+        figures.append(run(rules, budget, args.deals, args.seed, args.workers, infer,
+                           args.solo))
         show(figures[-1])
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
