@@ -2,7 +2,7 @@
 
 ``python benchmarks/bench_search.py [--preset P] [--table N] [--deals N] [--iterations W |
 --time-budget S] [--curve B1,B2,B3,B4] [--plot FILE] [--json FILE] [--workers N] [--seed S]
-[--infer KEEP,PLAYS] [--solo] [--held-out N [--reference R] | --truth N] [--plays-only]``
+[--infer KEEP,PLAYS] [--solo] [--z Z] [--held-out N [--reference R] | --truth N] [--plays-only]``
 
 Each deal is one round played twice with the same cards: first with the search player in
 the even seats and the heuristic in the odd ones, then with the players moved one seat
@@ -96,7 +96,7 @@ def parse_budget(text: str, seconds: float) -> Budget:
 
 
 def _game(rules: Rules, seed: int, budget: Budget, infer: Inference | None,
-          search_seats: set[int]) -> tuple[list[int], list[float], int]:
+          search_seats: set[int], z: float = 1.0) -> tuple[list[int], list[float], int]:
     """One game of the deal ``seed`` with the search player in ``search_seats`` and the
     heuristic elsewhere (each seat's players seeded alike whatever it holds): (levels
     gained by each seat, decision times, decisions where search overrode the heuristic)."""
@@ -104,7 +104,7 @@ def _game(rules: Rules, seed: int, budget: Budget, infer: Inference | None,
     overrides = 0
     players: list[HeuristicPlayer | SearchPlayer] = [
         SearchPlayer(seed * 10 + s, iterations=budget.iterations,
-                     time_budget=budget.seconds, infer=infer) if s in search_seats
+                     time_budget=budget.seconds, infer=infer, z=z) if s in search_seats
         else HeuristicPlayer(seed * 10 + s) for s in range(rules.players)]
     match = Match(rules, seed=seed, max_rounds=1)
     while not match.is_over:
@@ -123,7 +123,7 @@ def _game(rules: Rules, seed: int, budget: Budget, infer: Inference | None,
 
 
 def play_deal(rules: Rules, seed: int, budget: Budget, infer: Inference | None = None,
-              solo: bool = False) -> tuple[float, list[float], int]:
+              solo: bool = False, z: float = 1.0) -> tuple[float, list[float], int]:
     """The games of one deal: (search − heuristic levels per seat, decision times,
     decisions where search overrode the heuristic). Two games (search in the even seats,
     then in the odd ones), or with ``solo`` one game with the heuristic in every seat and
@@ -138,14 +138,14 @@ def play_deal(rules: Rules, seed: int, budget: Budget, infer: Inference | None =
     if solo:
         base, _, _ = _game(rules, seed, budget, infer, set())
         for seat in range(n):
-            gain, spent, changed = _game(rules, seed, budget, infer, {seat})
+            gain, spent, changed = _game(rules, seed, budget, infer, {seat}, z)
             diffs.append(gain[seat] - base[seat])
             times += spent
             overrides += changed
         return sum(diffs) / n, times, overrides
     for shift in (0, 1):
         search_seats = {s for s in range(n) if (s + shift) % 2 == 0}
-        gain, spent, changed = _game(rules, seed, budget, infer, search_seats)
+        gain, spent, changed = _game(rules, seed, budget, infer, search_seats, z)
         mine = [gain[s] for s in search_seats]
         theirs = [gain[s] for s in range(n) if s not in search_seats]
         diffs.append(sum(mine) / len(mine) - sum(theirs) / len(theirs))
@@ -154,15 +154,16 @@ def play_deal(rules: Rules, seed: int, budget: Budget, infer: Inference | None =
     return sum(diffs) / 2, times, overrides
 
 
-def _job(args: tuple[Rules, int, Budget, Inference | None, bool]
+def _job(args: tuple[Rules, int, Budget, Inference | None, bool, float]
          ) -> tuple[float, list[float], int]:
     return play_deal(*args)
 
 
 def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
-        infer: Inference | None = None, solo: bool = False) -> dict[str, object]:
+        infer: Inference | None = None, solo: bool = False, z: float = 1.0
+        ) -> dict[str, object]:
     """Play ``deals`` duplicate deals at ``budget``; the figures as a dict."""
-    jobs = [(rules, seed * 100_003 + d, budget, infer, solo) for d in range(deals)]
+    jobs = [(rules, seed * 100_003 + d, budget, infer, solo, z) for d in range(deals)]
     start = time.perf_counter()
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
@@ -347,7 +348,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solo", action="store_true",
                         help="games: search in one seat at a time against an all-heuristic "
                         "game of the same deal (see play_deal; for Finding Friends)")
+    parser.add_argument("--z", type=float, default=1.0,
+                        help="games: the search players' z (how sure a gain must be)")
     args = parser.parse_args(argv)
+    if not args.z >= 0:
+        parser.error(f"--z must be 0 or more, got {args.z}")
     infer = None
     if args.infer:
         try:
@@ -398,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
     figures = []
     for budget in budgets:
         figures.append(run(rules, budget, args.deals, args.seed, args.workers, infer,
-                           args.solo))
+                           args.solo, args.z))
         show(figures[-1])
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
