@@ -372,6 +372,8 @@ def hand_sizes(hands: Iterable[Hand]) -> tuple[int, ...]:
 
 def missing_cards(counts: list[int], cards: tuple[Card, ...]) -> list[Card]:
     """The cards of ``cards`` that ``counts`` cannot supply (with multiplicity)."""
+    if len(cards) == 1:  # one card (most plays): no tally
+        return [] if counts[cards[0]] else [cards[0]]
     need: dict[Card, int] = {}
     for card in cards:
         need[card] = need.get(card, 0) + 1

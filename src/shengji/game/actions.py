@@ -76,8 +76,12 @@ _CARDS_ALLOWED = "Card objects or card notation, e.g. 'KS KS' or ('KS', 'KS')"
 
 def _check_cards(verb: str, cards: object) -> tuple[Card, ...]:
     """``cards`` as a tuple of cards (notation read), or :class:`ActionError`."""
-    if type(cards) is tuple and all(type(c) is Card for c in cards):
-        return cards
+    if type(cards) is tuple:
+        for card in cards:
+            if type(card) is not Card:
+                break
+        else:
+            return cards  # already cards: the common case, without a generator
     try:
         if isinstance(cards, str):
             return parse_cards(cards)
@@ -99,6 +103,14 @@ def _check_cards(verb: str, cards: object) -> tuple[Card, ...]:
 
 def _set(action: object, name: str, value: object) -> None:
     object.__setattr__(action, name, value)
+
+
+def _set_cards(action: object, verb: str) -> None:
+    """Check an action's ``cards`` and store them as a tuple of cards (unless they are)."""
+    cards = _raw(action, "cards")
+    checked = _check_cards(verb, cards)
+    if checked is not cards:
+        _set(action, "cards", checked)
 
 
 def _raw(action: object, name: str) -> object:
@@ -131,7 +143,7 @@ class Bid:
 
     def __post_init__(self) -> None:
         _check_seat("bid", _raw(self, "seat"))
-        _set(self, "cards", _check_cards("bid", _raw(self, "cards")))
+        _set_cards(self, "bid")
 
     def __str__(self) -> str:
         return f"{self.seat} bid {format_cards(self.cards)}"
@@ -202,7 +214,7 @@ class Expose:
 
     def __post_init__(self) -> None:
         _check_seat("expose", _raw(self, "seat"))
-        _set(self, "cards", _check_cards("expose", _raw(self, "cards")))
+        _set_cards(self, "expose")
 
     def __str__(self) -> str:
         return f"{self.seat} expose {format_cards(self.cards)}".rstrip()
@@ -218,7 +230,7 @@ class Bury:
 
     def __post_init__(self) -> None:
         _check_seat("bury", _raw(self, "seat"))
-        _set(self, "cards", _check_cards("bury", _raw(self, "cards")))
+        _set_cards(self, "bury")
 
     def __str__(self) -> str:
         return f"{self.seat} bury {format_cards(self.cards)}"
@@ -286,7 +298,7 @@ class Play:
 
     def __post_init__(self) -> None:
         _check_seat("play", _raw(self, "seat"))
-        _set(self, "cards", _check_cards("play", _raw(self, "cards")))
+        _set_cards(self, "play")
 
     def __str__(self) -> str:
         return f"{self.seat} play {format_cards(self.cards)}"
