@@ -1,0 +1,54 @@
+"""The strength benchmark's own machinery (``benchmarks/bench_search.py``): its figures mean
+what they say, and bad flags are refused."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from shengji.game.presets import preset
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_search.py"
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_search", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_search"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("solo", [False, True])
+def test_one_world_search_is_the_heuristic_so_every_deal_scores_zero(solo: bool) -> None:
+    # one world never overrides the heuristic's choice: the games with and without search
+    # are the same games only if each seat's players are seeded alike, as the figure needs
+    bench = _bench()
+    rules = preset("da-bai-fen")
+    for deal in range(2):
+        figure, times, overrides = bench.play_deal(rules, 7 + deal, bench.Budget(1, 1.0),
+                                                   None, solo)
+        assert figure == 0.0
+        assert overrides == 0
+        assert times  # search was asked
+
+
+def test_solo_and_two_game_figures_differ_when_search_overrides() -> None:
+    bench = _bench()
+    rules = preset("da-bai-fen")
+    found = {bench.play_deal(rules, 3, bench.Budget(2, 1.0), None, solo)[2] > 0
+             for solo in (False, True)}
+    assert found == {True}  # two worlds do override: the figures measure real choices
+
+
+def test_a_negative_z_is_refused_with_a_clear_error() -> None:
+    out = subprocess.run([sys.executable, str(SCRIPT), "--z", "-1"], capture_output=True,
+                         text=True, check=False)
+    assert out.returncode == 2
+    assert "--z must be 0 or more, got -1.0" in out.stderr
