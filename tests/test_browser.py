@@ -312,7 +312,9 @@ def check_illegal(player: Player, info: dict[str, Any],
         page.keyboard.press("Space")
         assert cards.nth(first).get_attribute("aria-pressed") == "true"
         for i in range(first + 1, first + led):
-            cards.nth(i).click()
+            # near the top left corner, which a player sees: on a phone the next card in the
+            # row covers the right part, and a click at the centre can land on it
+            cards.nth(i).click(position={"x": 6, "y": 8})
         page.wait_for_function("""() => {
             const r = document.querySelector('#reason');
             return r && !/Checking|检查中/.test(r.textContent) && (r.textContent === ''
