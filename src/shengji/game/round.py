@@ -582,8 +582,8 @@ class Round:
 
     def apply(self, action: object) -> None:
         """Perform ``action`` (an action or its notation, e.g. ``"0 play KS KS"``); raise
-        :class:`ActionError` (changing nothing) if it is malformed or illegal, or anything
-        else (typed ``object``, as :meth:`Legal.reason`: a compiled build would otherwise
+        :class:`ActionError` (changing nothing) if it is malformed, illegal or not an action
+        at all (typed ``object``, as :meth:`Legal.reason`: a compiled build would otherwise
         refuse other types with a bare ``TypeError``)."""
         trust = self._trust
         trusted = False
