@@ -2,7 +2,8 @@
 
 ``python benchmarks/bench_search.py [--preset P] [--table N] [--deals N] [--iterations W |
 --time-budget S] [--curve B1,B2,B3,B4] [--plot FILE] [--json FILE] [--workers N] [--seed S]
-[--infer KEEP,PLAYS] [--solo] [--z Z] [--held-out N [--reference R] | --truth N] [--plays-only]``
+[--infer KEEP,PLAYS] [--solo] [--z Z] [--log FILE [--report]]
+[--held-out N [--reference R] | --truth N] [--plays-only]``
 
 Each deal is one round played twice with the same cards: first with the search player in
 the even seats and the heuristic in the odd ones, then with the players moved one seat
@@ -16,6 +17,11 @@ the search player in that seat alone; a deal's figure is the levels a seat gains
 search less those it gains with the heuristic, averaged over the seats. In Finding
 Friends, where a side holds both players, this is the figure to use: the two-game
 figure moves only in deals whose sides hold the two players unevenly.
+
+``--log FILE`` appends each deal to FILE as it ends and skips the deals FILE already holds
+for the same settings, so a run of hours that was stopped goes on where it stopped;
+``--report`` prints the figures of the deals the log holds (of the first ``--deals``)
+without playing any, at any time.
 
 ``--curve`` plays the same deals at several budgets, each a number of worlds per decision
 (``4``: reproducible) or seconds per decision (``0.25s``), and prints the strength against
@@ -50,7 +56,7 @@ import platform
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
 from shengji.engine.rules import Rules
@@ -159,17 +165,76 @@ def _job(args: tuple[Rules, int, Budget, Inference | None, bool, float]
     return play_deal(*args)
 
 
+def read_log(path: str, key: dict[str, object]) -> dict[int, tuple[float, list[float], int]]:
+    """The deals of ``path`` (a ``--log`` file) played with the settings ``key``, by deal
+    number. Lines of other settings are left alone (a curve's budgets share one log); a
+    torn last line (a run stopped while writing) is ignored."""
+    found: dict[int, tuple[float, list[float], int]] = {}
+    try:
+        with open(path, encoding="utf-8") as log:
+            lines = log.read().splitlines()
+    except FileNotFoundError:
+        return found
+    for number, line in enumerate(lines, 1):
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            if number == len(lines):
+                break
+            raise ValueError(f"{path}:{number} is not a JSON line of a --log file") from None
+        if row.get("key") == key:
+            found[int(row["deal"])] = (float(row["levels"]), list(row["times"]),
+                                      int(row["overrides"]))
+    return found
+
+
+def _mend(path: str) -> None:
+    """Cut a torn last line (a run stopped while writing it) off the log ``path``, so that
+    the lines appended after it stay whole."""
+    try:
+        with open(path, "rb+") as log:
+            text = log.read()
+            if text and not text.endswith(b"\n"):
+                log.truncate(text.rfind(b"\n") + 1)
+    except FileNotFoundError:
+        pass
+
+
 def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
-        infer: Inference | None = None, solo: bool = False, z: float = 1.0
+        infer: Inference | None = None, solo: bool = False, z: float = 1.0,
+        log: str = "", key: dict[str, object] | None = None, play: bool = True
         ) -> dict[str, object]:
-    """Play ``deals`` duplicate deals at ``budget``; the figures as a dict."""
-    jobs = [(rules, seed * 100_003 + d, budget, infer, solo, z) for d in range(deals)]
+    """Play ``deals`` duplicate deals at ``budget``; the figures as a dict. With ``log``,
+    each deal is appended to that file as it ends (one JSON line, with the settings
+    ``key``), and deals the file already holds for the same settings are not played
+    again, so a long run that was stopped goes on where it stopped; without ``play``,
+    the figures are those of the deals the log holds (of the first ``deals``)."""
+    key = {**(key or {}), "budget": str(budget), "seed": seed, "solo": solo, "z": z}
+    done = read_log(log, key) if log else {}
+    if log and play:
+        _mend(log)
+    jobs = {d: (rules, seed * 100_003 + d, budget, infer, solo, z)
+            for d in range(deals) if d not in done and play}
     start = time.perf_counter()
+
+    def keep(deal: int, result: tuple[float, list[float], int]) -> None:
+        done[deal] = result
+        if log:
+            with open(log, "a", encoding="utf-8") as out:
+                out.write(json.dumps({"key": key, "deal": deal, "levels": result[0],
+                                      "times": result[1], "overrides": result[2]}) + "\n")
+
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
-            results = list(pool.map(_job, jobs))
+            futures = {pool.submit(_job, job): deal for deal, job in jobs.items()}
+            for future in as_completed(futures):
+                keep(futures[future], future.result())
     else:
-        results = [_job(j) for j in jobs]
+        for deal, job in jobs.items():
+            keep(deal, _job(job))
+    results = [done[d] for d in range(deals) if d in done]
+    if not results:
+        raise ValueError(f"{log} holds none of these deals ({key})")
     levels = [r[0] for r in results]
     times = sorted(t for r in results for t in r[1])
     mean = statistics.fmean(levels)
@@ -178,11 +243,11 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
     def q(p: float) -> float:
         return times[min(len(times) - 1, int(p * len(times)))] if times else 0.0
 
-    return {"budget": str(budget), "iterations": budget.iterations, "deals": deals,
+    return {"budget": str(budget), "iterations": budget.iterations, "deals": len(results),
             "levels_per_deal": mean, "ci95": ci, "decisions": len(times),
             "overrides": sum(r[2] for r in results), "median_s": q(0.5), "p90_s": q(0.9),
             "max_s": times[-1] if times else 0.0, "wall_s": time.perf_counter() - start,
-            "per_deal": levels, "solo": solo}
+            "resumed": len(results) - len(jobs), "per_deal": levels, "solo": solo}
 
 
 def show(figures: dict[str, object]) -> None:
@@ -193,7 +258,9 @@ def show(figures: dict[str, object]) -> None:
           f"{'deals, one search seat at a time' if f.get('solo') else 'duplicate deals'}; "
           f"{f['decisions']} searched decisions ({f['overrides']} overrides), "
           f"median {f['median_s']:.3f} s, p90 {f['p90_s']:.3f} s, max {f['max_s']:.3f} s; "
-          f"wall {f['wall_s']:.0f} s", flush=True)
+          f"wall {f['wall_s']:.0f} s"
+          + (f" ({f['resumed']} deals read from the log)" if f.get("resumed") else ""),
+          flush=True)
 
 
 def decision_positions(rules: Rules, count: int, seed: int, *, plays_only: bool = False
@@ -350,7 +417,14 @@ def main(argv: list[str] | None = None) -> int:
                         "game of the same deal (see play_deal; for Finding Friends)")
     parser.add_argument("--z", type=float, default=1.0,
                         help="games: the search players' z (how sure a gain must be)")
+    parser.add_argument("--log", default="", metavar="FILE",
+                        help="games: append each deal to FILE as it ends, and do not play "
+                        "again the deals FILE holds for the same settings (resume)")
+    parser.add_argument("--report", action="store_true",
+                        help="with --log: the figures of the deals FILE holds, playing none")
     args = parser.parse_args(argv)
+    if args.report and not args.log:
+        parser.error("--report reads a --log FILE: name one")
     if not args.z >= 0:
         parser.error(f"--z must be 0 or more, got {args.z}")
     infer = None
@@ -400,10 +474,15 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--curve: {error}")
     else:
         budgets = [Budget(args.iterations, args.time_budget)]
+    key: dict[str, object] = {"preset": args.preset, "table": args.table,
+                              "infer": args.infer}
     figures = []
     for budget in budgets:
-        figures.append(run(rules, budget, args.deals, args.seed, args.workers, infer,
-                           args.solo, args.z))
+        try:
+            figures.append(run(rules, budget, args.deals, args.seed, args.workers, infer,
+                               args.solo, args.z, args.log, key, not args.report))
+        except ValueError as error:
+            parser.error(f"--log: {error}")
         show(figures[-1])
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:

@@ -52,3 +52,34 @@ def test_a_negative_z_is_refused_with_a_clear_error() -> None:
                          text=True, check=False)
     assert out.returncode == 2
     assert "--z must be 0 or more, got -1.0" in out.stderr
+
+
+def test_a_logged_run_resumes_where_it_stopped_with_the_same_figures(tmp_path: Path) -> None:
+    # a run of hours must survive being stopped: deals already in the log are not played
+    # again, and the figures equal those of one uninterrupted run
+    bench = _bench()
+    rules = preset("da-bai-fen")
+    budget = bench.Budget(2, 1.0)
+    log = str(tmp_path / "deals.jsonl")
+    key = {"preset": "da-bai-fen"}
+    whole = bench.run(rules, budget, 3, 5, 1)
+    first = bench.run(rules, budget, 2, 5, 1, log=log, key=key)
+    with open(log, "a", encoding="utf-8") as out:
+        out.write('{"key": {"pres')  # a run stopped while writing its line
+    resumed = bench.run(rules, budget, 3, 5, 1, log=log, key=key)
+    assert first["per_deal"] == whole["per_deal"][:2]
+    assert resumed["resumed"] == 2
+    assert resumed["per_deal"] == whole["per_deal"]
+    assert resumed["decisions"] == whole["decisions"]
+    assert resumed["overrides"] == whole["overrides"]
+    report = bench.run(rules, budget, 10, 5, 1, log=log, key=key, play=False)
+    assert report["per_deal"] == whole["per_deal"]  # only the 3 deals it holds, none played
+    with pytest.raises(ValueError, match="holds none of these deals"):
+        bench.run(rules, bench.Budget(3, 1.0), 3, 5, 1, log=log, key=key, play=False)
+
+
+def test_report_without_a_log_is_refused_with_a_clear_error() -> None:
+    out = subprocess.run([sys.executable, str(SCRIPT), "--report"], capture_output=True,
+                         text=True, check=False)
+    assert out.returncode == 2
+    assert "--report reads a --log FILE: name one" in out.stderr
