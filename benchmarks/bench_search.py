@@ -50,6 +50,7 @@ position (no bids); ``--infer KEEP,PLAYS`` samples worlds with
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import math
 import platform
@@ -171,8 +172,12 @@ def read_log(path: str, key: dict[str, object]) -> dict[int, tuple[float, list[f
     torn last line (a run stopped while writing) is ignored."""
     found: dict[int, tuple[float, list[float], int]] = {}
     try:
-        with open(path, encoding="utf-8") as log:
-            lines = log.read().splitlines()
+        if path.endswith(".gz"):  # a stored log (benchmarks/results/)
+            with gzip.open(path, "rt", encoding="utf-8") as packed:
+                lines = packed.read().splitlines()
+        else:
+            with open(path, encoding="utf-8") as log:
+                lines = log.read().splitlines()
     except FileNotFoundError:
         return found
     for number, line in enumerate(lines, 1):
@@ -425,6 +430,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.report and not args.log:
         parser.error("--report reads a --log FILE: name one")
+    if args.log.endswith(".gz") and not args.report:
+        parser.error("a .gz log is only read (--report); play into a plain file")
     if not args.z >= 0:
         parser.error(f"--z must be 0 or more, got {args.z}")
     infer = None

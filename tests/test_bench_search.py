@@ -3,6 +3,7 @@ what they say, and bad flags are refused."""
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
 import subprocess
 import sys
@@ -74,6 +75,11 @@ def test_a_logged_run_resumes_where_it_stopped_with_the_same_figures(tmp_path: P
     assert resumed["overrides"] == whole["overrides"]
     report = bench.run(rules, budget, 10, 5, 1, log=log, key=key, play=False)
     assert report["per_deal"] == whole["per_deal"]  # only the 3 deals it holds, none played
+    packed = log + ".gz"  # a stored log (benchmarks/results/) reads the same
+    with open(log, "rb") as plain, gzip.open(packed, "wb") as out:
+        out.write(plain.read())
+    stored = bench.run(rules, budget, 3, 5, 1, log=packed, key=key, play=False)
+    assert stored["per_deal"] == whole["per_deal"]
     with pytest.raises(ValueError, match="holds none of these deals"):
         bench.run(rules, bench.Budget(3, 1.0), 3, 5, 1, log=log, key=key, play=False)
 
