@@ -357,7 +357,9 @@ def truth(rules: Rules, worlds: list[int], count: int, seed: int, workers: int,
     """Per world budget and phase: the gain of search's choice over the heuristic's in the
     real deal (each candidate rolled out from the real round, heuristic play after it):
     (mean, 95% half-width, decisions, overrides, mean gain the worlds promised for them).
-    ``gains_out``: a JSON file for each budget's gains per position (paired comparisons)."""
+    ``gains_out``: a JSON file with each budget's gains per position (``gains``: paired
+    comparisons) and each position's phase, world rows (each candidate's value per world)
+    and real values (``positions``: to try other decision rules without playing again)."""
     positions = decision_positions(rules, count, seed, plays_only=plays_only)
     most = max(worlds)
     jobs = [(k, o, [seed * 7_919 + i * 100_003 + j for j in range(most)], infer, real, 2)
@@ -386,9 +388,11 @@ def truth(rules: Rules, worlds: list[int], count: int, seed: int, workers: int,
                    if len(g) > 1 else 0.0, len(g), len(promised.get(name, [])),
                    statistics.fmean(promised[name]) if promised.get(name) else 0.0)
             for name, g in gains.items()}
-    if gains_out:
+    if gains_out:  # the gains, and each position's rows and real values (other rules)
         with open(gains_out, "w", encoding="utf-8") as out:
-            json.dump(per_position, out)
+            json.dump({"gains": per_position, "positions": [
+                {"phase": phase, "rows": found, "real": real} for (phase, _, _, _), (
+                    found, real) in zip(positions, results, strict=True)]}, out)
     return figures
 
 
@@ -404,7 +408,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="budgets for the curve: worlds (1,2,4,8) or seconds (0.1s,1s)")
     parser.add_argument("--plot", default="", help="PNG file for the curve (matplotlib)")
     parser.add_argument("--json", default="",
-                        help="write the figures as JSON (--truth: each position's gains)")
+                        help="write the figures as JSON (--truth: each position's gains, rows "
+                        "and real values)")
     parser.add_argument("--workers", type=int, default=1, help="processes (deals in parallel)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--held-out", type=int, default=0, metavar="N",

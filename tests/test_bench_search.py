@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import importlib.util
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -89,3 +90,24 @@ def test_report_without_a_log_is_refused_with_a_clear_error() -> None:
                          text=True, check=False)
     assert out.returncode == 2
     assert "--report reads a --log FILE: name one" in out.stderr
+
+
+def test_truth_json_holds_each_positions_rows_and_real_values(tmp_path: Path) -> None:
+    # the rows and real values let other decision rules be tried without playing again
+    bench = _bench()
+    out = str(tmp_path / "truth.json")
+    figures = bench.truth(preset("da-bai-fen"), [2, 3], 4, 3, 1, True, None, out)
+    with open(out, encoding="utf-8") as f:
+        found = json.load(f)
+    positions = found["positions"]
+    assert len(positions) == 4 == len(found["gains"]["3"])
+    for position in positions:
+        assert position["phase"] == "play"
+        assert len(position["rows"]) == 3  # the most worlds of the curve
+        assert all(len(row) == len(position["real"]) for row in position["rows"])
+    # the gains stored are those the rule picks from the stored rows
+    for budget in ("2", "3"):
+        assert found["gains"][budget] == [
+            p["real"][bench.choose(p["rows"][:int(budget)], 1.0)] - p["real"][0]
+            for p in positions]
+    assert figures[3]["all"][2] == 4
