@@ -103,7 +103,8 @@ def parse_budget(text: str, seconds: float) -> Budget:
 
 
 def _game(rules: Rules, seed: int, budget: Budget, infer: Inference | None,
-          search_seats: set[int], z: float = 1.0) -> tuple[list[int], list[float], int]:
+          search_seats: set[int], z: float = 1.0, phases: tuple[Phase, ...] = ()
+          ) -> tuple[list[int], list[float], int]:
     """One game of the deal ``seed`` with the search player in ``search_seats`` and the
     heuristic elsewhere (each seat's players seeded alike whatever it holds): (levels
     gained by each seat, decision times, decisions where search overrode the heuristic)."""
@@ -111,7 +112,8 @@ def _game(rules: Rules, seed: int, budget: Budget, infer: Inference | None,
     overrides = 0
     players: list[HeuristicPlayer | SearchPlayer] = [
         SearchPlayer(seed * 10 + s, iterations=budget.iterations,
-                     time_budget=budget.seconds, infer=infer, z=z) if s in search_seats
+                     time_budget=budget.seconds, infer=infer, z=z, phases=phases)
+        if s in search_seats
         else HeuristicPlayer(seed * 10 + s) for s in range(rules.players)]
     match = Match(rules, seed=seed, max_rounds=1)
     while not match.is_over:
@@ -130,7 +132,8 @@ def _game(rules: Rules, seed: int, budget: Budget, infer: Inference | None,
 
 
 def play_deal(rules: Rules, seed: int, budget: Budget, infer: Inference | None = None,
-              solo: bool = False, z: float = 1.0) -> tuple[float, list[float], int]:
+              solo: bool = False, z: float = 1.0, phases: tuple[Phase, ...] = ()
+              ) -> tuple[float, list[float], int]:
     """The games of one deal: (search − heuristic levels per seat, decision times,
     decisions where search overrode the heuristic). Two games (search in the even seats,
     then in the odd ones), or with ``solo`` one game with the heuristic in every seat and
@@ -145,14 +148,14 @@ def play_deal(rules: Rules, seed: int, budget: Budget, infer: Inference | None =
     if solo:
         base, _, _ = _game(rules, seed, budget, infer, set())
         for seat in range(n):
-            gain, spent, changed = _game(rules, seed, budget, infer, {seat}, z)
+            gain, spent, changed = _game(rules, seed, budget, infer, {seat}, z, phases)
             diffs.append(gain[seat] - base[seat])
             times += spent
             overrides += changed
         return sum(diffs) / n, times, overrides
     for shift in (0, 1):
         search_seats = {s for s in range(n) if (s + shift) % 2 == 0}
-        gain, spent, changed = _game(rules, seed, budget, infer, search_seats, z)
+        gain, spent, changed = _game(rules, seed, budget, infer, search_seats, z, phases)
         mine = [gain[s] for s in search_seats]
         theirs = [gain[s] for s in range(n) if s not in search_seats]
         diffs.append(sum(mine) / len(mine) - sum(theirs) / len(theirs))
@@ -161,7 +164,7 @@ def play_deal(rules: Rules, seed: int, budget: Budget, infer: Inference | None =
     return sum(diffs) / 2, times, overrides
 
 
-def _job(args: tuple[Rules, int, Budget, Inference | None, bool, float]
+def _job(args: tuple[Rules, int, Budget, Inference | None, bool, float, tuple[Phase, ...]]
          ) -> tuple[float, list[float], int]:
     return play_deal(*args)
 
@@ -207,8 +210,8 @@ def _mend(path: str) -> None:
 
 def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
         infer: Inference | None = None, solo: bool = False, z: float = 1.0,
-        log: str = "", key: dict[str, object] | None = None, play: bool = True
-        ) -> dict[str, object]:
+        log: str = "", key: dict[str, object] | None = None, play: bool = True,
+        phases: tuple[Phase, ...] = ()) -> dict[str, object]:
     """Play ``deals`` duplicate deals at ``budget``; the figures as a dict. With ``log``,
     each deal is appended to that file as it ends (one JSON line, with the settings
     ``key``), and deals the file already holds for the same settings are not played
@@ -218,7 +221,7 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
     done = read_log(log, key) if log else {}
     if log and play:
         _mend(log)
-    jobs = {d: (rules, seed * 100_003 + d, budget, infer, solo, z)
+    jobs = {d: (rules, seed * 100_003 + d, budget, infer, solo, z, phases)
             for d in range(deals) if d not in done and play}
     start = time.perf_counter()
 
@@ -396,6 +399,19 @@ def truth(rules: Rules, worlds: list[int], count: int, seed: int, workers: int,
     return figures
 
 
+def _phases(text: str) -> list[Phase]:
+    """``--phases``: names of searched phases (``bid`` stands for every bidding phase)."""
+    found: list[Phase] = []
+    for name in filter(None, (n.strip() for n in text.split(","))):
+        if name == "bid":
+            found += [Phase.DEAL, Phase.BID, Phase.OVERBID]
+        elif name in ("call", "declare", "kitty", "play"):
+            found.append(Phase(name))
+        else:
+            raise ValueError(f"{name!r} is not one of bid, call, declare, kitty, play")
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -427,6 +443,9 @@ def main(argv: list[str] | None = None) -> int:
                         "game of the same deal (see play_deal; for Finding Friends)")
     parser.add_argument("--z", type=float, default=1.0,
                         help="games: the search players' z (how sure a gain must be)")
+    parser.add_argument("--phases", default="", metavar="P,P",
+                        help="games: the phases search plays in (e.g. play; default all: "
+                        "bid, call, declare, kitty, play)")
     parser.add_argument("--log", default="", metavar="FILE",
                         help="games: append each deal to FILE as it ends, and do not play "
                         "again the deals FILE holds for the same settings (resume)")
@@ -446,6 +465,10 @@ def main(argv: list[str] | None = None) -> int:
             infer = Inference(float(keep), int(plays))
         except ValueError:
             parser.error("--infer takes KEEP,PLAYS (e.g. 0.3,12)")
+    try:
+        phases = tuple(_phases(args.phases))
+    except ValueError as error:
+        parser.error(f"--phases: {error}")
     rules = preset(args.preset, players=args.table) if args.table else preset(args.preset)
     print(f"{args.preset}{'' if not args.table else f'/{args.table}'}; Python "
           f"{platform.python_version()}; seed {args.seed}; {args.workers} worker(s)")
@@ -457,10 +480,10 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         table = held_out(rules, worlds, args.held_out, args.reference, args.seed,
                          args.workers, infer, args.plays_only)
-        for worlds_n, phases in table.items():
+        for worlds_n, by_phase in table.items():
             print(f"{worlds_n:>3} worlds: " + "; ".join(
                 f"{name} {m:+.4f} ± {ci:.4f} ({n} decisions, {o} overrides)"
-                for name, (m, ci, n, o) in sorted(phases.items())))
+                for name, (m, ci, n, o) in sorted(by_phase.items())))
         print(f"gain over the heuristic's choice per decision, valued on {args.reference} "
               f"fresh worlds; wall {time.perf_counter() - start:.0f} s")
         return 0
@@ -488,11 +511,13 @@ def main(argv: list[str] | None = None) -> int:
         budgets = [Budget(args.iterations, args.time_budget)]
     key: dict[str, object] = {"preset": args.preset, "table": args.table,
                               "infer": args.infer}
+    if phases:  # (so logs written before --phases keep their settings)
+        key["phases"] = args.phases
     figures = []
     for budget in budgets:
         try:
             figures.append(run(rules, budget, args.deals, args.seed, args.workers, infer,
-                               args.solo, args.z, args.log, key, not args.report))
+                               args.solo, args.z, args.log, key, not args.report, phases))
         except ValueError as error:
             parser.error(f"--log: {error}")
         show(figures[-1])

@@ -43,10 +43,11 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
 from random import Random
+from typing import Final
 
 from shengji.engine.cards import Card, Rank, Suit
 from shengji.engine.follow import LegalPlays
@@ -63,8 +64,10 @@ from shengji.players.memory import current_winner
 from shengji.players.table import decide
 from shengji.players.worlds import Inference, Knowledge, sample_world
 
-_SEARCHED = (Phase.DEAL, Phase.BID, Phase.OVERBID, Phase.KITTY, Phase.CALL, Phase.DECLARE,
-             Phase.PLAY)
+SEARCHED: Final = frozenset((Phase.DEAL, Phase.BID, Phase.OVERBID, Phase.KITTY, Phase.CALL,
+                            Phase.DECLARE, Phase.PLAY))
+"""The phases where search compares candidates (bids during and after the deal, the kitty,
+the friend calls, the Hundred's trump, leads and follows)."""
 _ENUMERATE = 300
 
 
@@ -74,18 +77,25 @@ class SearchPlayer:
     ``iterations``: worlds per decision (reproducible); ``time_budget``: seconds per
     decision when ``iterations`` is not given; ``candidates``: the most actions compared;
     ``z``: how sure the gain over the heuristic's choice must be; ``workers``: processes;
-    ``infer``: weigh worlds by the other seats' plays (see :class:`Inference`).
+    ``infer``: weigh worlds by the other seats' plays (see :class:`Inference`);
+    ``phases``: the phases searched (default :data:`SEARCHED`, every phase with a choice;
+    in the others it plays the heuristic's choice).
     """
 
     def __init__(self, seed: int | None = None, *, time_budget: float = 1.0,
                  iterations: int | None = None, candidates: int = 5, z: float = 1.0,
-                 workers: int = 1, infer: Inference | None = None) -> None:
+                 workers: int = 1, infer: Inference | None = None,
+                 phases: Iterable[Phase] = ()) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
         if time_budget <= 0:
             raise ValueError("time_budget must be positive")
         if candidates < 1 or workers < 1:
             raise ValueError("candidates and workers must be at least 1")
+        searched = frozenset(phases) or SEARCHED
+        if not searched <= SEARCHED:
+            raise ValueError("phases must be among "
+                             + ", ".join(sorted(p.value for p in SEARCHED)))
         self.seed = seed if seed is not None else Random().getrandbits(32)
         self.time_budget = time_budget
         self.iterations = iterations
@@ -93,6 +103,7 @@ class SearchPlayer:
         self.z = z
         self.workers = workers
         self.infer = infer
+        self.phases = searched
         self.base = HeuristicPlayer(self.seed)
         self.last: SearchStats | None = None
         """Figures of the last searched decision (for benchmarks and tests)."""
@@ -118,7 +129,7 @@ class SearchPlayer:
         """Choose an action: the heuristic's, unless search shows a better one."""
         default = self.base.act(view, legal)
         self.last = None
-        if view.phase not in _SEARCHED:
+        if view.phase not in self.phases:
             return default
         options = candidates(view, legal, default, self.max_candidates)
         if len(options) < 2:
