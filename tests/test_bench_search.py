@@ -111,3 +111,10 @@ def test_truth_json_holds_each_positions_rows_and_real_values(tmp_path: Path) ->
             p["real"][bench.choose(p["rows"][:int(budget)], 1.0)] - p["real"][0]
             for p in positions]
     assert figures[3]["all"][2] == 4
+
+
+def test_unknown_phases_are_refused_with_a_clear_error() -> None:
+    out = subprocess.run([sys.executable, str(SCRIPT), "--phases", "play,plays"],
+                         capture_output=True, text=True, check=False)
+    assert out.returncode == 2
+    assert "--phases: 'plays' is not one of bid, call, declare, kitty, play" in out.stderr

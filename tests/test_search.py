@@ -163,6 +163,35 @@ def test_bids_are_searched_when_a_bid_may_be_made() -> None:
     assert searched_bids >= 2
 
 
+def test_phases_limit_search_to_the_phases_named() -> None:
+    """``phases=(Phase.PLAY,)``: bids are the heuristic's, unsearched; plays are searched."""
+    rnd = Round(preset("tractor"), seed=3, track_undo=False)
+    heuristic = HeuristicPlayer(1)
+    player = SearchPlayer(1, iterations=3, phases=(Phase.PLAY,))
+    assert player.phases == {Phase.PLAY}
+    asked = searched_plays = 0
+    while rnd.phase != Phase.DONE and searched_plays < 3:
+        seat = rnd.to_move
+        assert seat is not None
+        view, legal = rnd.view(seat), rnd.legal(seat)
+        if seat == 0 and len(list(legal)) > 1:
+            action = player.act(view, legal)
+            if rnd.phase == Phase.PLAY:
+                searched_plays += player.last is not None
+            else:  # a bid or the kitty: the heuristic's choice, no search
+                asked += 1
+                assert player.last is None and action == heuristic.act(view, legal)
+            rnd.apply(action)
+            continue
+        rnd.apply(HeuristicPlayer(seat).act(view, legal))
+    assert asked and searched_plays == 3
+
+
+def test_unknown_phases_are_refused_with_the_allowed_ones() -> None:
+    with pytest.raises(ValueError, match="phases must be among bid, call, deal, declare"):
+        SearchPlayer(1, phases=(Phase.SHOW,))
+
+
 def test_registered_as_a_player_kind() -> None:
     assert "search" in PLAYER_KINDS
     assert isinstance(make_player("search", seed=1), SearchPlayer)
