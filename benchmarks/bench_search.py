@@ -3,7 +3,7 @@
 ``python benchmarks/bench_search.py [--preset P] [--table N] [--deals N] [--iterations W |
 --time-budget S] [--curve B1,B2,B3,B4] [--plot FILE] [--json FILE] [--workers N] [--seed S]
 [--infer KEEP,PLAYS] [--solo] [--z Z] [--log FILE [--report]]
-[--held-out N [--reference R] | --truth N] [--plays-only]``
+[--phases P,P] [--held-out N [--reference R] | --truth N] [--plays-only] [--score FILE]``
 
 Each deal is one round played twice with the same cards: first with the search player in
 the even seats and the heuristic in the odd ones, then with the players moved one seat
@@ -57,6 +57,7 @@ import platform
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
@@ -399,6 +400,51 @@ def truth(rules: Rules, worlds: list[int], count: int, seed: int, workers: int,
     return figures
 
 
+def score_rules(path: str, zs: Sequence[float] = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
+                ) -> list[str]:
+    """Score decision rules on a ``--truth --json`` file, playing nothing: per world budget
+    and ``z``, the real gain per decision of the choice :func:`choose` makes from the
+    stored rows (paired against ``z = 1``); then what the candidates could give (the best
+    in the real deal each time) and how the worlds' gain of a candidate over the default
+    predicts its real gain."""
+    with open(path, encoding="utf-8") as f:
+        positions = json.load(f)["positions"]
+    most = min(len(p["rows"]) for p in positions)
+
+    def ci(values: list[float]) -> float:
+        return 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+    lines = [f"{len(positions)} positions, up to {most} worlds each"]
+    for worlds in [w for w in (4, 8, 16, 32, 64, 128) if w <= most] or [most]:
+        gains: dict[float, list[float]] = {}
+        overrides: dict[float, int] = {}
+        for z in (1.0, *zs):
+            picks = [choose(p["rows"][:worlds], z) for p in positions]
+            gains[z] = [p["real"][c] - p["real"][0] for p, c in zip(positions, picks,
+                                                                     strict=True)]
+            overrides[z] = sum(c != 0 for c in picks)
+        for z in zs:
+            paired = [a - b for a, b in zip(gains[z], gains[1.0], strict=True)]
+            lines.append(f"{worlds:>3} worlds, z {z:.1f}: {statistics.fmean(gains[z]):+.4f} "
+                         f"± {ci(gains[z]):.4f} per decision ({overrides[z]} overrides); "
+                         f"- z 1: {statistics.fmean(paired):+.4f} ± {ci(paired):.4f}")
+    best = [max(p["real"]) - p["real"][0] for p in positions]
+    lines.append(f"the best candidate in the real deal each time: {statistics.fmean(best):+.4f}"
+                 f" ± {ci(best):.4f} per decision (better than the default in "
+                 f"{sum(b > 0 for b in best)} positions)")
+    buckets: dict[float, list[float]] = {}
+    for p in positions:
+        rows = p["rows"][:most]
+        for i in range(1, len(p["real"])):
+            promised = statistics.fmean(r[i] - r[0] for r in rows)
+            buckets.setdefault(round(max(-1.0, min(1.0, promised)) * 5) / 5, []).append(
+                p["real"][i] - p["real"][0])
+    lines.append(f"a candidate's gain over the default in {most} worlds -> in the real deal: "
+                 + "; ".join(f"{k:+.1f}: {statistics.fmean(v):+.3f} ({len(v)})"
+                             for k, v in sorted(buckets.items())))
+    return lines
+
+
 def _phases(text: str) -> list[Phase]:
     """``--phases``: names of searched phases (``bid`` stands for every bidding phase)."""
     found: list[Phase] = []
@@ -443,6 +489,9 @@ def main(argv: list[str] | None = None) -> int:
                         "game of the same deal (see play_deal; for Finding Friends)")
     parser.add_argument("--z", type=float, default=1.0,
                         help="games: the search players' z (how sure a gain must be)")
+    parser.add_argument("--score", default="", metavar="FILE",
+                        help="score decision rules (z) on a --truth --json FILE, playing "
+                        "nothing")
     parser.add_argument("--phases", default="", metavar="P,P",
                         help="games: the phases search plays in (e.g. play; default all: "
                         "bid, call, declare, kitty, play)")
@@ -452,6 +501,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", action="store_true",
                         help="with --log: the figures of the deals FILE holds, playing none")
     args = parser.parse_args(argv)
+    if args.score:
+        try:
+            print("\n".join(score_rules(args.score)))
+        except (OSError, ValueError, KeyError, TypeError, IndexError) as error:
+            parser.error(f"--score: {args.score} is not a --truth --json file ({error})")
+        return 0
     if args.report and not args.log:
         parser.error("--report reads a --log FILE: name one")
     if args.log.endswith(".gz") and not args.report:

@@ -118,3 +118,23 @@ def test_unknown_phases_are_refused_with_a_clear_error() -> None:
                          capture_output=True, text=True, check=False)
     assert out.returncode == 2
     assert "--phases: 'plays' is not one of bid, call, declare, kitty, play" in out.stderr
+
+
+def test_score_rules_reads_a_truth_file_and_scores_z_one_as_truth_did(tmp_path: Path) -> None:
+    bench = _bench()
+    out = str(tmp_path / "truth.json")
+    figures = bench.truth(preset("da-bai-fen"), [4], 6, 3, 1, True, None, out)
+    lines = bench.score_rules(out)
+    assert lines[0] == "6 positions, up to 4 worlds each"
+    z_one = next(line for line in lines if line.startswith("  4 worlds, z 1.0: "))
+    assert z_one.startswith(f"  4 worlds, z 1.0: {figures[4]['all'][0]:+.4f} ")
+    assert any(line.startswith("the best candidate in the real deal") for line in lines)
+
+
+def test_score_refuses_a_file_that_is_not_a_truth_file(tmp_path: Path) -> None:
+    bad = tmp_path / "x.json"
+    bad.write_text("[1, 2]", encoding="utf-8")
+    out = subprocess.run([sys.executable, str(SCRIPT), "--score", str(bad)],
+                         capture_output=True, text=True, check=False)
+    assert out.returncode == 2
+    assert f"--score: {bad} is not a --truth --json file" in out.stderr
