@@ -575,10 +575,11 @@ class LegalPlays:
                               suit=suit_code(self.suit), played=off)
             return Reason("follow-suit", held=self.suit_count, suit=suit_code(self.suit),
                           n=self.count, played=off)
-        if self._structure.trivial:
-            return None
+        target = self.target
+        if self._structure.trivial or not any(target):
+            return None  # (a value is never below zero: a hand that reaches none passes)
         value, _ = self._structure.best(_group(played, self.trump), broken=self._broken(played))
-        if value >= self.target:
+        if value >= target:
             return None
         return self._explain(value)
 
