@@ -828,9 +828,11 @@ class LegalPlays:
         for i in range(len(faces) - 1, -1, -1):
             tail[i] = tail[i + 1] + faces[i][1]
             lows[i] = lows[i + 1] + low[faces[i][0]]
-        exact = not structure.trivial and self.rules.tuple_follow != TupleFollow.PROTECT
-        chosen: list[Card] = []
         trump, target, count = self.trump, self.target, self.count
+        # a hand that reaches no structure (target all zeros) may play any cards of the suit
+        unbound = structure.trivial or not any(target)
+        exact = not unbound and self.rules.tuple_follow != TupleFollow.PROTECT
+        chosen: list[Card] = []
 
         def completes(i: int, need: int) -> bool:
             """Whether a legal play holds ``chosen`` (faces before ``i``, exactly) and
@@ -850,7 +852,7 @@ class LegalPlays:
 
         def rec(i: int, need: int) -> Iterator[tuple[Card, ...]]:
             if need == 0:
-                if structure.trivial or structure.best(
+                if unbound or structure.best(
                         _group(chosen, trump), broken=self._broken(chosen))[0] >= target:
                     yield tuple(chosen)
                 return
