@@ -375,6 +375,11 @@ def missing_cards(counts: list[int], cards: tuple[Card, ...]) -> list[Card]:
     if len(cards) == 1:  # one card (most plays): no tally
         return [] if counts[cards[0]] else [cards[0]]
     need: dict[Card, int] = {}
+    short = False
     for card in cards:
-        need[card] = need.get(card, 0) + 1
+        n = need[card] = need.get(card, 0) + 1
+        if n > counts[card]:
+            short = True
+    if not short:  # (most plays: nothing to list)
+        return []
     return [c for c, n in sorted(need.items()) for _ in range(n - counts[c]) if n > counts[c]]

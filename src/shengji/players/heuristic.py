@@ -492,9 +492,14 @@ class HeuristicPlayer:
         if not threats:
             return True
         suit = reading[0].suit
-        if suit != TRUMP and any(lead.suit in memory.voids[s] for s in threats) and (
-                not all(TRUMP in memory.voids[s] for s in threats)):
-            return False
+        if suit != TRUMP:  # a threat void in the led suit may ruff, unless all lack trumps
+            voids, led = memory.voids, lead.suit
+            for s in threats:
+                if led in voids[s]:
+                    for t in threats:
+                        if TRUMP not in voids[t]:
+                            return False
+                    break
         for unit in reading:
             if memory.beaten(suit, unit, trump):
                 return False

@@ -309,10 +309,16 @@ class Memory:
         key = suit * 64 + unit.width
         highest = self._highest.get(key)
         if highest is None:  # the highest level holding ``width`` unseen copies of a face
-            unseen, columns = self.unseen, trump.faces_at[suit]
+            unseen, columns, width = self.unseen, trump.faces_at[suit], unit.width
             highest = len(columns) - 1
-            while highest >= 0 and all(unseen[f] < unit.width for f in columns[highest]):
-                highest -= 1
+            while highest >= 0:
+                for face in columns[highest]:
+                    if unseen[face] >= width:
+                        break
+                else:  # no face of this level has ``width`` unseen copies
+                    highest -= 1
+                    continue
+                break
             self._highest[key] = highest
         return highest > unit.top
 
