@@ -62,7 +62,6 @@ from shengji.engine.rules import Rules, TractorFollow, TupleFollow
 from shengji.engine.trump import Trump
 from shengji.engine.units import (
     LevelCounts,
-    counted_suit,
     counts_of_suit,
     give,
     placements,
@@ -493,7 +492,10 @@ class LegalPlays:
         self.count = len(lead.cards)  # lead.size
         self.suit = lead.suit
         counts = hand.counts
-        self._suit_cards, self.suit_count = counted_suit(counts, lead.suit, trump)
+        # the cards held of the led suit by level are read when first needed (most follows
+        # of one card never need them): the count alone decides the mode
+        self.suit_count = sum(map(counts.__getitem__, trump.suit_faces[lead.suit]))
+        self._by_level: LevelCounts | None = None
         self._rainbows: tuple[tuple[Card, ...], ...] = ()
         if lead.rainbow:
             self._rainbows = tuple(rainbows(counts, self.count, trump, rules))
@@ -518,6 +520,14 @@ class LegalPlays:
                     c for c in ALL_CARDS if counts[c] >= self.count
                     and (not rules.bomb_follow_suit or suits[c] == self.suit))
                 if self._follow_reason((face,) * self.count) is not None)
+
+    @property
+    def _suit_cards(self) -> LevelCounts:
+        """The hand's cards of the led suit by level (read once)."""
+        found = self._by_level
+        if found is None:
+            found = self._by_level = counts_of_suit(self.hand.counts, self.suit, self.trump)
+        return found
 
     @property
     def target(self) -> Value:

@@ -117,23 +117,6 @@ def counts_of_suit(counts: list[int], suit: int, trump: Trump) -> LevelCounts:
     return result
 
 
-def counted_suit(counts: list[int], suit: int, trump: Trump) -> tuple[LevelCounts, int]:
-    """:func:`counts_of_suit` and how many cards it holds, in one pass."""
-    result: LevelCounts = {}
-    levels = trump.levels
-    total = 0
-    for face in trump.suit_faces[suit]:
-        n = counts[face]
-        if n:
-            total += n
-            by_face = result.get(levels[face])
-            if by_face is None:
-                result[levels[face]] = {face: n}
-            else:
-                by_face[face] = n
-    return result, total
-
-
 def shape_allowed(width: int, length: int, rules: Rules) -> bool:
     """Whether ``width``×``length`` is a unit under the rules (tuples up to ``decks``)."""
     if width > rules.decks or width < 1 or length < 1:
