@@ -719,6 +719,14 @@ def _follows(legal: LegalPlays, rules: Rules, tables: _Tables) -> list[tuple[Car
         # many as the choices of ``size`` distinct faces)
         return _MANY
     held = [counts[f] for f in faces]  # (by position: no Card index in the search)
+    if size == 2 and not pairs:  # most such follows: :func:`_list_follows` unrolled
+        found = []
+        for i, face in enumerate(faces):
+            if held[i] >= 2:
+                found.append((face, face))
+            for other in faces[i + 1:]:
+                found.append((face, other))
+        return found if len(found) < _ENUMERATE_LIMIT else _MANY
     tail = [0] * (len(faces) + 1)
     doubles = [0] * (len(faces) + 1)  # the faces held twice from ``i`` on
     for i in range(len(faces) - 1, -1, -1):
