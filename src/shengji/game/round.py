@@ -132,6 +132,8 @@ class Phase(StrEnum):
 # costs a lookup each time)
 _DEAL: Final = Phase.DEAL
 _PLAY: Final = Phase.PLAY
+_FACE_RANKS: Final = tuple(card.rank for card in ALL_CARDS)
+"""Each face's rank (``None`` for the jokers), read without a property call per card."""
 _DONE: Final = Phase.DONE
 _BIDDING_AFTER: Final = (Phase.BID, Phase.OVERBID)
 """The phases of bidding after the deal, in turn."""
@@ -758,7 +760,7 @@ class Round:
         the declared rank): only such cards change a seat's bids."""
         declared = self.bidding.declaration
         ranks = {*self.bidding.ranks, declared.rank if declared is not None else None}
-        return tuple([card.rank is None or card.rank in ranks for card in ALL_CARDS])
+        return tuple([rank is None or rank in ranks for rank in _FACE_RANKS])
 
     def _bid(self, action: Bid) -> None:
         self.bidding.bid(action.seat, action.cards)

@@ -150,7 +150,11 @@ def shows_void(lead: Sequence[Card], play: Sequence[Card], trump: Trump, rules: 
     suit) or the play is a bomb that may be played instead of following suit."""
     index = trump.suit_index
     suit = index[lead[0]]
-    if sum(1 for c in play if index[c] == suit) >= len(lead):
+    held = 0
+    for card in play:
+        if index[card] == suit:
+            held += 1
+    if held >= len(lead):
         return False
     if rules.rainbow and is_rainbow(lead, trump, rules):
         return False
