@@ -719,8 +719,8 @@ def _follows(legal: LegalPlays, rules: Rules, tables: _Tables) -> list[tuple[Car
         # many as the choices of ``size`` distinct faces)
         return _MANY
     held = [counts[f] for f in faces]  # (by position: no Card index in the search)
+    found: list[tuple[Card, ...]] = []
     if size == 2 and not pairs:  # most such follows: :func:`_list_follows` unrolled
-        found = []
         for i, face in enumerate(faces):
             if held[i] >= 2:
                 found.append((face, face))
@@ -732,7 +732,6 @@ def _follows(legal: LegalPlays, rules: Rules, tables: _Tables) -> list[tuple[Car
     for i in range(len(faces) - 1, -1, -1):
         tail[i] = tail[i + 1] + held[i]
         doubles[i] = doubles[i + 1] + (held[i] >= 2)
-    found: list[tuple[Card, ...]] = []
     _list_follows(_Listing(faces, held, tail, doubles, pairs, found, []), 0, size, 0)
     return found if len(found) < _ENUMERATE_LIMIT else _MANY
 
