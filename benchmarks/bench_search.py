@@ -21,7 +21,8 @@ figure moves only in deals whose sides hold the two players unevenly.
 ``--log FILE`` appends each deal to FILE as it ends and skips the deals FILE already holds
 for the same settings, so a run of hours that was stopped goes on where it stopped;
 ``--report`` prints the figures of the deals the log holds (of the first ``--deals``)
-without playing any, at any time.
+without playing any, at any time. ``--phases play`` (or any of bid, call, declare, kitty,
+play) lets the search players search in those phases only, the heuristic's choice elsewhere.
 
 ``--curve`` plays the same deals at several budgets, each a number of worlds per decision
 (``4``: reproducible) or seconds per decision (``0.25s``), and prints the strength against
@@ -45,6 +46,8 @@ gain the sampled worlds promised for the overrides. It is noisier per decision (
 but free of the model's bias. ``--plays-only`` takes every lead and follow as a
 position (no bids); ``--infer KEEP,PLAYS`` samples worlds with
 :class:`~shengji.players.worlds.Inference` (games, ``--held-out`` and ``--truth``).
+``--truth N --json FILE`` stores each position's world rows and real values, and ``--score
+FILE`` then scores the override rule at several ``z`` on them without playing again.
 """
 
 from __future__ import annotations
