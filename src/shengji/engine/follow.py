@@ -494,7 +494,10 @@ class LegalPlays:
         counts = hand.counts
         # the cards held of the led suit by level are read when first needed (most follows
         # of one card never need them): the count alone decides the mode
-        self.suit_count = sum(map(counts.__getitem__, trump.suit_faces[lead.suit]))
+        held = 0
+        for face in trump.suit_faces[lead.suit]:
+            held += counts[face]
+        self.suit_count = held
         self._by_level: LevelCounts | None = None
         self._rainbows: tuple[tuple[Card, ...], ...] = ()
         if lead.rainbow:
