@@ -895,15 +895,16 @@ class LegalPlays:
             extra = rng.sample(others, self.count - self.suit_count)
             return tuple(self.trump.sorted(self._suit_list() + extra))
         if self._structure.trivial:  # no structure to match: any cards of the suit
+            # (the suit's faces by level, weakest first: the order of its table by level)
+            counts, faces = self.hand.counts, self.trump.suit_faces[self.suit]
             if self.count == 1:
                 index = rng.randrange(self.suit_count)
-                for by_face in self._suit_cards.values():
-                    for face, n in by_face.items():
-                        if index < n:
-                            return (face,)
-                        index -= n
-            rest = [f for by_face in self._suit_cards.values() for f, n in by_face.items()
-                    for _ in range(n)]
+                for face in faces:
+                    n = counts[face]
+                    if index < n:
+                        return (face,)
+                    index -= n
+            rest = [f for f in faces for _ in range(counts[f])]
             return tuple(self.trump.sorted(rng.sample(rest, self.count)))
         if self._structure.tractors and self._target is None:
             # finding the target takes and gives back tractors, which reorders the suit's
