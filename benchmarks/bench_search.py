@@ -94,6 +94,11 @@ class Budget:
         return f"{self.seconds:g} s"
 
 
+def _ci95(values: Sequence[float]) -> float:
+    """The half-width of the 95 % confidence interval of the mean (0 for one value)."""
+    return 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+
+
 def parse_budget(text: str, seconds: float) -> Budget:
     """``"4"``: 4 worlds per decision; ``"0.25s"``: a quarter of a second per decision."""
     text = text.strip()
@@ -250,7 +255,7 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
     levels = [r[0] for r in results]
     times = sorted(t for r in results for t in r[1])
     mean = statistics.fmean(levels)
-    ci = 1.96 * statistics.stdev(levels) / math.sqrt(len(levels)) if len(levels) > 1 else 0.0
+    ci = _ci95(levels)
 
     def q(p: float) -> float:
         return times[min(len(times) - 1, int(p * len(times)))] if times else 0.0
@@ -340,8 +345,7 @@ def held_out(rules: Rules, worlds: list[int], count: int, reference: int, seed: 
                 gains.setdefault(name, []).append(value[choice] - value[0])
                 overrides[name] = overrides.get(name, 0) + (choice != 0)
         figures[budget] = {
-            name: (statistics.fmean(g), 1.96 * statistics.stdev(g) / math.sqrt(len(g))
-                   if len(g) > 1 else 0.0, len(g), overrides[name])
+            name: (statistics.fmean(g), _ci95(g), len(g), overrides[name])
             for name, g in gains.items()}
     return figures
 
@@ -391,8 +395,7 @@ def truth(rules: Rules, worlds: list[int], count: int, seed: int, workers: int,
                     promised.setdefault(name, []).append(
                         statistics.fmean(r[choice] - r[0] for r in tried))
         figures[budget] = {
-            name: (statistics.fmean(g), 1.96 * statistics.stdev(g) / math.sqrt(len(g))
-                   if len(g) > 1 else 0.0, len(g), len(promised.get(name, [])),
+            name: (statistics.fmean(g), _ci95(g), len(g), len(promised.get(name, [])),
                    statistics.fmean(promised[name]) if promised.get(name) else 0.0)
             for name, g in gains.items()}
     if gains_out:  # the gains, and each position's rows and real values (other rules)
@@ -414,9 +417,6 @@ def score_rules(path: str, zs: Sequence[float] = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
         positions = json.load(f)["positions"]
     most = min(len(p["rows"]) for p in positions)
 
-    def ci(values: list[float]) -> float:
-        return 1.96 * statistics.stdev(values) / math.sqrt(len(values))
-
     lines = [f"{len(positions)} positions, up to {most} worlds each"]
     for worlds in [w for w in (4, 8, 16, 32, 64, 128) if w <= most] or [most]:
         gains: dict[float, list[float]] = {}
@@ -429,11 +429,11 @@ def score_rules(path: str, zs: Sequence[float] = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
         for z in zs:
             paired = [a - b for a, b in zip(gains[z], gains[1.0], strict=True)]
             lines.append(f"{worlds:>3} worlds, z {z:.1f}: {statistics.fmean(gains[z]):+.4f} "
-                         f"± {ci(gains[z]):.4f} per decision ({overrides[z]} overrides); "
-                         f"- z 1: {statistics.fmean(paired):+.4f} ± {ci(paired):.4f}")
+                         f"± {_ci95(gains[z]):.4f} per decision ({overrides[z]} overrides); "
+                         f"- z 1: {statistics.fmean(paired):+.4f} ± {_ci95(paired):.4f}")
     best = [max(p["real"]) - p["real"][0] for p in positions]
     lines.append(f"the best candidate in the real deal each time: {statistics.fmean(best):+.4f}"
-                 f" ± {ci(best):.4f} per decision (better than the default in "
+                 f" ± {_ci95(best):.4f} per decision (better than the default in "
                  f"{sum(b > 0 for b in best)} positions)")
     buckets: dict[float, list[float]] = {}
     for p in positions:
