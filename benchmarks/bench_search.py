@@ -3,7 +3,8 @@
 ``python benchmarks/bench_search.py [--preset P] [--table N] [--deals N] [--iterations W |
 --time-budget S] [--curve B1,B2,B3,B4] [--plot FILE] [--json FILE] [--workers N] [--seed S]
 [--infer KEEP,PLAYS] [--solo] [--z Z] [--log FILE [--report]]
-[--phases P,P] [--held-out N [--reference R] | --truth N] [--plays-only] [--score FILE]``
+[--phases P,P] [--held-out N [--reference R] | --truth N] [--plays-only]
+[--score FILE [--against FILE]]``
 
 Each deal is one round played twice with the same cards: first with the search player in
 the even seats and the heuristic in the odd ones, then with the players moved one seat
@@ -47,7 +48,10 @@ but free of the model's bias. ``--plays-only`` takes every lead and follow as a
 position (no bids); ``--infer KEEP,PLAYS`` samples worlds with
 :class:`~shengji.players.worlds.Inference` (games, ``--held-out`` and ``--truth``).
 ``--truth N --json FILE`` stores each position's world rows and real values, and ``--score
-FILE`` then scores the override rule at several ``z`` on them without playing again.
+FILE`` then scores the override rule at several ``z`` on them without playing again;
+``--score FILE --against OTHER`` compares two such files of the same positions (e.g. with
+and without ``--infer``), paired. Positions are counted by kind: bid, kitty, call,
+declare, lead and follow.
 """
 
 from __future__ import annotations
@@ -306,11 +310,20 @@ def decision_positions(rules: Rules, count: int, seed: int, *, plays_only: bool 
                 options = candidates(rnd.view(seat), legal, action, 5)
                 if len(options) > 1 and (plays_only or step % 5 == 0
                                          or rnd.phase != Phase.PLAY):
-                    phase = "bid" if rnd.phase in (Phase.DEAL, Phase.BID, Phase.OVERBID) else (
-                        str(rnd.phase))
+                    phase = _phase_name(rnd)
                     found.append((phase, Knowledge.of(rnd.view(seat)), options, rnd.copy()))
             rnd.apply(action)
     return found
+
+
+def _phase_name(rnd: Round) -> str:
+    """A decision's kind in the tables: bid (every bidding phase), lead, follow, or the
+    phase's name (kitty, call, declare)."""
+    if rnd.phase in (Phase.DEAL, Phase.BID, Phase.OVERBID):
+        return "bid"
+    if rnd.phase == Phase.PLAY:
+        return "follow" if rnd.trick is not None and rnd.trick.plays else "lead"
+    return str(rnd.phase)
 
 
 def _rows(job: tuple[Knowledge, list[Action], list[int], Inference | None]
@@ -448,6 +461,41 @@ def score_rules(path: str, zs: Sequence[float] = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
     return lines
 
 
+def compare_truth(path: str, against: str) -> list[str]:
+    """Two ``--truth --json`` files of the same positions (the same ``--truth N``,
+    ``--seed`` and preset, e.g. with and without ``--infer``), scored against each other:
+    per world budget and kind of decision, each one's real gain per decision at ``z = 1``
+    and their paired difference (``path`` less ``against``)."""
+    with open(path, encoding="utf-8") as f:
+        mine = json.load(f)["positions"]
+    with open(against, encoding="utf-8") as f:
+        theirs = json.load(f)["positions"]
+    if len(mine) != len(theirs) or any(
+            a["real"] != b["real"] for a, b in zip(mine, theirs, strict=True)):
+        raise ValueError("the files do not hold the same positions (same --truth N, --seed "
+                         "and preset, and the same real values)")
+    most = max(len(p["rows"]) for p in (*mine, *theirs))  # fewer where worlds were
+    short = sum(len(a["rows"]) < most or len(b["rows"]) < most  # hard to find, as in play
+                for a, b in zip(mine, theirs, strict=True))
+    lines = [f"{len(mine)} positions, up to {most} worlds each ({short} with fewer); "
+             f"{path} less {against}"]
+    for worlds in [w for w in (4, 8, 16, 32, 64, 128) if w <= most] or [most]:
+        by_kind: dict[str, list[tuple[float, float]]] = {}
+        for a, b in zip(mine, theirs, strict=True):
+            real = a["real"]
+            pair = (real[choose(a["rows"][:worlds], 1.0)] - real[0],
+                    real[choose(b["rows"][:worlds], 1.0)] - real[0])
+            for name in (a["phase"], "all"):
+                by_kind.setdefault(name, []).append(pair)
+        for name, pairs in sorted(by_kind.items()):
+            ours, other = [p[0] for p in pairs], [p[1] for p in pairs]
+            paired = [x - y for x, y in pairs]
+            lines.append(f"{worlds:>3} worlds, {name} ({len(pairs)}): "
+                         f"{statistics.fmean(ours):+.4f} against {statistics.fmean(other):+.4f}"
+                         f"; paired {statistics.fmean(paired):+.4f} ± {_ci95(paired):.4f}")
+    return lines
+
+
 def _phases(text: str) -> list[Phase]:
     """``--phases``: names of searched phases (``bid`` stands for every bidding phase)."""
     found: list[Phase] = []
@@ -495,6 +543,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--score", default="", metavar="FILE",
                         help="score decision rules (z) on a --truth --json FILE, playing "
                         "nothing")
+    parser.add_argument("--against", default="", metavar="FILE",
+                        help="with --score: compare with another --truth --json FILE of the "
+                        "same positions (paired)")
     parser.add_argument("--phases", default="", metavar="P,P",
                         help="games: the phases search plays in (e.g. play; default all: "
                         "bid, call, declare, kitty, play)")
@@ -506,10 +557,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.score:
         try:
-            print("\n".join(score_rules(args.score)))
+            print("\n".join(compare_truth(args.score, args.against) if args.against
+                            else score_rules(args.score)))
         except (OSError, ValueError, KeyError, TypeError, IndexError) as error:
-            parser.error(f"--score: {args.score} is not a --truth --json file ({error})")
+            parser.error(f"--score: {args.score}{' and ' + args.against if args.against else ''}"
+                         f" are not --truth --json files of the same positions ({error})"
+                         if args.against else
+                         f"--score: {args.score} is not a --truth --json file ({error})")
         return 0
+    if args.against:
+        parser.error("--against is read with --score FILE")
     if args.report and not args.log:
         parser.error("--report reads a --log FILE: name one")
     if args.log.endswith(".gz") and not args.report:

@@ -102,7 +102,7 @@ def test_truth_json_holds_each_positions_rows_and_real_values(tmp_path: Path) ->
     positions = found["positions"]
     assert len(positions) == 4 == len(found["gains"]["3"])
     for position in positions:
-        assert position["phase"] == "play"
+        assert position["phase"] in ("lead", "follow")  # plays are counted by kind
         assert len(position["rows"]) == 3  # the most worlds of the curve
         assert all(len(row) == len(position["real"]) for row in position["rows"])
     # the gains stored are those the rule picks from the stored rows
@@ -138,3 +138,33 @@ def test_score_refuses_a_file_that_is_not_a_truth_file(tmp_path: Path) -> None:
                          capture_output=True, text=True, check=False)
     assert out.returncode == 2
     assert f"--score: {bad} is not a --truth --json file" in out.stderr
+
+
+def test_against_pairs_two_truth_files_of_the_same_positions(tmp_path: Path) -> None:
+    # the same positions with other worlds (here: the rows of one file reversed) are scored
+    # position by position against each other; a file of other positions is refused
+    bench = _bench()
+    first, second = str(tmp_path / "a.json"), str(tmp_path / "b.json")
+    figures = bench.truth(preset("da-bai-fen"), [4], 6, 3, 1, True, None, first)
+    with open(first, encoding="utf-8") as f:
+        found = json.load(f)
+    for position in found["positions"]:
+        position["rows"] = position["rows"][::-1]
+    with open(second, "w", encoding="utf-8") as f:
+        json.dump(found, f)
+    lines = bench.compare_truth(first, second)
+    assert lines[0] == f"6 positions, up to 4 worlds each (0 with fewer); {first} less {second}"
+    gains = [p["real"][bench.choose(p["rows"], 1.0)] - p["real"][0]
+             for p in found["positions"]]
+    whole = next(line for line in lines if line.startswith("  4 worlds, all (6): "))
+    mean = sum(gains) / 6
+    assert whole.startswith(f"  4 worlds, all (6): {figures[4]['all'][0]:+.4f} against "
+                            f"{mean:+.4f}; paired {figures[4]['all'][0] - mean:+.4f} ")
+    assert any(" lead (" in line or " follow (" in line for line in lines)
+    found["positions"][0]["real"][0] += 1.0
+    with open(second, "w", encoding="utf-8") as f:
+        json.dump(found, f)
+    out = subprocess.run([sys.executable, str(SCRIPT), "--score", first, "--against", second],
+                         capture_output=True, text=True, check=False)
+    assert out.returncode == 2
+    assert "are not --truth --json files of the same positions" in out.stderr
