@@ -67,6 +67,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from typing import Any
 
 from shengji.engine.rules import Rules
 from shengji.game.actions import Action
@@ -75,6 +76,7 @@ from shengji.game.presets import preset
 from shengji.game.round import Phase, Round
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.search import (
+    SEARCHED,
     SearchPlayer,
     candidates,
     choose,
@@ -302,9 +304,7 @@ def decision_positions(rules: Rules, count: int, seed: int, *, plays_only: bool 
             assert seat is not None
             action = decide(rnd, seat, players[seat])
             legal = rnd.legal(seat)
-            searched = (rnd.phase == Phase.PLAY if plays_only else rnd.phase in (
-                Phase.DEAL, Phase.BID, Phase.OVERBID, Phase.KITTY, Phase.CALL,
-                Phase.DECLARE, Phase.PLAY))
+            searched = rnd.phase == Phase.PLAY if plays_only else rnd.phase in SEARCHED
             if searched:
                 step += 1
                 options = candidates(rnd.view(seat), legal, action, 5)
@@ -419,6 +419,18 @@ def truth(rules: Rules, worlds: list[int], count: int, seed: int, workers: int,
     return figures
 
 
+def _truth_positions(path: str) -> list[dict[str, Any]]:
+    """The positions of a ``--truth --json`` file."""
+    with open(path, encoding="utf-8") as f:
+        positions: list[dict[str, Any]] = json.load(f)["positions"]
+    return positions
+
+
+def _budgets(most: int) -> list[int]:
+    """The world budgets to score when positions hold up to ``most`` worlds."""
+    return [w for w in (4, 8, 16, 32, 64, 128) if w <= most] or [most]
+
+
 def score_rules(path: str, zs: Sequence[float] = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
                 ) -> list[str]:
     """Score decision rules on a ``--truth --json`` file, playing nothing: per world budget
@@ -426,12 +438,11 @@ def score_rules(path: str, zs: Sequence[float] = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
     stored rows (paired against ``z = 1``); then what the candidates could give (the best
     in the real deal each time) and how the worlds' gain of a candidate over the default
     predicts its real gain."""
-    with open(path, encoding="utf-8") as f:
-        positions = json.load(f)["positions"]
+    positions = _truth_positions(path)
     most = min(len(p["rows"]) for p in positions)
 
     lines = [f"{len(positions)} positions, up to {most} worlds each"]
-    for worlds in [w for w in (4, 8, 16, 32, 64, 128) if w <= most] or [most]:
+    for worlds in _budgets(most):
         gains: dict[float, list[float]] = {}
         overrides: dict[float, int] = {}
         for z in (1.0, *zs):
@@ -466,20 +477,19 @@ def compare_truth(path: str, against: str) -> list[str]:
     ``--seed`` and preset, e.g. with and without ``--infer``), scored against each other:
     per world budget and kind of decision, each one's real gain per decision at ``z = 1``
     and their paired difference (``path`` less ``against``)."""
-    with open(path, encoding="utf-8") as f:
-        mine = json.load(f)["positions"]
-    with open(against, encoding="utf-8") as f:
-        theirs = json.load(f)["positions"]
+    mine, theirs = _truth_positions(path), _truth_positions(against)
     if len(mine) != len(theirs) or any(
             a["real"] != b["real"] for a, b in zip(mine, theirs, strict=True)):
         raise ValueError("the files do not hold the same positions (same --truth N, --seed "
                          "and preset, and the same real values)")
-    most = max(len(p["rows"]) for p in (*mine, *theirs))  # fewer where worlds were
-    short = sum(len(a["rows"]) < most or len(b["rows"]) < most  # hard to find, as in play
+    # a position holds fewer worlds where consistent ones were hard to find (as in play):
+    # it is scored on those it has
+    most = max(len(p["rows"]) for p in (*mine, *theirs))
+    short = sum(len(a["rows"]) < most or len(b["rows"]) < most
                 for a, b in zip(mine, theirs, strict=True))
     lines = [f"{len(mine)} positions, up to {most} worlds each ({short} with fewer); "
              f"{path} less {against}"]
-    for worlds in [w for w in (4, 8, 16, 32, 64, 128) if w <= most] or [most]:
+    for worlds in _budgets(most):
         by_kind: dict[str, list[tuple[float, float]]] = {}
         for a, b in zip(mine, theirs, strict=True):
             real = a["real"]
@@ -560,10 +570,10 @@ def main(argv: list[str] | None = None) -> int:
             print("\n".join(compare_truth(args.score, args.against) if args.against
                             else score_rules(args.score)))
         except (OSError, ValueError, KeyError, TypeError, IndexError) as error:
-            parser.error(f"--score: {args.score}{' and ' + args.against if args.against else ''}"
-                         f" are not --truth --json files of the same positions ({error})"
-                         if args.against else
-                         f"--score: {args.score} is not a --truth --json file ({error})")
+            what = (f"{args.score} and {args.against} are not --truth --json files of the "
+                    "same positions" if args.against
+                    else f"{args.score} is not a --truth --json file")
+            parser.error(f"--score: {what} ({error})")
         return 0
     if args.against:
         parser.error("--against is read with --score FILE")
