@@ -168,3 +168,10 @@ def test_against_pairs_two_truth_files_of_the_same_positions(tmp_path: Path) -> 
                          capture_output=True, text=True, check=False)
     assert out.returncode == 2
     assert "are not --truth --json files of the same positions" in out.stderr
+
+
+def test_against_without_score_is_refused() -> None:
+    out = subprocess.run([sys.executable, str(SCRIPT), "--against", "b.json"],
+                         capture_output=True, text=True, check=False)
+    assert out.returncode == 2
+    assert "--against is read with --score FILE" in out.stderr
