@@ -2,7 +2,7 @@
 
 ``python benchmarks/bench_search.py [--preset P] [--table N] [--deals N] [--iterations W |
 --time-budget S] [--curve B1,B2,B3,B4] [--plot FILE] [--json FILE] [--workers N] [--seed S]
-[--infer KEEP,PLAYS] [--solo] [--z Z] [--log FILE [--report]]
+[--infer KEEP,PLAYS | --refine STEPS,KEEP] [--solo] [--z Z] [--log FILE [--report]]
 [--phases P,P] [--held-out N [--reference R] | --truth N] [--plays-only]
 [--score FILE [--against FILE]]``
 
@@ -46,7 +46,8 @@ search's choice over the heuristic's is averaged over the positions; it also pri
 gain the sampled worlds promised for the overrides. It is noisier per decision (one deal)
 but free of the model's bias. ``--plays-only`` takes every lead and follow as a
 position (no bids); ``--infer KEEP,PLAYS`` samples worlds with
-:class:`~shengji.players.worlds.Inference` (games, ``--held-out`` and ``--truth``).
+:class:`~shengji.players.worlds.Inference` and ``--refine STEPS,KEEP`` with
+:class:`~shengji.players.worlds.Refine` (games, ``--held-out`` and ``--truth``).
 ``--truth N --json FILE`` stores each position's world rows and real values, and ``--score
 FILE`` then scores the override rule at several ``z`` on them without playing again;
 ``--score FILE --against OTHER`` compares two such files of the same positions (e.g. with
@@ -84,7 +85,7 @@ from shengji.players.search import (
     rollout,
 )
 from shengji.players.table import decide
-from shengji.players.worlds import Inference, Knowledge
+from shengji.players.worlds import Inference, Knowledge, Refine
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ def parse_budget(text: str, seconds: float) -> Budget:
     return Budget(None, float(value)) if text.endswith("s") else Budget(int(value), seconds)
 
 
-def _game(rules: Rules, seed: int, budget: Budget, infer: Inference | None,
+def _game(rules: Rules, seed: int, budget: Budget, infer: Inference | Refine | None,
           search_seats: set[int], z: float = 1.0, phases: tuple[Phase, ...] = ()
           ) -> tuple[list[int], list[float], int]:
     """One game of the deal ``seed`` with the search player in ``search_seats`` and the
@@ -146,7 +147,7 @@ def _game(rules: Rules, seed: int, budget: Budget, infer: Inference | None,
     return gain, times, overrides
 
 
-def play_deal(rules: Rules, seed: int, budget: Budget, infer: Inference | None = None,
+def play_deal(rules: Rules, seed: int, budget: Budget, infer: Inference | Refine | None = None,
               solo: bool = False, z: float = 1.0, phases: tuple[Phase, ...] = ()
               ) -> tuple[float, list[float], int]:
     """The games of one deal: (search − heuristic levels per seat, decision times,
@@ -179,7 +180,7 @@ def play_deal(rules: Rules, seed: int, budget: Budget, infer: Inference | None =
     return sum(diffs) / 2, times, overrides
 
 
-def _job(args: tuple[Rules, int, Budget, Inference | None, bool, float, tuple[Phase, ...]]
+def _job(args: tuple[Rules, int, Budget, Inference | Refine | None, bool, float, tuple[Phase, ...]]
          ) -> tuple[float, list[float], int]:
     return play_deal(*args)
 
@@ -224,7 +225,7 @@ def _mend(path: str) -> None:
 
 
 def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
-        infer: Inference | None = None, solo: bool = False, z: float = 1.0,
+        infer: Inference | Refine | None = None, solo: bool = False, z: float = 1.0,
         log: str = "", key: dict[str, object] | None = None, play: bool = True,
         phases: tuple[Phase, ...] = ()) -> dict[str, object]:
     """Play ``deals`` duplicate deals at ``budget``; the figures as a dict. With ``log``,
@@ -326,13 +327,13 @@ def _phase_name(rnd: Round) -> str:
     return str(rnd.phase)
 
 
-def _rows(job: tuple[Knowledge, list[Action], list[int], Inference | None]
+def _rows(job: tuple[Knowledge, list[Action], list[int], Inference | Refine | None]
           ) -> list[list[float]]:
     return [r for r in evaluate_many(*job) if r is not None]
 
 
 def held_out(rules: Rules, worlds: list[int], count: int, reference: int, seed: int,
-             workers: int, infer: Inference | None = None, plays_only: bool = False
+             workers: int, infer: Inference | Refine | None = None, plays_only: bool = False
              ) -> dict[int, dict[str, tuple[float, float, int, int]]]:
     """Per world budget and phase: (mean gain, 95% half-width, decisions, overrides)."""
     positions = decision_positions(rules, count, seed, plays_only=plays_only)
@@ -363,7 +364,7 @@ def held_out(rules: Rules, worlds: list[int], count: int, reference: int, seed: 
     return figures
 
 
-def _truth_job(job: tuple[Knowledge, list[Action], list[int], Inference | None, Round, int]
+def _truth_job(job: tuple[Knowledge, list[Action], list[int], Inference | Refine | None, Round, int]
                ) -> tuple[list[list[float]], list[float]]:
     """Rows from sampled worlds and each candidate's value in the real round."""
     knowledge, options, seeds, infer, real, rollouts = job
@@ -376,7 +377,7 @@ def _truth_job(job: tuple[Knowledge, list[Action], list[int], Inference | None, 
 
 
 def truth(rules: Rules, worlds: list[int], count: int, seed: int, workers: int,
-          plays_only: bool, infer: Inference | None = None, gains_out: str = ""
+          plays_only: bool, infer: Inference | Refine | None = None, gains_out: str = ""
           ) -> dict[int, dict[str, tuple[float, float, int, int, float]]]:
     """Per world budget and phase: the gain of search's choice over the heuristic's in the
     real deal (each candidate rolled out from the real round, heuristic play after it):
@@ -545,6 +546,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="--truth/--held-out: every lead and follow, no other decisions")
     parser.add_argument("--infer", default="", metavar="KEEP,PLAYS",
                         help="weigh worlds by the other seats' last PLAYS plays (Inference)")
+    parser.add_argument("--refine", default="", metavar="STEPS,KEEP",
+                        help="move each world towards the other seats' plays by STEPS "
+                        "swaps of a chain (Refine)")
     parser.add_argument("--solo", action="store_true",
                         help="games: search in one seat at a time against an all-heuristic "
                         "game of the same deal (see play_deal; for Finding Friends)")
@@ -583,13 +587,21 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("a .gz log is only read (--report); play into a plain file")
     if not args.z >= 0:
         parser.error(f"--z must be 0 or more, got {args.z}")
-    infer = None
+    infer: Inference | Refine | None = None
+    if args.infer and args.refine:
+        parser.error("--infer and --refine are two ways to read the plays: name one")
     if args.infer:
         try:
             keep, plays = args.infer.split(",")
             infer = Inference(float(keep), int(plays))
         except ValueError:
             parser.error("--infer takes KEEP,PLAYS (e.g. 0.3,12)")
+    if args.refine:
+        try:
+            steps, keep = args.refine.split(",")
+            infer = Refine(int(steps), float(keep))
+        except ValueError:
+            parser.error("--refine takes STEPS,KEEP (e.g. 120,0.2)")
     try:
         phases = tuple(_phases(args.phases))
     except ValueError as error:
@@ -638,6 +650,8 @@ def main(argv: list[str] | None = None) -> int:
                               "infer": args.infer}
     if phases:  # (so logs written before --phases keep their settings)
         key["phases"] = args.phases
+    if args.refine:
+        key["refine"] = args.refine
     figures = []
     for budget in budgets:
         try:

@@ -13,9 +13,11 @@ At each decision worth searching, the player
    the seat knows (:mod:`shengji.players.worlds`: played cards, proven voids and
    unpaired suits, bid and exposed cards, the kitty it buried, hand sizes, during the
    deal the undealt pack; every world is checked by replaying the public history from
-   its deal); with ``infer`` (:class:`~shengji.players.worlds.Inference`, off by
-   default) a world is also kept only with a chance that falls with each of the other
-   seats' recent plays that the heuristic would not have made in it;
+   its deal); with ``infer`` (off by default) the worlds also follow the other seats'
+   plays: :class:`~shengji.players.worlds.Inference` keeps a world only with a chance
+   that falls with each of their recent plays that the heuristic would not have made in
+   it, :class:`~shengji.players.worlds.Refine` moves each world towards those plays by
+   a chain of card swaps;
 3. plays each candidate in each world and **rolls the round out** to the end with the
    heuristic player in every seat (a seat with one legal action takes it), scoring the
    result for the seat's side: levels gained by its side minus those of the other side,
@@ -62,7 +64,7 @@ from shengji.game.view import SeatView
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.memory import current_winner
 from shengji.players.table import decide
-from shengji.players.worlds import Inference, Knowledge, sample_world
+from shengji.players.worlds import Inference, Knowledge, Refine, sample_world
 
 SEARCHED: Final = frozenset((Phase.DEAL, Phase.BID, Phase.OVERBID, Phase.KITTY, Phase.CALL,
                             Phase.DECLARE, Phase.PLAY))
@@ -77,14 +79,15 @@ class SearchPlayer:
     ``iterations``: worlds per decision (reproducible); ``time_budget``: seconds per
     decision when ``iterations`` is not given; ``candidates``: the most actions compared;
     ``z``: how sure the gain over the heuristic's choice must be; ``workers``: processes;
-    ``infer``: weigh worlds by the other seats' plays (see :class:`Inference`);
+    ``infer``: read the other seats' plays into the worlds (:class:`Inference` or
+    :class:`Refine`);
     ``phases``: the phases searched (default :data:`SEARCHED`, every phase with a choice;
     in the others it plays the heuristic's choice).
     """
 
     def __init__(self, seed: int | None = None, *, time_budget: float = 1.0,
                  iterations: int | None = None, candidates: int = 5, z: float = 1.0,
-                 workers: int = 1, infer: Inference | None = None,
+                 workers: int = 1, infer: Inference | Refine | None = None,
                  phases: Iterable[Phase] = ()) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -220,7 +223,7 @@ def choose(rows: Sequence[Sequence[float]], z: float) -> int:
 
 
 def evaluate(knowledge: Knowledge, options: Sequence[Action], seed: int,
-             infer: Inference | None = None) -> list[float] | None:
+             infer: Inference | Refine | None = None) -> list[float] | None:
     """One sampled world: the value of each candidate for the seat, or ``None`` if no
     consistent world was found."""
     rng = Random(seed)
@@ -240,7 +243,7 @@ def rollout(world: Round, action: Action, seat: int, seed: int) -> float:
 
 
 def evaluate_many(knowledge: Knowledge, options: Sequence[Action], seeds: Sequence[int],
-                  infer: Inference | None = None) -> list[list[float] | None]:
+                  infer: Inference | Refine | None = None) -> list[list[float] | None]:
     """:func:`evaluate` for each seed, in order (the work one process does at a time)."""
     return [evaluate(knowledge, options, s, infer) for s in seeds]
 

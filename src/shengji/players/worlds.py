@@ -35,6 +35,7 @@ sampling of the deals those plays make likely. It costs a replay per try.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -197,21 +198,26 @@ def _must(view: SeatView, played: dict[int, Counter[Card]]) -> dict[int, Counter
 
 
 def sample_world(knowledge: Knowledge, rng: Random, *, tries: int = 60,
-                 infer: Inference | None = None) -> Round | None:
+                 infer: Inference | Refine | None = None) -> Round | None:
     """A round in the seat's current position with the hidden cards dealt at random
     under everything it knows; ``None`` if ``tries`` attempts all failed the check.
-    With ``infer``, a world is kept with the chance that the heuristic would have made
-    the other seats' recent plays in it (:class:`Inference`); after ``infer.tries``
-    attempts it is kept without that test."""
+    With an :class:`Inference`, a world is kept with the chance that the heuristic would
+    have made the other seats' recent plays in it; after ``infer.tries`` attempts it is
+    kept without that test. With a :class:`Refine`, the world found is then moved towards
+    the other seats' plays (:func:`refine`)."""
     attempts = 0
-    for _ in range(tries + (infer.tries if infer is not None else 0)):
+    rejecting = infer if isinstance(infer, Inference) else None
+    for _ in range(tries + (rejecting.tries if rejecting is not None else 0)):
         places = _deal_hidden(knowledge, rng)
         if places is None:
             continue
         attempts += 1
-        judge = infer if infer is not None and attempts <= infer.tries else None
+        judge = (_Rejection(knowledge, rejecting, rng)
+                 if rejecting is not None and attempts <= rejecting.tries else None)
         world = _replay(knowledge, places, rng, judge)
         if world is not None:
+            if isinstance(infer, Refine):
+                return refine(knowledge, places, world, rng, infer)
             return world
     return None
 
@@ -234,6 +240,109 @@ class Inference:
             raise ValueError("keep must be between 0 and 1")
         if self.plays < 0 or self.tries < 0:
             raise ValueError("plays and tries must not be negative")
+
+
+@dataclass(frozen=True)
+class Refine:
+    """Worlds moved towards the other seats' plays by a Markov chain (Metropolis
+    sampling of the worlds weighed by ``keep`` to the number of *mismatches*: the other
+    seats' plays in the round's tricks that the heuristic player would not have made in
+    the world). From a sampled world, ``steps`` times: swap two hidden cards between two
+    places where the seat's knowledge allows it, and keep the swap with chance ``keep``
+    to the mismatches it adds (always if it adds none). It stops early at a world with
+    no mismatch. Each step replays the history (judging only the two seats changed)."""
+
+    steps: int = 120
+    keep: float = 0.2
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.keep <= 1.0:
+            raise ValueError("keep must be between 0 and 1")
+        if self.steps < 0:
+            raise ValueError("steps must not be negative")
+
+
+class _Rejection:
+    """Judges the other seats' last plays for :class:`Inference`: each play the heuristic
+    would not have made rejects the world unless a draw under ``keep`` spares it."""
+
+    def __init__(self, knowledge: Knowledge, how: Inference, rng: Random) -> None:
+        self.indices = _judged(knowledge.view.history, knowledge.view.seat, how.plays)
+        self.keep = how.keep
+        self.rng = rng
+        self.models: dict[int, HeuristicPlayer] = {}
+
+    def __call__(self, world: Round, action: Play) -> bool:
+        if _heuristic_makes(self.models, world, action):
+            return True
+        return self.rng.random() < self.keep
+
+
+class _Count:
+    """Counts, for :class:`Refine`, the plays of some seats that the heuristic would not
+    have made; gives up (rejects the world) past ``limit`` of them."""
+
+    def __init__(self, history: Sequence[object], seats: Sequence[int], limit: float) -> None:
+        self.indices = frozenset(i for i, a in enumerate(history)
+                                 if isinstance(a, Play) and a.seat in seats)
+        self.limit = limit
+        self.found: dict[int, int] = dict.fromkeys(seats, 0)
+        self.models: dict[int, HeuristicPlayer] = {}
+
+    def __call__(self, world: Round, action: Play) -> bool:
+        if _heuristic_makes(self.models, world, action):
+            return True
+        self.found[action.seat] += 1
+        return sum(self.found.values()) <= self.limit
+
+
+def _heuristic_makes(models: dict[int, HeuristicPlayer], world: Round, action: Play) -> bool:
+    """True if a heuristic player in ``action``'s seat would make that play in ``world``."""
+    seat = action.seat
+    player = models.get(seat)
+    if player is None:
+        player = models[seat] = HeuristicPlayer(seat)
+    model = player.act(world.view(seat), world.legal(seat))
+    return isinstance(model, Play) and Counter(model.cards) == Counter(action.cards)
+
+
+def refine(knowledge: Knowledge, places: dict[int | str, list[Card]], world: Round,
+           rng: Random, how: Refine) -> Round:
+    """``world`` (dealt as ``places``) moved by ``how.steps`` steps of the chain of
+    :class:`Refine`; each world passed is consistent with everything the seat knows."""
+    view = knowledge.view
+    trump = view.trump
+    seats = [p for p in places if isinstance(p, int)]
+    keys = [p for p in places if places[p]]
+    if trump is None or view.phase != Phase.PLAY or len(keys) < 2 or how.steps == 0:
+        return world
+    count = _Count(view.history, seats, math.inf)
+    if _replay(knowledge, places, rng, count) is None:
+        return world  # cannot happen: the world was just replayed
+    found = count.found
+    index, voids = trump.suit_index, knowledge.voids
+    for _ in range(how.steps):
+        if not any(found.values()):
+            break
+        a, b = rng.sample(keys, 2)
+        i, j = rng.randrange(len(places[a])), rng.randrange(len(places[b]))
+        x, y = places[a][i], places[b][j]
+        if x == y or (isinstance(b, int) and index[x] in voids[b]) or (
+                isinstance(a, int) and index[y] in voids[a]):
+            continue
+        touched = [p for p in (a, b) if isinstance(p, int)]
+        before = sum(found[s] for s in touched)
+        u = rng.random()
+        slack = (math.inf if how.keep >= 1.0 else 0 if how.keep <= 0.0 or u <= 0.0
+                 else math.floor(math.log(u) / math.log(how.keep)))
+        moved = {p: list(cards) for p, cards in places.items()}
+        moved[a][i], moved[b][j] = y, x
+        count = _Count(view.history, touched, before + slack)
+        replayed = _replay(knowledge, moved, rng, count)
+        if replayed is not None:
+            places, world = moved, replayed
+            found.update(count.found)
+    return world
 
 
 def _deal_hidden(knowledge: Knowledge, rng: Random) -> dict[int | str, list[Card]] | None:
@@ -288,9 +397,10 @@ def _deal_hidden(knowledge: Knowledge, rng: Random) -> dict[int | str, list[Card
 
 
 def _replay(knowledge: Knowledge, places: dict[int | str, list[Card]],
-            rng: Random, infer: Inference | None = None) -> Round | None:
+            rng: Random, judge: _Rejection | _Count | None = None) -> Round | None:
     """Put the sampled cards back in time (the deal, the kitties picked up and buried),
-    replay the public history from that deal and check that it comes out as seen."""
+    replay the public history from that deal and check that it comes out as seen; a
+    ``judge`` asked at each play it lists may reject the world."""
     view = knowledge.view
     rules, me, n = view.rules, view.seat, view.rules.players
     k = rules.kitty_size
@@ -315,21 +425,13 @@ def _replay(knowledge: Knowledge, places: dict[int | str, list[Card]],
     try:
         world = Round(rules, deal=deal, levels=view.levels, dealer=_first_dealer(view),
                       track_undo=False)
-        judged = _judged(history, me, infer.plays) if infer is not None else ()
-        players: dict[int, HeuristicPlayer] = {}
+        judged = judge.indices if judge is not None else frozenset()
         for i, action in enumerate(history):
             if i in hidden_buries:
                 action = Bury(action.seat, hidden_buries[i])
-            if i in judged and infer is not None:
-                seat = action.seat
-                player = players.get(seat)
-                if player is None:
-                    player = players[seat] = HeuristicPlayer(seat)
-                model = player.act(world.view(seat), world.legal(seat))
-                if not (isinstance(model, Play) and isinstance(action, Play)
-                        and Counter(model.cards) == Counter(action.cards)) and (
-                        rng.random() >= infer.keep):
-                    return None
+            if i in judged and judge is not None and isinstance(action, Play) and (
+                    not judge(world, action)):
+                return None
             world.apply(action)
     except (ActionError, DealError):
         return None
@@ -490,4 +592,4 @@ def hidden_places(world: Round, seat: int) -> dict[int | str, Counter[Card]]:
     return places
 
 
-__all__ = ["Inference", "Knowledge", "hidden_places", "sample_world"]
+__all__ = ["Inference", "Knowledge", "Refine", "hidden_places", "refine", "sample_world"]
