@@ -364,10 +364,20 @@ def held_out(rules: Rules, worlds: list[int], count: int, reference: int, seed: 
     return figures
 
 
-def _truth_job(job: tuple[Knowledge, list[Action], list[int], Inference | Refine | None, Round, int]
+_POSITIONS: list[tuple[str, Knowledge, list[Action], Round]] = []
+"""The positions of a ``--truth`` run, made again in each worker process (a compiled
+round does not pickle)."""
+
+
+def _load_positions(rules: Rules, count: int, seed: int, plays_only: bool) -> None:
+    _POSITIONS[:] = decision_positions(rules, count, seed, plays_only=plays_only)
+
+
+def _truth_job(job: tuple[int, list[int], Inference | Refine | None, int]
                ) -> tuple[list[list[float]], list[float]]:
     """Rows from sampled worlds and each candidate's value in the real round."""
-    knowledge, options, seeds, infer, real, rollouts = job
+    index, seeds, infer, rollouts = job
+    _, knowledge, options, real = _POSITIONS[index]
     seat = knowledge.view.seat
     truth = []
     for action in options:
@@ -385,12 +395,14 @@ def truth(rules: Rules, worlds: list[int], count: int, seed: int, workers: int,
     ``gains_out``: a JSON file with each budget's gains per position (``gains``: paired
     comparisons) and each position's phase, world rows (each candidate's value per world)
     and real values (``positions``: to try other decision rules without playing again)."""
-    positions = decision_positions(rules, count, seed, plays_only=plays_only)
+    _load_positions(rules, count, seed, plays_only)
+    positions = list(_POSITIONS)
     most = max(worlds)
-    jobs = [(k, o, [seed * 7_919 + i * 100_003 + j for j in range(most)], infer, real, 2)
-            for i, (_, k, o, real) in enumerate(positions)]
+    jobs = [(i, [seed * 7_919 + i * 100_003 + j for j in range(most)], infer, 2)
+            for i in range(len(positions))]
     if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
+        with ProcessPoolExecutor(workers, initializer=_load_positions,
+                                 initargs=(rules, count, seed, plays_only)) as pool:
             results = list(pool.map(_truth_job, jobs))
     else:
         results = [_truth_job(j) for j in jobs]
