@@ -87,6 +87,11 @@ from shengji.players.search import (
 from shengji.players.table import decide
 from shengji.players.worlds import Inference, Knowledge, Refine
 
+_NO_CAP = 10_000
+"""The players' ``max_worlds`` here: a budget of seconds is the time alone (the default
+player also stops at 32 worlds, which ``--iterations 32`` measures where the time is
+enough)."""
+
 
 @dataclass(frozen=True)
 class Budget:
@@ -127,8 +132,8 @@ def _game(rules: Rules, seed: int, budget: Budget, infer: Inference | Refine | N
     times: list[float] = []
     overrides = 0
     players: list[HeuristicPlayer | SearchPlayer] = [
-        SearchPlayer(seed * 10 + s, iterations=budget.iterations,
-                     time_budget=budget.seconds, infer=infer, z=z, phases=phases)
+        SearchPlayer(seed * 10 + s, iterations=budget.iterations, time_budget=budget.seconds,
+                     max_worlds=_NO_CAP, infer=infer, z=z, phases=phases)
         if s in search_seats
         else HeuristicPlayer(seed * 10 + s) for s in range(rules.players)]
     match = Match(rules, seed=seed, max_rounds=1)

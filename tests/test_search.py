@@ -254,6 +254,24 @@ def test_the_dealer_searches_the_bury_the_call_and_the_trump() -> None:
 
 
 @pytest.mark.parametrize("workers", [1, 2])
+def test_a_time_budget_stops_at_max_worlds_with_the_worlds_of_that_many_iterations(
+        workers: int) -> None:
+    """Under a time budget that is not reached, a decision uses ``max_worlds`` worlds:
+    the very worlds, figures and choice of ``iterations=max_worlds``."""
+    rnd = short_round(["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"])
+    view, legal = rnd.view(0), rnd.legal(0)
+    timed = SearchPlayer(3, time_budget=60.0, max_worlds=5, workers=workers)
+    counted = SearchPlayer(3, iterations=5)
+    assert timed.act(view, legal) == counted.act(view, legal)
+    timed.close()
+    assert timed.last is not None and counted.last is not None
+    assert timed.last.tried == 5 and timed.last.means == counted.last.means
+    assert repr(timed) == "SearchPlayer(time_budget=60.0, max_worlds=5)"
+    with pytest.raises(ValueError, match="max_worlds must be at least 1"):
+        SearchPlayer(3, max_worlds=0)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
 def test_plays_with_a_time_budget(workers: int) -> None:
     """Without an iteration budget a decision stops before a batch of worlds that would
     end past the time budget (the first batch always runs)."""

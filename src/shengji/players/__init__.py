@@ -18,7 +18,7 @@ PLAYER_KINDS = {
     "random": "a uniformly random legal action",
     "heuristic": "rule-based play with card memory",
     "heuristic-nomem": "the heuristic player without card memory (a baseline)",
-    "search": "determinized Monte-Carlo search over sampled hands, 1 s per decision",
+    "search": "determinized Monte-Carlo search: up to 32 sampled deals or 1 s per decision",
 }
 
 

@@ -30,9 +30,12 @@ At each decision worth searching, the player
 Budgets: ``iterations`` (worlds per decision) makes the player reproducible: the same
 seed, view and budget give the same action and the same figures, whatever the number of
 ``workers`` and whatever ``time_budget`` (each world has its own seed, derived from the
-player's seed, the seat and the position). Without it, ``time_budget`` seconds per
-decision (default 1 s) bound the search: it stops before a batch of worlds that would end
-past the budget, so the worlds used depend on the machine's speed. ``workers`` > 1 runs
+player's seed, the seat and the position). Without it, the search stops at
+``max_worlds`` worlds (default 32) or before a batch of worlds that would end past
+``time_budget`` seconds (default 1 s), whichever comes first: where the time is short the
+worlds used depend on the machine's speed. Strength stops growing at about 8 to 16 worlds
+per decision (the README's curve), so the cap makes most decisions quick without making
+them weaker. ``workers`` > 1 runs
 the worlds root-parallel in that many processes (each gets a contiguous share).
 
 Where search is not worth it the player acts as the heuristic does: drawing when no bid
@@ -76,8 +79,9 @@ _ENUMERATE = 300
 class SearchPlayer:
     """Determinized Monte-Carlo search with heuristic rollouts (see the module docstring).
 
-    ``iterations``: worlds per decision (reproducible); ``time_budget``: seconds per
-    decision when ``iterations`` is not given; ``candidates``: the most actions compared;
+    ``iterations``: worlds per decision (reproducible); when it is not given,
+    ``max_worlds`` worlds or ``time_budget`` seconds per decision, whichever comes first;
+    ``candidates``: the most actions compared;
     ``z``: how sure the gain over the heuristic's choice must be; ``workers``: processes;
     ``infer``: read the other seats' plays into the worlds (:class:`Inference` or
     :class:`Refine`);
@@ -86,11 +90,14 @@ class SearchPlayer:
     """
 
     def __init__(self, seed: int | None = None, *, time_budget: float = 1.0,
-                 iterations: int | None = None, candidates: int = 5, z: float = 1.0,
+                 iterations: int | None = None, max_worlds: int = 32,
+                 candidates: int = 5, z: float = 1.0,
                  workers: int = 1, infer: Inference | Refine | None = None,
                  phases: Iterable[Phase] = ()) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
+        if max_worlds < 1:
+            raise ValueError("max_worlds must be at least 1")
         if time_budget <= 0:
             raise ValueError("time_budget must be positive")
         if candidates < 1 or workers < 1:
@@ -102,6 +109,7 @@ class SearchPlayer:
         self.seed = seed if seed is not None else Random().getrandbits(32)
         self.time_budget = time_budget
         self.iterations = iterations
+        self.max_worlds = max_worlds
         self.max_candidates = candidates
         self.z = z
         self.workers = workers
@@ -114,7 +122,7 @@ class SearchPlayer:
 
     def __repr__(self) -> str:
         budget = (f"iterations={self.iterations}" if self.iterations is not None
-                  else f"time_budget={self.time_budget}")
+                  else f"time_budget={self.time_budget}, max_worlds={self.max_worlds}")
         return f"SearchPlayer({budget})"
 
     def __getstate__(self) -> dict[str, object]:
@@ -155,15 +163,14 @@ class SearchPlayer:
                 count = self.iterations  # all at once, split evenly between the workers
             else:
                 spent = time.perf_counter() - start
-                if done and spent + spent / done * batch > self.time_budget:
-                    break  # the next batch would end past the budget
-                count = batch
+                if done >= self.max_worlds or (
+                        done and spent + spent / done * batch > self.time_budget):
+                    break  # enough worlds, or the next batch would end past the budget
+                count = min(batch, self.max_worlds - done)
             # world i has its own seed: the rows do not depend on how they are shared out
             seeds = [key * 1_000_003 + done + i for i in range(count)]
             rows.extend(r for r in self._worlds(knowledge, options, seeds) if r is not None)
             done += count
-            if self.iterations is None and done >= 10_000:
-                break
         choice = choose(rows, self.z)
         return SearchStats(choice, len(rows), done, time.perf_counter() - start,
                            [sum(r[i] for r in rows) / len(rows) if rows else 0.0
