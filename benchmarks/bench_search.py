@@ -524,6 +524,22 @@ def compare_truth(path: str, against: str) -> list[str]:
     return lines
 
 
+def _reading(infer: str, refine: str) -> Inference | Refine | None:
+    """The worlds' reading of the plays that ``--infer KEEP,PLAYS`` or ``--refine
+    STEPS,KEEP`` names (``ValueError`` saying what the flag takes)."""
+    if infer and refine:
+        raise ValueError("--infer and --refine are two ways to read the plays: name one")
+    if not infer and not refine:
+        return None
+    try:
+        first, second = (infer or refine).split(",")
+        return Inference(float(first), int(second)) if infer else Refine(int(first),
+                                                                          float(second))
+    except ValueError:
+        raise ValueError("--infer takes KEEP,PLAYS (e.g. 0.3,12)" if infer
+                         else "--refine takes STEPS,KEEP (e.g. 120,0.2)") from None
+
+
 def _phases(text: str) -> list[Phase]:
     """``--phases``: names of searched phases (``bid`` stands for every bidding phase)."""
     found: list[Phase] = []
@@ -604,21 +620,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("a .gz log is only read (--report); play into a plain file")
     if not args.z >= 0:
         parser.error(f"--z must be 0 or more, got {args.z}")
-    infer: Inference | Refine | None = None
-    if args.infer and args.refine:
-        parser.error("--infer and --refine are two ways to read the plays: name one")
-    if args.infer:
-        try:
-            keep, plays = args.infer.split(",")
-            infer = Inference(float(keep), int(plays))
-        except ValueError:
-            parser.error("--infer takes KEEP,PLAYS (e.g. 0.3,12)")
-    if args.refine:
-        try:
-            steps, keep = args.refine.split(",")
-            infer = Refine(int(steps), float(keep))
-        except ValueError:
-            parser.error("--refine takes STEPS,KEEP (e.g. 120,0.2)")
+    try:
+        infer = _reading(args.infer, args.refine)
+    except ValueError as error:
+        parser.error(str(error))
     try:
         phases = tuple(_phases(args.phases))
     except ValueError as error:
