@@ -537,7 +537,7 @@ def _reading(infer: str, refine: str) -> Inference | Refine | None:
                                                                           float(second))
     except ValueError:
         raise ValueError("--infer takes KEEP,PLAYS (e.g. 0.3,12)" if infer
-                         else "--refine takes STEPS,KEEP (e.g. 120,0.2)") from None
+                         else "--refine takes STEPS,KEEP (e.g. 400,0.0)") from None
 
 
 def _phases(text: str) -> list[Phase]:

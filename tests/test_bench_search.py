@@ -178,9 +178,9 @@ def test_against_without_score_is_refused() -> None:
 
 
 @pytest.mark.parametrize(("flags", "message"), [
-    (["--infer", "0.3,4", "--refine", "120,0.2"], "--infer and --refine are two ways"),
-    (["--refine", "120"], "--refine takes STEPS,KEEP (e.g. 120,0.2)"),
-    (["--refine", "120,1.5"], "--refine takes STEPS,KEEP (e.g. 120,0.2)"),
+    (["--infer", "0.3,4", "--refine", "400,0.0"], "--infer and --refine are two ways"),
+    (["--refine", "120"], "--refine takes STEPS,KEEP (e.g. 400,0.0)"),
+    (["--refine", "120,1.5"], "--refine takes STEPS,KEEP (e.g. 400,0.0)"),
 ])
 def test_bad_refine_flags_are_refused_with_a_clear_error(flags: list[str], message: str) -> None:
     out = subprocess.run([sys.executable, str(SCRIPT), *flags], capture_output=True,

@@ -44,12 +44,12 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players",
                         help="computer players for the other seats, comma-separated, repeated "
                              f"round the table ({', '.join(PLAYER_KINDS)}; default "
-                             f"{DEFAULT_PLAYER}, about a second a move; heuristic plays at "
+                             f"{DEFAULT_PLAYER}, up to a second a move; heuristic plays at "
                              "once)")
     parser.add_argument("--hints", default="heuristic", metavar="KIND",
                         help="the computer player that makes the suggestions of ? "
                              f"({', '.join(PLAYER_KINDS)}; default heuristic, at once; "
-                             "search thinks about a second)")
+                             "search thinks up to a second)")
     parser.add_argument("--seat", type=whole_number(0), default=None,
                         help="your seat (default 0)")
     parser.add_argument("--rounds", type=whole_number(1), default=None,
