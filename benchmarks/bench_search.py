@@ -85,7 +85,7 @@ from shengji.players.search import (
     rollout,
 )
 from shengji.players.table import decide
-from shengji.players.worlds import Inference, Knowledge, Refine
+from shengji.players.worlds import Inference, Knowledge, PlayReading, Refine
 
 _NO_CAP = 10_000
 """The players' ``max_worlds`` here: a budget of seconds is the time alone (the default
@@ -123,7 +123,7 @@ def parse_budget(text: str, seconds: float) -> Budget:
     return Budget(None, float(value)) if text.endswith("s") else Budget(int(value), seconds)
 
 
-def _game(rules: Rules, seed: int, budget: Budget, infer: Inference | Refine | None,
+def _game(rules: Rules, seed: int, budget: Budget, infer: PlayReading | None,
           search_seats: set[int], z: float = 1.0, phases: tuple[Phase, ...] = ()
           ) -> tuple[list[int], list[float], int]:
     """One game of the deal ``seed`` with the search player in ``search_seats`` and the
@@ -152,7 +152,7 @@ def _game(rules: Rules, seed: int, budget: Budget, infer: Inference | Refine | N
     return gain, times, overrides
 
 
-def play_deal(rules: Rules, seed: int, budget: Budget, infer: Inference | Refine | None = None,
+def play_deal(rules: Rules, seed: int, budget: Budget, infer: PlayReading | None = None,
               solo: bool = False, z: float = 1.0, phases: tuple[Phase, ...] = ()
               ) -> tuple[float, list[float], int]:
     """The games of one deal: (search − heuristic levels per seat, decision times,
@@ -185,7 +185,7 @@ def play_deal(rules: Rules, seed: int, budget: Budget, infer: Inference | Refine
     return sum(diffs) / 2, times, overrides
 
 
-def _job(args: tuple[Rules, int, Budget, Inference | Refine | None, bool, float, tuple[Phase, ...]]
+def _job(args: tuple[Rules, int, Budget, PlayReading | None, bool, float, tuple[Phase, ...]]
          ) -> tuple[float, list[float], int]:
     return play_deal(*args)
 
@@ -230,7 +230,7 @@ def _mend(path: str) -> None:
 
 
 def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
-        infer: Inference | Refine | None = None, solo: bool = False, z: float = 1.0,
+        infer: PlayReading | None = None, solo: bool = False, z: float = 1.0,
         log: str = "", key: dict[str, object] | None = None, play: bool = True,
         phases: tuple[Phase, ...] = ()) -> dict[str, object]:
     """Play ``deals`` duplicate deals at ``budget``; the figures as a dict. With ``log``,
@@ -332,13 +332,13 @@ def _phase_name(rnd: Round) -> str:
     return str(rnd.phase)
 
 
-def _rows(job: tuple[Knowledge, list[Action], list[int], Inference | Refine | None]
+def _rows(job: tuple[Knowledge, list[Action], list[int], PlayReading | None]
           ) -> list[list[float]]:
     return [r for r in evaluate_many(*job) if r is not None]
 
 
 def held_out(rules: Rules, worlds: list[int], count: int, reference: int, seed: int,
-             workers: int, infer: Inference | Refine | None = None, plays_only: bool = False
+             workers: int, infer: PlayReading | None = None, plays_only: bool = False
              ) -> dict[int, dict[str, tuple[float, float, int, int]]]:
     """Per world budget and phase: (mean gain, 95% half-width, decisions, overrides)."""
     positions = decision_positions(rules, count, seed, plays_only=plays_only)
@@ -378,7 +378,7 @@ def _load_positions(rules: Rules, count: int, seed: int, plays_only: bool) -> No
     _POSITIONS[:] = decision_positions(rules, count, seed, plays_only=plays_only)
 
 
-def _truth_job(job: tuple[int, list[int], Inference | Refine | None, int]
+def _truth_job(job: tuple[int, list[int], PlayReading | None, int]
                ) -> tuple[list[list[float]], list[float]]:
     """Rows from sampled worlds and each candidate's value in the real round."""
     index, seeds, infer, rollouts = job
@@ -392,7 +392,7 @@ def _truth_job(job: tuple[int, list[int], Inference | Refine | None, int]
 
 
 def truth(rules: Rules, worlds: list[int], count: int, seed: int, workers: int,
-          plays_only: bool, infer: Inference | Refine | None = None, gains_out: str = ""
+          plays_only: bool, infer: PlayReading | None = None, gains_out: str = ""
           ) -> dict[int, dict[str, tuple[float, float, int, int, float]]]:
     """Per world budget and phase: the gain of search's choice over the heuristic's in the
     real deal (each candidate rolled out from the real round, heuristic play after it):
@@ -524,7 +524,7 @@ def compare_truth(path: str, against: str) -> list[str]:
     return lines
 
 
-def _reading(infer: str, refine: str) -> Inference | Refine | None:
+def _reading(infer: str, refine: str) -> PlayReading | None:
     """The worlds' reading of the plays that ``--infer KEEP,PLAYS`` or ``--refine
     STEPS,KEEP`` names (``ValueError`` saying what the flag takes)."""
     if infer and refine:

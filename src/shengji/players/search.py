@@ -67,7 +67,7 @@ from shengji.game.view import SeatView
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.memory import current_winner
 from shengji.players.table import decide
-from shengji.players.worlds import Inference, Knowledge, Refine, sample_world
+from shengji.players.worlds import Knowledge, PlayReading, sample_world
 
 SEARCHED: Final = frozenset((Phase.DEAL, Phase.BID, Phase.OVERBID, Phase.KITTY, Phase.CALL,
                             Phase.DECLARE, Phase.PLAY))
@@ -83,8 +83,8 @@ class SearchPlayer:
     ``max_worlds`` worlds or ``time_budget`` seconds per decision, whichever comes first;
     ``candidates``: the most actions compared;
     ``z``: how sure the gain over the heuristic's choice must be; ``workers``: processes;
-    ``infer``: read the other seats' plays into the worlds (:class:`Inference` or
-    :class:`Refine`);
+    ``infer``: read the other seats' plays into the worlds (a
+    :data:`~shengji.players.worlds.PlayReading`: ``Inference`` or ``Refine``);
     ``phases``: the phases searched (default :data:`SEARCHED`, every phase with a choice;
     in the others it plays the heuristic's choice).
     """
@@ -92,7 +92,7 @@ class SearchPlayer:
     def __init__(self, seed: int | None = None, *, time_budget: float = 1.0,
                  iterations: int | None = None, max_worlds: int = 32,
                  candidates: int = 5, z: float = 1.0,
-                 workers: int = 1, infer: Inference | Refine | None = None,
+                 workers: int = 1, infer: PlayReading | None = None,
                  phases: Iterable[Phase] = ()) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -230,7 +230,7 @@ def choose(rows: Sequence[Sequence[float]], z: float) -> int:
 
 
 def evaluate(knowledge: Knowledge, options: Sequence[Action], seed: int,
-             infer: Inference | Refine | None = None) -> list[float] | None:
+             infer: PlayReading | None = None) -> list[float] | None:
     """One sampled world: the value of each candidate for the seat, or ``None`` if no
     consistent world was found."""
     rng = Random(seed)
@@ -250,7 +250,7 @@ def rollout(world: Round, action: Action, seat: int, seed: int) -> float:
 
 
 def evaluate_many(knowledge: Knowledge, options: Sequence[Action], seeds: Sequence[int],
-                  infer: Inference | Refine | None = None) -> list[list[float] | None]:
+                  infer: PlayReading | None = None) -> list[list[float] | None]:
     """:func:`evaluate` for each seed, in order (the work one process does at a time)."""
     return [evaluate(knowledge, options, s, infer) for s in seeds]
 

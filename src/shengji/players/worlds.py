@@ -40,6 +40,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
+from typing import TypeAlias
 
 from shengji.engine.cards import ALL_CARDS, Card
 from shengji.engine.rules import TractorFollow, TupleFollow
@@ -198,7 +199,7 @@ def _must(view: SeatView, played: dict[int, Counter[Card]]) -> dict[int, Counter
 
 
 def sample_world(knowledge: Knowledge, rng: Random, *, tries: int = 60,
-                 infer: Inference | Refine | None = None) -> Round | None:
+                 infer: PlayReading | None = None) -> Round | None:
     """A round in the seat's current position with the hidden cards dealt at random
     under everything it knows; ``None`` if ``tries`` attempts all failed the check.
     With an :class:`Inference`, a world is kept with the chance that the heuristic would
@@ -262,6 +263,11 @@ class Refine:
         if self.steps < 0:
             raise ValueError("steps must not be negative")
 
+
+
+PlayReading: TypeAlias = Inference | Refine
+"""A way to read the other seats' plays into the worlds (``infer`` of
+:func:`sample_world` and of the search player)."""
 
 class _Rejection:
     """Judges the other seats' last plays for :class:`Inference`: each play the heuristic
@@ -593,4 +599,5 @@ def hidden_places(world: Round, seat: int) -> dict[int | str, Counter[Card]]:
     return places
 
 
-__all__ = ["Inference", "Knowledge", "Refine", "hidden_places", "refine", "sample_world"]
+__all__ = ["Inference", "Knowledge", "PlayReading", "Refine", "hidden_places", "refine",
+           "sample_world"]
