@@ -2,9 +2,9 @@
 
 ``python benchmarks/bench_search.py [--preset P] [--table N] [--deals N] [--iterations W |
 --time-budget S] [--curve B1,B2,B3,B4] [--plot FILE] [--json FILE] [--workers N] [--seed S]
-[--infer KEEP,PLAYS | --refine STEPS,KEEP] [--solo] [--z Z] [--log FILE [--report]]
-[--phases P,P] [--held-out N [--reference R] | --truth N] [--plays-only]
-[--score FILE [--against FILE]]``
+[--infer KEEP,PLAYS | --refine STEPS,KEEP] [--solo] [--z Z] [--race R|off]
+[--log FILE [--report [--against FILE]]] [--phases P,P] [--held-out N [--reference R] |
+--truth N] [--plays-only] [--score FILE [--against FILE]]``
 
 Each deal is one round played twice with the same cards: first with the search player in
 the even seats and the heuristic in the odd ones, then with the players moved one seat
@@ -22,8 +22,12 @@ figure moves only in deals whose sides hold the two players unevenly.
 ``--log FILE`` appends each deal to FILE as it ends and skips the deals FILE already holds
 for the same settings, so a run of hours that was stopped goes on where it stopped;
 ``--report`` prints the figures of the deals the log holds (of the first ``--deals``)
-without playing any, at any time. ``--phases play`` (or any of bid, call, declare, kitty,
-play) lets the search players search in those phases only, the heuristic's choice elsewhere.
+without playing any, at any time; ``--report --log FILE --against OTHER`` pairs two logs
+of the same deals (e.g. two budgets) deal by deal. ``--z`` and ``--race`` set the search's
+decision rule (:class:`~shengji.players.search.SearchPlayer`'s ``z`` and ``race``) in games,
+``--held-out``, ``--truth`` and ``--score``. ``--phases play`` (or any of bid, call,
+declare, kitty, play) lets the search players search in those phases only, the
+heuristic's choice elsewhere.
 
 ``--curve`` plays the same deals at several budgets, each a number of worlds per decision
 (``4``: reproducible) or seconds per decision (``0.25s``), and prints the strength against
@@ -49,7 +53,8 @@ position (no bids); ``--infer KEEP,PLAYS`` samples worlds with
 :class:`~shengji.players.worlds.Inference` and ``--refine STEPS,KEEP`` with
 :class:`~shengji.players.worlds.Refine` (games, ``--held-out`` and ``--truth``).
 ``--truth N --json FILE`` stores each position's world rows and real values, and ``--score
-FILE`` then scores the override rule at several ``z`` on them without playing again;
+FILE`` then scores the override rule at several ``z`` on them without playing again
+(and, per budget, what racing saves and changes, and the gain over the default budget);
 ``--score FILE --against OTHER`` compares two such files of the same positions (e.g. with
 and without ``--infer``), paired. Positions are counted by kind: bid, kitty, call,
 declare, lead and follow.
@@ -77,20 +82,25 @@ from shengji.game.presets import preset
 from shengji.game.round import Phase, Round
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.search import (
+    MAX_WORLDS,
+    RACE,
+    RACE_FROM,
     SEARCHED,
     SearchPlayer,
+    Z,
     candidates,
-    choose,
     evaluate_many,
+    raced,
     rollout,
+    verdict,
 )
 from shengji.players.table import decide
 from shengji.players.worlds import Inference, Knowledge, PlayReading, Refine
 
 _NO_CAP = 10_000
 """The players' ``max_worlds`` here: a budget of seconds is the time alone (the default
-player also stops at 32 worlds, which ``--iterations 32`` measures where the time is
-enough)."""
+player also stops at :data:`~shengji.players.search.MAX_WORLDS` worlds, which ``--iterations``
+that many measures where the time is enough)."""
 
 
 @dataclass(frozen=True)
@@ -124,8 +134,8 @@ def parse_budget(text: str, seconds: float) -> Budget:
 
 
 def _game(rules: Rules, seed: int, budget: Budget, infer: PlayReading | None,
-          search_seats: set[int], z: float = 1.0, phases: tuple[Phase, ...] = ()
-          ) -> tuple[list[int], list[float], int]:
+          search_seats: set[int], z: float = Z, phases: tuple[Phase, ...] = (),
+          race: float | None = RACE) -> tuple[list[int], list[float], int]:
     """One game of the deal ``seed`` with the search player in ``search_seats`` and the
     heuristic elsewhere (each seat's players seeded alike whatever it holds): (levels
     gained by each seat, decision times, decisions where search overrode the heuristic)."""
@@ -133,7 +143,7 @@ def _game(rules: Rules, seed: int, budget: Budget, infer: PlayReading | None,
     overrides = 0
     players: list[HeuristicPlayer | SearchPlayer] = [
         SearchPlayer(seed * 10 + s, iterations=budget.iterations, time_budget=budget.seconds,
-                     max_worlds=_NO_CAP, infer=infer, z=z, phases=phases)
+                     max_worlds=_NO_CAP, infer=infer, z=z, race=race, phases=phases)
         if s in search_seats
         else HeuristicPlayer(seed * 10 + s) for s in range(rules.players)]
     match = Match(rules, seed=seed, max_rounds=1)
@@ -153,8 +163,8 @@ def _game(rules: Rules, seed: int, budget: Budget, infer: PlayReading | None,
 
 
 def play_deal(rules: Rules, seed: int, budget: Budget, infer: PlayReading | None = None,
-              solo: bool = False, z: float = 1.0, phases: tuple[Phase, ...] = ()
-              ) -> tuple[float, list[float], int]:
+              solo: bool = False, z: float = Z, phases: tuple[Phase, ...] = (),
+              race: float | None = RACE) -> tuple[float, list[float], int]:
     """The games of one deal: (search − heuristic levels per seat, decision times,
     decisions where search overrode the heuristic). Two games (search in the even seats,
     then in the odd ones), or with ``solo`` one game with the heuristic in every seat and
@@ -169,14 +179,16 @@ def play_deal(rules: Rules, seed: int, budget: Budget, infer: PlayReading | None
     if solo:
         base, _, _ = _game(rules, seed, budget, infer, set())
         for seat in range(n):
-            gain, spent, changed = _game(rules, seed, budget, infer, {seat}, z, phases)
+            gain, spent, changed = _game(rules, seed, budget, infer, {seat}, z, phases,
+                                         race)
             diffs.append(gain[seat] - base[seat])
             times += spent
             overrides += changed
         return sum(diffs) / n, times, overrides
     for shift in (0, 1):
         search_seats = {s for s in range(n) if (s + shift) % 2 == 0}
-        gain, spent, changed = _game(rules, seed, budget, infer, search_seats, z, phases)
+        gain, spent, changed = _game(rules, seed, budget, infer, search_seats, z, phases,
+                                     race)
         mine = [gain[s] for s in search_seats]
         theirs = [gain[s] for s in range(n) if s not in search_seats]
         diffs.append(sum(mine) / len(mine) - sum(theirs) / len(theirs))
@@ -185,8 +197,8 @@ def play_deal(rules: Rules, seed: int, budget: Budget, infer: PlayReading | None
     return sum(diffs) / 2, times, overrides
 
 
-def _job(args: tuple[Rules, int, Budget, PlayReading | None, bool, float, tuple[Phase, ...]]
-         ) -> tuple[float, list[float], int]:
+def _job(args: tuple[Rules, int, Budget, PlayReading | None, bool, float, tuple[Phase, ...],
+                     float | None]) -> tuple[float, list[float], int]:
     return play_deal(*args)
 
 
@@ -196,14 +208,25 @@ def read_log(path: str, key: dict[str, object]) -> dict[int, tuple[float, list[f
     torn last line (a run stopped while writing) is ignored."""
     found: dict[int, tuple[float, list[float], int]] = {}
     try:
-        if path.endswith(".gz"):  # a stored log (benchmarks/results/)
-            with gzip.open(path, "rt", encoding="utf-8") as packed:
-                lines = packed.read().splitlines()
-        else:
-            with open(path, encoding="utf-8") as log:
-                lines = log.read().splitlines()
+        rows = _log_rows(path)
     except FileNotFoundError:
         return found
+    for row in rows:
+        if row.get("key") == key:
+            found[int(row["deal"])] = (float(row["levels"]), list(row["times"]),
+                                      int(row["overrides"]))
+    return found
+
+
+def _log_rows(path: str) -> list[dict[str, Any]]:
+    """The lines of the ``--log`` file ``path`` (plain or .gz), a torn last line left out."""
+    if path.endswith(".gz"):  # a stored log (benchmarks/results/)
+        with gzip.open(path, "rt", encoding="utf-8") as packed:
+            lines = packed.read().splitlines()
+    else:
+        with open(path, encoding="utf-8") as log:
+            lines = log.read().splitlines()
+    rows = []
     for number, line in enumerate(lines, 1):
         try:
             row = json.loads(line)
@@ -211,10 +234,40 @@ def read_log(path: str, key: dict[str, object]) -> dict[int, tuple[float, list[f
             if number == len(lines):
                 break
             raise ValueError(f"{path}:{number} is not a JSON line of a --log file") from None
-        if row.get("key") == key:
-            found[int(row["deal"])] = (float(row["levels"]), list(row["times"]),
-                                      int(row["overrides"]))
-    return found
+        if not isinstance(row, dict):
+            raise ValueError(f"{path}:{number} is not a JSON line of a --log file")
+        rows.append(row)
+    return rows
+
+
+def compare_logs(path: str, against: str) -> list[str]:
+    """Two ``--log`` files of games of the same deals (the same preset, table, ``--seed``
+    and ``--solo``; e.g. two budgets), each of one setting, paired by deal: each one's
+    levels per deal on the deals both hold and their difference (``path`` less
+    ``against``) with its 95% confidence interval."""
+    found = []
+    for name in (path, against):
+        rows = _log_rows(name)
+        keys = {json.dumps(row["key"], sort_keys=True) for row in rows}
+        if len(keys) != 1:
+            raise ValueError(f"{name} holds {len(keys)} settings; pairing needs one")
+        found.append((rows[0]["key"], {int(row["deal"]): float(row["levels"])
+                                       for row in rows}))
+    (mine, ours), (other, theirs) = found
+    same = ("preset", "table", "seed", "solo")
+    if any(mine.get(k) != other.get(k) for k in same):
+        raise ValueError("the logs are not of the same deals (" + ", ".join(
+            f"{k} {mine.get(k)} against {other.get(k)}" for k in same
+            if mine.get(k) != other.get(k)) + ")")
+    deals = sorted(set(ours) & set(theirs))
+    if len(deals) < 2:
+        raise ValueError(f"the logs share {len(deals)} deal(s); pairing needs two or more")
+    a, b = [ours[d] for d in deals], [theirs[d] for d in deals]
+    paired = [x - y for x, y in zip(a, b, strict=True)]
+    return [f"{len(deals)} deals of both logs: {statistics.fmean(a):+.3f} ± {_ci95(a):.3f} "
+            f"({mine['budget']}) against {statistics.fmean(b):+.3f} ± {_ci95(b):.3f} "
+            f"({other['budget']}) levels per deal; paired {statistics.fmean(paired):+.3f} "
+            f"± {_ci95(paired):.3f}"]
 
 
 def _mend(path: str) -> None:
@@ -230,19 +283,21 @@ def _mend(path: str) -> None:
 
 
 def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
-        infer: PlayReading | None = None, solo: bool = False, z: float = 1.0,
+        infer: PlayReading | None = None, solo: bool = False, z: float = Z,
         log: str = "", key: dict[str, object] | None = None, play: bool = True,
-        phases: tuple[Phase, ...] = ()) -> dict[str, object]:
+        phases: tuple[Phase, ...] = (), race: float | None = RACE) -> dict[str, object]:
     """Play ``deals`` duplicate deals at ``budget``; the figures as a dict. With ``log``,
     each deal is appended to that file as it ends (one JSON line, with the settings
     ``key``), and deals the file already holds for the same settings are not played
     again, so a long run that was stopped goes on where it stopped; without ``play``,
     the figures are those of the deals the log holds (of the first ``deals``)."""
     key = {**(key or {}), "budget": str(budget), "seed": seed, "solo": solo, "z": z}
+    if race is not None and (budget.iterations is None or budget.iterations > RACE_FROM):
+        key["race"] = race  # (where racing can act: older logs of such budgets need --race off)
     done = read_log(log, key) if log else {}
     if log and play:
         _mend(log)
-    jobs = {d: (rules, seed * 100_003 + d, budget, infer, solo, z, phases)
+    jobs = {d: (rules, seed * 100_003 + d, budget, infer, solo, z, phases, race)
             for d in range(deals) if d not in done and play}
     start = time.perf_counter()
 
@@ -338,9 +393,11 @@ def _rows(job: tuple[Knowledge, list[Action], list[int], PlayReading | None]
 
 
 def held_out(rules: Rules, worlds: list[int], count: int, reference: int, seed: int,
-             workers: int, infer: PlayReading | None = None, plays_only: bool = False
+             workers: int, infer: PlayReading | None = None, plays_only: bool = False,
+             z: float = Z, race: float | None = RACE
              ) -> dict[int, dict[str, tuple[float, float, int, int]]]:
-    """Per world budget and phase: (mean gain, 95% half-width, decisions, overrides)."""
+    """Per world budget and phase: (mean gain, 95% half-width, decisions, overrides) of
+    the choice :func:`verdict` makes with ``z`` and ``race``."""
     positions = decision_positions(rules, count, seed, plays_only=plays_only)
     most = max(worlds)
     jobs = [(k, o, [seed * 7_919 + i * 100_003 + j for j in range(most + reference)], infer)
@@ -358,7 +415,7 @@ def held_out(rules: Rules, worlds: list[int], count: int, reference: int, seed: 
             if len(found) < most + 2:
                 continue  # too few consistent worlds
             tried, test = found[:budget], found[most:]
-            choice = choose(tried, 1.0)
+            choice = verdict(tried, z, race)
             value = [statistics.fmean(r[i] for r in test) for i in range(len(test[0]))]
             for name in (phase, "all"):
                 gains.setdefault(name, []).append(value[choice] - value[0])
@@ -392,7 +449,8 @@ def _truth_job(job: tuple[int, list[int], PlayReading | None, int]
 
 
 def truth(rules: Rules, worlds: list[int], count: int, seed: int, workers: int,
-          plays_only: bool, infer: PlayReading | None = None, gains_out: str = ""
+          plays_only: bool, infer: PlayReading | None = None, gains_out: str = "",
+          z: float = Z, race: float | None = RACE
           ) -> dict[int, dict[str, tuple[float, float, int, int, float]]]:
     """Per world budget and phase: the gain of search's choice over the heuristic's in the
     real deal (each candidate rolled out from the real round, heuristic play after it):
@@ -418,7 +476,7 @@ def truth(rules: Rules, worlds: list[int], count: int, seed: int, workers: int,
         promised: dict[str, list[float]] = {}
         for (phase, _, _, _), (found, real) in zip(positions, results, strict=True):
             tried = found[:budget]
-            choice = choose(tried, 1.0)
+            choice = verdict(tried, z, race)
             per_position.setdefault(budget, []).append(real[choice] - real[0])
             for name in (phase, "all"):
                 gains.setdefault(name, []).append(real[choice] - real[0])
@@ -446,33 +504,46 @@ def _truth_positions(path: str) -> list[dict[str, Any]]:
 
 def _budgets(most: int) -> list[int]:
     """The world budgets to score when positions hold up to ``most`` worlds."""
-    return [w for w in (4, 8, 16, 32, 64, 128) if w <= most] or [most]
+    return [w for w in (4, 8, 16, 32, 64, 128, 256) if w <= most] or [most]
 
 
-def score_rules(path: str, zs: Sequence[float] = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
-                ) -> list[str]:
+def score_rules(path: str, zs: Sequence[float] = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0),
+                race: float | None = RACE) -> list[str]:
     """Score decision rules on a ``--truth --json`` file, playing nothing: per world budget
-    and ``z``, the real gain per decision of the choice :func:`choose` makes from the
-    stored rows (paired against ``z = 1``); then what the candidates could give (the best
-    in the real deal each time) and how the worlds' gain of a candidate over the default
-    predicts its real gain."""
+    and ``z``, the real gain per decision of the choice :func:`verdict` makes from the
+    stored rows with ``race`` (paired against the player's default ``z``); then what the
+    candidates could give (the best in the real deal each time) and how the worlds' gain of
+    a candidate over the default predicts its real gain."""
     positions = _truth_positions(path)
     most = min(len(p["rows"]) for p in positions)
 
     lines = [f"{len(positions)} positions, up to {most} worlds each"]
+    base = MAX_WORLDS if most >= MAX_WORLDS else _budgets(most)[0]  # the budget to pair with
+    first = [p["real"][verdict(p["rows"][:base], Z, race)] - p["real"][0] for p in positions]
     for worlds in _budgets(most):
         gains: dict[float, list[float]] = {}
         overrides: dict[float, int] = {}
-        for z in (1.0, *zs):
-            picks = [choose(p["rows"][:worlds], z) for p in positions]
+        for z in (Z, *zs):
+            picks = [verdict(p["rows"][:worlds], z, race) for p in positions]
             gains[z] = [p["real"][c] - p["real"][0] for p, c in zip(positions, picks,
                                                                      strict=True)]
             overrides[z] = sum(c != 0 for c in picks)
         for z in zs:
-            paired = [a - b for a, b in zip(gains[z], gains[1.0], strict=True)]
+            paired = [a - b for a, b in zip(gains[z], gains[Z], strict=True)]
             lines.append(f"{worlds:>3} worlds, z {z:.1f}: {statistics.fmean(gains[z]):+.4f} "
                          f"± {_ci95(gains[z]):.4f} per decision ({overrides[z]} overrides); "
-                         f"- z 1: {statistics.fmean(paired):+.4f} ± {_ci95(paired):.4f}")
+                         f"- z {Z:g}: {statistics.fmean(paired):+.4f} ± {_ci95(paired):.4f}")
+        # racing: what it changes and saves; the budget against the smallest one
+        unraced = [p["real"][verdict(p["rows"][:worlds], Z, None)] - p["real"][0]
+                   for p in positions]
+        played = statistics.fmean(raced(p["rows"][:worlds], race)[1] for p in positions)
+        whole = statistics.fmean(worlds * len(p["real"]) for p in positions)
+        changed = [a - b for a, b in zip(gains[Z], unraced, strict=True)]
+        more = [a - b for a, b in zip(gains[Z], first, strict=True)]
+        lines.append(f"{worlds:>3} worlds, z {Z:g}, race {race if race is not None else 'off'}: "
+                     f"{played:.0f} of {whole:.0f} candidate-worlds per decision; - no racing: "
+                     f"{statistics.fmean(changed):+.4f} ± {_ci95(changed):.4f}; - {base} "
+                     f"worlds: {statistics.fmean(more):+.4f} ± {_ci95(more):.4f}")
     best = [max(p["real"]) - p["real"][0] for p in positions]
     lines.append(f"the best candidate in the real deal each time: {statistics.fmean(best):+.4f}"
                  f" ± {_ci95(best):.4f} per decision (better than the default in "
@@ -490,11 +561,12 @@ def score_rules(path: str, zs: Sequence[float] = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
     return lines
 
 
-def compare_truth(path: str, against: str) -> list[str]:
+def compare_truth(path: str, against: str, z: float = Z, race: float | None = RACE
+                  ) -> list[str]:
     """Two ``--truth --json`` files of the same positions (the same ``--truth N``,
     ``--seed`` and preset, e.g. with and without ``--infer``), scored against each other:
-    per world budget and kind of decision, each one's real gain per decision at ``z = 1``
-    and their paired difference (``path`` less ``against``)."""
+    per world budget and kind of decision, each one's real gain per decision with ``z`` and
+    ``race`` and their paired difference (``path`` less ``against``)."""
     mine, theirs = _truth_positions(path), _truth_positions(against)
     if len(mine) != len(theirs) or any(
             a["real"] != b["real"] for a, b in zip(mine, theirs, strict=True)):
@@ -511,8 +583,8 @@ def compare_truth(path: str, against: str) -> list[str]:
         by_kind: dict[str, list[tuple[float, float]]] = {}
         for a, b in zip(mine, theirs, strict=True):
             real = a["real"]
-            pair = (real[choose(a["rows"][:worlds], 1.0)] - real[0],
-                    real[choose(b["rows"][:worlds], 1.0)] - real[0])
+            pair = (real[verdict(a["rows"][:worlds], z, race)] - real[0],
+                    real[verdict(b["rows"][:worlds], z, race)] - real[0])
             for name in (a["phase"], "all"):
                 by_kind.setdefault(name, []).append(pair)
         for name, pairs in sorted(by_kind.items()):
@@ -522,6 +594,21 @@ def compare_truth(path: str, against: str) -> list[str]:
                          f"{statistics.fmean(ours):+.4f} against {statistics.fmean(other):+.4f}"
                          f"; paired {statistics.fmean(paired):+.4f} ± {_ci95(paired):.4f}")
     return lines
+
+
+def _race(text: str) -> float | None:
+    """The ``--race`` value: ``off`` (never race) or standard errors, 0 or more
+    (``ValueError`` saying what the flag takes)."""
+    if text == "off":
+        return None
+    try:
+        race = float(text)
+    except ValueError:
+        race = math.nan
+    if not race >= 0:
+        raise ValueError(f"--race takes standard errors (0 or more, e.g. {RACE:g}) or off, "
+                         f"got {text!r}")
+    return race
 
 
 def _reading(infer: str, refine: str) -> PlayReading | None:
@@ -585,14 +672,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solo", action="store_true",
                         help="games: search in one seat at a time against an all-heuristic "
                         "game of the same deal (see play_deal; for Finding Friends)")
-    parser.add_argument("--z", type=float, default=1.0,
-                        help="games: the search players' z (how sure a gain must be)")
+    parser.add_argument("--z", type=float, default=Z,
+                        help=f"the search's z (how sure a gain must be; default {Z:g}): "
+                        "games, --held-out, --truth, and --score with --against")
+    parser.add_argument("--race", default=str(RACE), metavar="R|off",
+                        help=f"the search's race (how sure a candidate's loss must be to "
+                        f"drop it; default {RACE:g}; off: never), as --z")
     parser.add_argument("--score", default="", metavar="FILE",
                         help="score decision rules (z) on a --truth --json FILE, playing "
                         "nothing")
     parser.add_argument("--against", default="", metavar="FILE",
                         help="with --score: compare with another --truth --json FILE of the "
-                        "same positions (paired)")
+                        "same positions (paired); with --report: with another --log FILE of "
+                        "the same deals (paired by deal)")
     parser.add_argument("--phases", default="", metavar="P,P",
                         help="games: the phases search plays in (e.g. play; default all: "
                         "bid, call, declare, kitty, play)")
@@ -602,24 +694,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", action="store_true",
                         help="with --log: the figures of the deals FILE holds, playing none")
     args = parser.parse_args(argv)
+    if not args.z >= 0:
+        parser.error(f"--z must be 0 or more, got {args.z}")
+    try:
+        race = _race(args.race)
+    except ValueError as error:
+        parser.error(str(error))
     if args.score:
         try:
-            print("\n".join(compare_truth(args.score, args.against) if args.against
-                            else score_rules(args.score)))
+            print("\n".join(compare_truth(args.score, args.against, args.z, race)
+                            if args.against else score_rules(args.score, race=race)))
         except (OSError, ValueError, KeyError, TypeError, IndexError) as error:
             what = (f"{args.score} and {args.against} are not --truth --json files of the "
                     "same positions" if args.against
                     else f"{args.score} is not a --truth --json file")
             parser.error(f"--score: {what} ({error})")
         return 0
-    if args.against:
-        parser.error("--against is read with --score FILE")
     if args.report and not args.log:
         parser.error("--report reads a --log FILE: name one")
+    if args.against and not args.report:
+        parser.error("--against is read with --score FILE or --report --log FILE")
+    if args.against:
+        try:
+            print("\n".join(compare_logs(args.log, args.against)))
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            parser.error(f"--report --against: {error}")
+        return 0
     if args.log.endswith(".gz") and not args.report:
         parser.error("a .gz log is only read (--report); play into a plain file")
-    if not args.z >= 0:
-        parser.error(f"--z must be 0 or more, got {args.z}")
     try:
         infer = _reading(args.infer, args.refine)
     except ValueError as error:
@@ -638,7 +740,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--held-out takes world budgets in --curve (e.g. 4,8,16)")
         start = time.perf_counter()
         table = held_out(rules, worlds, args.held_out, args.reference, args.seed,
-                         args.workers, infer, args.plays_only)
+                         args.workers, infer, args.plays_only, args.z, race)
         for worlds_n, by_phase in table.items():
             print(f"{worlds_n:>3} worlds: " + "; ".join(
                 f"{name} {m:+.4f} ± {ci:.4f} ({n} decisions, {o} overrides)"
@@ -653,7 +755,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--truth takes world budgets in --curve (e.g. 4,8,16)")
         start = time.perf_counter()
         real = truth(rules, worlds, args.truth, args.seed, args.workers, args.plays_only,
-                     infer, args.json)
+                     infer, args.json, args.z, race)
         for worlds_n, found in real.items():
             print(f"{worlds_n:>3} worlds: " + "; ".join(
                 f"{name} {m:+.4f} ± {ci:.4f} ({n} decisions, {o} overrides promising "
@@ -678,7 +780,8 @@ def main(argv: list[str] | None = None) -> int:
     for budget in budgets:
         try:
             figures.append(run(rules, budget, args.deals, args.seed, args.workers, infer,
-                               args.solo, args.z, args.log, key, not args.report, phases))
+                               args.solo, args.z, args.log, key, not args.report, phases,
+                               race))
         except ValueError as error:
             parser.error(f"--log: {error}")
         show(figures[-1])

@@ -14,6 +14,7 @@ from types import ModuleType
 import pytest
 
 from shengji.game.presets import preset
+from shengji.players.search import RACE, Z, verdict
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_search.py"
 
@@ -85,6 +86,36 @@ def test_a_logged_run_resumes_where_it_stopped_with_the_same_figures(tmp_path: P
         bench.run(rules, bench.Budget(3, 1.0), 3, 5, 1, log=log, key=key, play=False)
 
 
+def test_two_logs_of_the_same_deals_are_paired_by_deal(tmp_path: Path) -> None:
+    # two budgets' logs of the same deals: each one's figure over the deals both hold, and
+    # the paired difference; logs of other deals or of several settings are refused
+    bench = _bench()
+    rules = preset("da-bai-fen")
+    key = {"preset": "da-bai-fen", "table": None}
+    one, two = str(tmp_path / "one.jsonl"), str(tmp_path / "two.jsonl")
+    a = bench.run(rules, bench.Budget(1, 1.0), 3, 5, 1, log=one, key=key)
+    b = bench.run(rules, bench.Budget(2, 1.0), 4, 5, 1, log=two, key=key)
+    lines = bench.compare_logs(one, two)
+    mine, theirs = a["per_deal"], b["per_deal"][:3]
+    paired = [x - y for x, y in zip(mine, theirs, strict=True)]
+    assert lines == [f"3 deals of both logs: {sum(mine) / 3:+.3f} ± {bench._ci95(mine):.3f} "
+                     f"(1 world) against {sum(theirs) / 3:+.3f} ± {bench._ci95(theirs):.3f} "
+                     f"(2 worlds) levels per deal; paired {sum(paired) / 3:+.3f} "
+                     f"± {bench._ci95(paired):.3f}"]
+    out = subprocess.run([sys.executable, str(SCRIPT), "--report", "--log", one, "--against",
+                          two], capture_output=True, text=True, check=False)
+    assert out.returncode == 0 and out.stdout.strip() == lines[0]
+    other = str(tmp_path / "other.jsonl")
+    bench.run(rules, bench.Budget(1, 1.0), 2, 6, 1, log=other, key=key)
+    with pytest.raises(ValueError, match="not of the same deals \\(seed 5 against 6\\)"):
+        bench.compare_logs(one, other)
+    bench.run(rules, bench.Budget(2, 1.0), 3, 5, 1, log=one, key=key)  # a second setting
+    out = subprocess.run([sys.executable, str(SCRIPT), "--report", "--log", one, "--against",
+                          two], capture_output=True, text=True, check=False)
+    assert out.returncode == 2
+    assert f"--report --against: {one} holds 2 settings; pairing needs one" in out.stderr
+
+
 def test_report_without_a_log_is_refused_with_a_clear_error() -> None:
     out = subprocess.run([sys.executable, str(SCRIPT), "--report"], capture_output=True,
                          text=True, check=False)
@@ -108,7 +139,7 @@ def test_truth_json_holds_each_positions_rows_and_real_values(tmp_path: Path) ->
     # the gains stored are those the rule picks from the stored rows
     for budget in ("2", "3"):
         assert found["gains"][budget] == [
-            p["real"][bench.choose(p["rows"][:int(budget)], 1.0)] - p["real"][0]
+            p["real"][verdict(p["rows"][:int(budget)], Z, RACE)] - p["real"][0]
             for p in positions]
     assert figures[3]["all"][2] == 4
 
@@ -120,14 +151,16 @@ def test_unknown_phases_are_refused_with_a_clear_error() -> None:
     assert "--phases: 'plays' is not one of bid, call, declare, kitty, play" in out.stderr
 
 
-def test_score_rules_reads_a_truth_file_and_scores_z_one_as_truth_did(tmp_path: Path) -> None:
+def test_score_rules_reads_a_truth_file_and_scores_the_default_z_as_truth_did(
+        tmp_path: Path) -> None:
     bench = _bench()
     out = str(tmp_path / "truth.json")
     figures = bench.truth(preset("da-bai-fen"), [4], 6, 3, 1, True, None, out)
     lines = bench.score_rules(out)
     assert lines[0] == "6 positions, up to 4 worlds each"
-    z_one = next(line for line in lines if line.startswith("  4 worlds, z 1.0: "))
-    assert z_one.startswith(f"  4 worlds, z 1.0: {figures[4]['all'][0]:+.4f} ")
+    head = f"  4 worlds, z {Z:.1f}: "
+    default = next(line for line in lines if line.startswith(head))
+    assert default.startswith(f"{head}{figures[4]['all'][0]:+.4f} ")
     assert any(line.startswith("the best candidate in the real deal") for line in lines)
 
 
@@ -154,7 +187,7 @@ def test_against_pairs_two_truth_files_of_the_same_positions(tmp_path: Path) -> 
         json.dump(found, f)
     lines = bench.compare_truth(first, second)
     assert lines[0] == f"6 positions, up to 4 worlds each (0 with fewer); {first} less {second}"
-    gains = [p["real"][bench.choose(p["rows"], 1.0)] - p["real"][0]
+    gains = [p["real"][verdict(p["rows"], Z, RACE)] - p["real"][0]
              for p in found["positions"]]
     whole = next(line for line in lines if line.startswith("  4 worlds, all (6): "))
     mean = sum(gains) / 6

@@ -22,8 +22,20 @@ from shengji.game.actions import Action, Bid, Bury, Draw, Play, parse_action
 from shengji.game.presets import PRESETS, preset
 from shengji.game.round import Phase, Round
 from shengji.players import PLAYER_KINDS, HeuristicPlayer, SearchPlayer, make_player
-from shengji.players.search import candidates
+from shengji.players.search import (
+    RACE,
+    Z,
+    _position_seed,
+    candidates,
+    checkpoints,
+    choose,
+    evaluate_many,
+    raced,
+    survivors,
+    verdict,
+)
 from shengji.players.table import decide, play_round
+from shengji.players.worlds import Knowledge
 
 LEVELS = (9, 5, 9, 5)
 
@@ -253,22 +265,89 @@ def test_the_dealer_searches_the_bury_the_call_and_the_trump() -> None:
         assert phases <= found
 
 
-@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize(("workers", "worlds"), [(1, 5), (2, 5), (2, 70)])
 def test_a_time_budget_stops_at_max_worlds_with_the_worlds_of_that_many_iterations(
-        workers: int) -> None:
+        workers: int, worlds: int) -> None:
     """Under a time budget that is not reached, a decision uses ``max_worlds`` worlds:
-    the very worlds, figures and choice of ``iterations=max_worlds``."""
-    rnd = short_round(["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"])
-    view, legal = rnd.view(0), rnd.legal(0)
-    timed = SearchPlayer(3, time_budget=60.0, max_worlds=5, workers=workers)
-    counted = SearchPlayer(3, iterations=5)
+    the very worlds, figures and choice of ``iterations=max_worlds`` (racing included)."""
+    rnd = play(short_round(["3C 5D", "KC 6D", "BJ 4H", "6C 7D"]), "0 play 3C", "1 play KC")
+    view, legal = rnd.view(2), rnd.legal(2)
+    timed = SearchPlayer(3, time_budget=60.0, max_worlds=worlds, workers=workers)
+    counted = SearchPlayer(3, iterations=worlds)
     assert timed.act(view, legal) == counted.act(view, legal)
     timed.close()
     assert timed.last is not None and counted.last is not None
-    assert timed.last.tried == 5 and timed.last.means == counted.last.means
-    assert repr(timed) == "SearchPlayer(time_budget=60.0, max_worlds=5)"
+    assert timed.last.tried == worlds and timed.last.means == counted.last.means
+    assert repr(timed) == f"SearchPlayer(time_budget=60.0, max_worlds={worlds})"
     with pytest.raises(ValueError, match="max_worlds must be at least 1"):
         SearchPlayer(3, max_worlds=0)
+
+
+def test_racing_stops_rolling_out_candidates_clearly_worse_than_the_default() -> None:
+    """From 32 worlds on, and at each doubling, a candidate whose gain over the default
+    has an upper bound (mean + ``race`` standard errors) at or below zero is dropped;
+    :func:`verdict` chooses among those left as :func:`choose` does."""
+    assert checkpoints(8) == [8] and checkpoints(32) == [32]
+    assert checkpoints(64) == [32, 64] and checkpoints(200) == [32, 64, 128, 200]
+    # candidate 1 always loses a level; 2 gains half a level; 3 is a noisy tie
+    rows = [[0.0, -1.0, 0.5 + (0.1 if i % 2 else -0.1), 0.2 if i % 2 else -0.2]
+            for i in range(64)]
+    assert survivors(rows[:32], [0, 1, 2, 3], 1.0) == [0, 2, 3]
+    assert survivors(rows[:32], [0, 1, 2, 3], None) == [0, 1, 2, 3]
+    assert verdict(rows, 1.5, 1.0) == choose(rows, 1.5) == 2
+    assert raced(rows, 1.0) == ([0, 2, 3], 32 * 4 + 32 * 3)  # candidate-worlds played out
+    assert raced(rows, None) == ([0, 1, 2, 3], 64 * 4)
+    # a candidate dropped at 32 worlds is not chosen for what later worlds would say
+    turning = [[0.0, -1.0, 0.1 if i % 2 else 0.0] for i in range(32)] + [
+        [0.0, 10.0, 0.1 if i % 2 else 0.0] for i in range(32)]
+    assert choose(turning, 1.5) == 1
+    assert verdict(turning, 1.5, 1.0) == 2 and verdict(turning, 1.5, None) == 1
+    # only the default left: the default, and no more worlds
+    assert verdict([[0.0, -1.0]] * 40, 0.0, 1.0) == 0
+    assert raced([[0.0, -1.0]] * 40, 1.0) == ([0], 64)
+
+
+@pytest.mark.parametrize("position", [
+    (["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"], ()),
+    (["3H 4D 4C", "AH 5D 5C", "4H 6D 6C", "KH 6H 7H"], ("0 play 3H", "1 play AH", "2 play 4H")),
+    (["3C 5D", "KC 6D", "BJ 4H", "6C 7D"], ("0 play 3C", "1 play KC")),
+])
+def test_a_raced_search_makes_the_choice_verdict_makes_from_every_world(
+        position: tuple[list[str], tuple[str, ...]]) -> None:
+    """The player rolls out only the candidates still in the race (stopping where only
+    the default is left), and chooses what :func:`verdict` chooses from every
+    candidate's value in each of the same worlds."""
+    hands, moves = position
+    rnd = play(short_round(hands), *moves)
+    seat = rnd.to_move
+    assert seat is not None
+    view, legal = rnd.view(seat), rnd.legal(seat)
+    player = SearchPlayer(3, iterations=80)
+    action = player.act(view, legal)
+    stats = player.last
+    assert stats is not None and stats.tried in (32, 64, 80)
+    options = candidates(view, legal, HeuristicPlayer(3).act(view, legal), 5)
+    key = _position_seed(3, view)
+    found = evaluate_many(Knowledge.of(view), options,
+                          [key * 1_000_003 + i for i in range(80)])
+    rows = [r for r in found if r is not None]
+    assert stats.worlds == len(rows[:stats.tried])
+    assert action == options[verdict(rows[:stats.tried], Z, RACE)]
+    if stats.tried < 80:  # stopped early: only the default was left
+        assert verdict(rows, Z, RACE) == 0
+    # each candidate's mean is over the worlds it was rolled out in, the default's over all
+    assert stats.means[0] == sum(r[0] for r in rows[:stats.tried]) / stats.worlds
+    unraced = SearchPlayer(3, iterations=80, race=None)
+    assert unraced.act(view, legal) == options[choose(rows, Z)]
+    assert unraced.last is not None and unraced.last.means == [
+        sum(r[i] for r in rows) / 80 for i in range(len(options))]
+
+
+def test_bad_decision_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="z and race must be 0 or more"):
+        SearchPlayer(3, race=-1.0)
+    with pytest.raises(ValueError, match="z and race must be 0 or more"):
+        SearchPlayer(3, z=-0.5)
 
 
 @pytest.mark.parametrize("workers", [1, 2])

@@ -27,15 +27,19 @@ At each decision worth searching, the player
    **lower confidence bound above zero** (mean − ``z`` standard errors): search
    overrides the heuristic only where the evidence says it should.
 
+**Racing** saves most of the rollouts of a large budget: after 32 worlds, and again at each
+doubling (:func:`checkpoints`), a candidate whose gain over the default has an *upper*
+confidence bound at or below zero (mean + ``race`` standard errors) is not rolled out in
+the worlds that follow (:func:`survivors`); where only the default is left, the search
+stops. :func:`verdict` makes the same choice from rows with every candidate in every world.
+
 Budgets: ``iterations`` (worlds per decision) makes the player reproducible: the same
 seed, view and budget give the same action and the same figures, whatever the number of
 ``workers`` and whatever ``time_budget`` (each world has its own seed, derived from the
 player's seed, the seat and the position). Without it, the search stops at
 ``max_worlds`` worlds (default 32) or before a batch of worlds that would end past
 ``time_budget`` seconds (default 1 s), whichever comes first: where the time is short the
-worlds used depend on the machine's speed. Strength stops growing at about 8 to 16 worlds
-per decision (the README's curve), so the cap makes most decisions quick without making
-them weaker. ``workers`` > 1 runs
+worlds used depend on the machine's speed. ``workers`` > 1 runs
 the worlds root-parallel in that many processes (each gets a contiguous share).
 
 Where search is not worth it the player acts as the heuristic does: drawing when no bid
@@ -69,6 +73,16 @@ from shengji.players.memory import current_winner
 from shengji.players.table import decide
 from shengji.players.worlds import Knowledge, PlayReading, sample_world
 
+MAX_WORLDS: Final = 32
+"""The default most worlds per decision."""
+Z: Final = 1.0
+"""The default ``z``: the standard errors by which an override's gain must clear zero."""
+RACE: Final = 1.0
+"""The default ``race``: the standard errors by which a candidate must fall short of the
+default to be dropped at a checkpoint."""
+RACE_FROM: Final = 32
+"""The first checkpoint of racing (then each doubling)."""
+
 SEARCHED: Final = frozenset((Phase.DEAL, Phase.BID, Phase.OVERBID, Phase.KITTY, Phase.CALL,
                             Phase.DECLARE, Phase.PLAY))
 """The phases where search compares candidates (bids during and after the deal, the kitty,
@@ -82,7 +96,9 @@ class SearchPlayer:
     ``iterations``: worlds per decision (reproducible); when it is not given,
     ``max_worlds`` worlds or ``time_budget`` seconds per decision, whichever comes first;
     ``candidates``: the most actions compared;
-    ``z``: how sure the gain over the heuristic's choice must be; ``workers``: processes;
+    ``z``: how sure the gain over the heuristic's choice must be; ``race``: how sure the
+    loss of a candidate must be to stop rolling it out (``None``: never); ``workers``:
+    processes;
     ``infer``: read the other seats' plays into the worlds (a
     :data:`~shengji.players.worlds.PlayReading`: ``Inference`` or ``Refine``);
     ``phases``: the phases searched (default :data:`SEARCHED`, every phase with a choice;
@@ -90,8 +106,8 @@ class SearchPlayer:
     """
 
     def __init__(self, seed: int | None = None, *, time_budget: float = 1.0,
-                 iterations: int | None = None, max_worlds: int = 32,
-                 candidates: int = 5, z: float = 1.0,
+                 iterations: int | None = None, max_worlds: int = MAX_WORLDS,
+                 candidates: int = 5, z: float = Z, race: float | None = RACE,
                  workers: int = 1, infer: PlayReading | None = None,
                  phases: Iterable[Phase] = ()) -> None:
         if iterations is not None and iterations < 1:
@@ -102,6 +118,8 @@ class SearchPlayer:
             raise ValueError("time_budget must be positive")
         if candidates < 1 or workers < 1:
             raise ValueError("candidates and workers must be at least 1")
+        if not z >= 0 or (race is not None and not race >= 0):
+            raise ValueError("z and race must be 0 or more")
         searched = frozenset(phases) or SEARCHED
         if not searched <= SEARCHED:
             raise ValueError("phases must be among "
@@ -112,6 +130,7 @@ class SearchPlayer:
         self.max_worlds = max_worlds
         self.max_candidates = candidates
         self.z = z
+        self.race = race
         self.workers = workers
         self.infer = infer
         self.phases = searched
@@ -154,27 +173,37 @@ class SearchPlayer:
         knowledge = Knowledge.of(view)
         key = _position_seed(self.seed, view)
         rows: list[list[float]] = []
+        active = list(range(len(options)))
+        timed = self.iterations is None
+        total = self.max_worlds if self.iterations is None else self.iterations
         batch = self.workers
         done = 0
-        while True:
-            if self.iterations is not None:
-                if done >= self.iterations:
-                    break
-                count = self.iterations  # all at once, split evenly between the workers
-            else:
-                spent = time.perf_counter() - start
-                if done >= self.max_worlds or (
-                        done and spent + spent / done * batch > self.time_budget):
-                    break  # enough worlds, or the next batch would end past the budget
-                count = min(batch, self.max_worlds - done)
-            # world i has its own seed: the rows do not depend on how they are shared out
-            seeds = [key * 1_000_003 + done + i for i in range(count)]
-            rows.extend(r for r in self._worlds(knowledge, options, seeds) if r is not None)
-            done += count
-        choice = choose(rows, self.z)
-        return SearchStats(choice, len(rows), done, time.perf_counter() - start,
-                           [sum(r[i] for r in rows) / len(rows) if rows else 0.0
-                            for i in range(len(options))])
+        for mark in checkpoints(total):
+            while done < mark:
+                if timed:
+                    spent = time.perf_counter() - start
+                    if done and spent + spent / done * batch > self.time_budget:
+                        break  # the next batch would end past the budget
+                    count = min(batch, mark - done)
+                else:
+                    count = mark - done  # all at once, split evenly between the workers
+                # world i has its own seed: the rows do not depend on how they are shared out
+                seeds = [key * 1_000_003 + done + i for i in range(count)]
+                for row in self._worlds(knowledge, [options[i] for i in active], seeds):
+                    if row is not None:
+                        rows.append(_spread(row, active, len(options)))
+                done += count
+            if done < mark or mark == total:
+                break
+            active = survivors(rows, active, self.race)
+            if len(active) == 1:
+                break  # only the default is left
+        means = []
+        for i in range(len(options)):
+            values = [r[i] for r in rows if not math.isnan(r[i])]
+            means.append(sum(values) / len(values) if values else 0.0)
+        return SearchStats(choose(rows, self.z, active), len(rows), done,
+                           time.perf_counter() - start, means)
 
     def _worlds(self, knowledge: Knowledge, options: list[Action],
                 seeds: list[int]) -> list[list[float] | None]:
@@ -213,20 +242,90 @@ def _position_seed(seed: int, view: SeatView) -> int:
     return (seed * 7_919 + view.seat * 104_729 + len(view.history) * 15_485_863) % (2**40)
 
 
-def choose(rows: Sequence[Sequence[float]], z: float) -> int:
-    """The candidate to play: the best by mean value if its paired gain over the default
-    (candidate 0) has a lower confidence bound above zero, else the default."""
+def choose(rows: Sequence[Sequence[float]], z: float,
+           among: Sequence[int] | None = None) -> int:
+    """The candidate to play: the best by mean value (of those ``among``, by default all)
+    if its paired gain over the default (candidate 0) has a lower confidence bound above
+    zero (mean − ``z`` standard errors), else the default."""
     if len(rows) < 2:
         return 0
-    n = len(rows)
     best, best_mean = 0, 0.0
-    for i in range(1, len(rows[0])):
-        gains = [r[i] - r[0] for r in rows]
-        mean = sum(gains) / n
-        var = sum((g - mean) ** 2 for g in gains) / (n - 1)
-        if mean - z * math.sqrt(var / n) > 0 and mean > best_mean:
+    for i in among if among is not None else range(len(rows[0])):
+        if i == 0:
+            continue
+        mean, error = _gain(rows, i)
+        if mean - z * error > 0 and mean > best_mean:
             best, best_mean = i, mean
     return best
+
+
+def checkpoints(total: int) -> list[int]:
+    """The world counts at which a search of ``total`` worlds races its candidates
+    (:data:`RACE_FROM`, then each doubling below ``total``), then ``total`` itself."""
+    marks = []
+    mark = RACE_FROM
+    while mark < total:
+        marks.append(mark)
+        mark *= 2
+    return [*marks, total]
+
+
+def survivors(rows: Sequence[Sequence[float]], active: Sequence[int], race: float | None
+              ) -> list[int]:
+    """The candidates of ``active`` worth more worlds: the default, and each whose paired
+    gain over it has an upper confidence bound (mean + ``race`` standard errors) above
+    zero (all of them where ``race`` is ``None`` or there are too few rows to tell)."""
+    if race is None or len(rows) < 2:
+        return list(active)
+    kept = []
+    for i in active:
+        if i != 0:
+            mean, error = _gain(rows, i)
+            if mean + race * error <= 0:
+                continue
+        kept.append(i)
+    return kept
+
+
+def verdict(rows: Sequence[Sequence[float]], z: float, race: float | None) -> int:
+    """The choice a search makes from these worlds (every candidate valued in each, in
+    the order searched): :func:`choose` among the candidates :func:`raced` leaves."""
+    left, _ = raced(rows, race)
+    return choose(rows, z, left) if len(left) > 1 else 0
+
+
+def raced(rows: Sequence[Sequence[float]], race: float | None) -> tuple[list[int], int]:
+    """The candidates left by racing these worlds (every candidate valued in each) at
+    each checkpoint below ``len(rows)``, and how many candidate-worlds a search plays out
+    to get there (it stops where only the default is left)."""
+    left = list(range(len(rows[0]))) if rows else [0]
+    played = done = 0
+    for mark in checkpoints(len(rows))[:-1]:
+        played += (mark - done) * len(left)
+        done = mark
+        left = survivors(rows[:mark], left, race)
+        if len(left) == 1:
+            return left, played
+    return left, played + (len(rows) - done) * len(left)
+
+
+def _gain(rows: Sequence[Sequence[float]], i: int) -> tuple[float, float]:
+    """The mean paired gain of candidate ``i`` over the default in ``rows`` (two or more)
+    and its standard error."""
+    n = len(rows)
+    gains = [r[i] - r[0] for r in rows]
+    mean = sum(gains) / n
+    var = sum((g - mean) ** 2 for g in gains) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def _spread(values: Sequence[float], active: Sequence[int], size: int) -> list[float]:
+    """A world's row of ``size`` candidates from the values of those ``active`` (NaN for
+    the others: racing dropped them, and no rule reads them again)."""
+    row = [math.nan] * size
+    for i, value in zip(active, values, strict=True):
+        row[i] = value
+    return row
 
 
 def evaluate(knowledge: Knowledge, options: Sequence[Action], seed: int,
@@ -425,5 +524,6 @@ def _call_options(view: SeatView, legal: Legal) -> list[Action]:
     return [a for a in found if a in legal]
 
 
-__all__ = ["SearchPlayer", "SearchStats", "candidates", "choose", "evaluate", "evaluate_many",
-           "rollout"]
+__all__ = ["MAX_WORLDS", "RACE", "SearchPlayer", "SearchStats", "Z", "candidates",
+           "checkpoints", "choose", "evaluate", "evaluate_many", "raced", "rollout",
+           "survivors", "verdict"]
