@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from shengji.engine.cards import (
     Card,
@@ -307,14 +307,18 @@ class Play:
 Action = Draw | Bid | Withdraw | Pass | Expose | Declare | Bury | Call | Show | Play
 """Any action of a round."""
 
-ACTION_TYPES = (Draw, Bid, Withdraw, Pass, Expose, Declare, Bury, Call, Show, Play)
+ACTION_TYPES: Final = (Draw, Bid, Withdraw, Pass, Expose, Declare, Bury, Call, Show, Play)
 """The classes of :data:`Action`, for ``isinstance``."""
+
+_PLAY_FIRST: Final = (Play, *ACTION_TYPES)
+"""The same, plays (most actions) first: ``isinstance`` with a tuple reads an object's
+``__class__`` once for each class before its own."""
 
 
 def as_action(action: object) -> Action:
     """``action`` itself if it is an action, its reading if it is notation text
     (``"0 play KS KS"``); otherwise :class:`ActionError` saying what is allowed."""
-    if isinstance(action, ACTION_TYPES):
+    if isinstance(action, _PLAY_FIRST):
         action.__post_init__()  # an object made around the constructor is checked too
         return action
     if isinstance(action, str):
