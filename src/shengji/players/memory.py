@@ -73,32 +73,38 @@ class TrickLog:
         count = len(tricks)
         if count == self.read:
             return
-        new = tricks[self.read:]
-        trump, last = view.trump, tricks[-1]
-        known = _READINGS.get(id(last))
-        if known is not None and known.last is last and known.first is tricks[0] and (
-                known.count == count and known.pack is self.pack and known.rules is rules
-                and known.trump is trump):
-            self.left, self.voids, self.plays = known.left, known.voids, known.plays
-        else:  # read here, from copies (the lists read before may be shared)
+        trump, first, read = view.trump, tricks[0], self.read
+        done = len(self.plays)  # the plays of the tricks read before
+        # the latest reading another seat's log made of these tricks, if any: only the
+        # tricks after it are read here
+        start = read
+        for j in range(count, read, -1):
+            known = _READINGS.get(id(tricks[j - 1]))
+            if known is not None and known.last is tricks[j - 1] and known.first is first and (
+                    known.count == j and known.pack is self.pack and known.rules is rules
+                    and known.trump is trump):
+                self.left, self.voids, self.plays = known.left, known.voids, known.plays
+                start = j
+                break
+        if start < count:  # read here, from copies (the lists read before may be shared)
             left, voids, plays = self.left[:], self.voids[:], self.plays[:]
-            for record in new:
+            for record in tricks[start:]:
                 _read_trick(record.plays, trump, rules, left, voids, plays)
             self.left, self.voids, self.plays = left, voids, plays
             if len(_READINGS) >= 8:  # the seats of a round read a trick one after another:
-                _READINGS.clear()  # a few kept are enough (more keep the collector busy)
-            _READINGS[id(last)] = _Reading(tricks, self.pack, rules, trump, left, voids, plays)
+                del _READINGS[next(iter(_READINGS))]  # a few kept are enough (the oldest go)
+            _READINGS[id(tricks[-1])] = _Reading(tricks, self.pack, rules, trump, left, voids,
+                                                 plays)
         self.read = count
         base = self._base
         if base is not None:  # the seat's own cards left its hand as they left the pack
             me = self._base_seat
-            for record in new:
-                for play in record.plays:
-                    if play.seat == me:
-                        self._base_size -= len(play.cards)
-                    else:
-                        for card in card_ints(play.cards):
-                            base[card] -= 1
+            for seat, cards in self.plays[done:]:
+                if seat == me:
+                    self._base_size -= len(cards)
+                else:
+                    for card in card_ints(cards):
+                        base[card] -= 1
 
     def unseen_base(self, view: SeatView) -> list[int]:
         """Per face, the pack less the cards of the tricks read, of the seat's hand and of
@@ -185,6 +191,7 @@ def _read_trick(trick: Sequence[Play], trump: Trump | None, rules: Rules, left: 
     (a seat's set of voids is replaced, not changed: earlier readings share it)."""
     if not trick:
         return
+    lead_at = len(plays)
     for play in trick:
         cards = play.cards
         plays.append((play.seat, cards))
@@ -192,16 +199,14 @@ def _read_trick(trick: Sequence[Play], trump: Trump | None, rules: Rules, left: 
             left[card] -= 1
     if trump is None:
         return
-    lead = trick[0].cards
+    lead = plays[lead_at][1]
     index = trump.suit_index
     suit = index[lead[0]]
     single = len(lead) == 1  # one card: off-suit is void (no rainbow or bomb is one card)
-    for play in trick[1:]:
-        cards = play.cards
-        if index[cards[0]] != suit if single else shows_void(lead, cards, trump, rules):
-            seat = play.seat
-            if suit not in voids[seat]:
-                voids[seat] = voids[seat] | {suit}
+    for seat, cards in plays[lead_at + 1:]:  # (the pairs just noted: no attribute reads)
+        if suit not in voids[seat] and (index[cards[0]] != suit if single else shows_void(
+                lead, cards, trump, rules)):
+            voids[seat] = voids[seat] | {suit}
 
 
 _SIDES: Final[dict[int, set[int]]] = {}
