@@ -135,8 +135,10 @@ _PLAY: Final = Phase.PLAY
 _FACE_RANKS: Final = tuple(card.rank for card in ALL_CARDS)
 """Each face's rank (``None`` for the jokers), read without a property call per card."""
 _DONE: Final = Phase.DONE
-_BIDDING_AFTER: Final = (Phase.BID, Phase.OVERBID)
+_OVERBID: Final = Phase.OVERBID
+_BIDDING_AFTER: Final = (Phase.BID, _OVERBID)
 """The phases of bidding after the deal, in turn."""
+_OPPONENTS: Final = ThrowCheck.OPPONENTS
 
 
 def level_rank(level: int) -> Rank | None:
@@ -145,8 +147,8 @@ def level_rank(level: int) -> Rank | None:
 
 
 def _bid_options(seat: int, bidding: Bidding, counts: Sequence[int],
-                 rules: Rules) -> Iterator[Bid]:
-    if not any(counts) or rules.trump_choice == TrumpChoice.DEALER:
+                 dealer_chooses: bool) -> Iterator[Bid]:
+    if not any(counts) or dealer_chooses:
         return
     for bid in bidding.options(seat, counts):
         action = _BIDS.get((seat, bid.cards))
@@ -216,6 +218,11 @@ class Round:
     ) -> None:
         n = rules.players
         self.rules = rules
+        # rules read at every draw or bid check, kept as native attributes (Rules is a plain
+        # class: each read of its fields is a dictionary lookup)
+        self._players = n
+        self._withdraw = rules.bid_withdraw
+        self._dealer_chooses = rules.trump_choice == TrumpChoice.DEALER
         self._teams = _teams(rules)
         self._fixed = rules.partnership == Partnership.FIXED
         # with fixed partnerships, each team's seats (the declarers once its seat deals)
@@ -245,6 +252,8 @@ class Round:
             self.deck = deal.deck()
         self.deal = deal
         """The given deal, if the round did not shuffle its own."""
+        self._dealt = len(self.deck) - rules.kitty_size
+        """How many cards the seats draw (the rest is the kitty)."""
         if dealer is None and rules.first_dealer == FirstDealer.RANDOM:
             self.dealer = rng.randrange(n)
         self.first_drawer = self._first_drawer(rng) if deal is None else deal.first_drawer
@@ -307,7 +316,7 @@ class Round:
 
     def next_seat(self, seat: int) -> int:
         """The seat after ``seat`` in turn order."""
-        return (seat + 1) % self.rules.players
+        return (seat + 1) % self._players
 
     @property
     def declarers(self) -> tuple[int, ...]:
@@ -426,7 +435,8 @@ class Round:
 
     def _legal_bidding(self, seat: int, *, draw: bool, can_pass: bool) -> Legal:
         # the closures hold copies (own hand, public bids), never the round
-        drawer, rules, overbid = self.drawer, self.rules, self.phase == Phase.OVERBID
+        drawer, rules, overbid = self.drawer, self.rules, self.phase is _OVERBID
+        dealer_chooses = self._dealer_chooses
         bidding = self._bidding_copy()
         counts = list(self.hands[seat].counts)
 
@@ -457,7 +467,7 @@ class Round:
                 yield _draw_action(seat)
             if can_pass:
                 yield _pass_action(seat)
-            yield from _bid_options(seat, bidding, counts, rules)
+            yield from _bid_options(seat, bidding, counts, dealer_chooses)
             winner = bidding.winner
             if rules.bid_withdraw and not overbid and winner is not None and (
                     winner.seat == seat):  # reason(Withdraw(seat)) is None, without its text
@@ -667,10 +677,10 @@ class Round:
         phase = self.phase
         if phase is not _DEAL and (seat != self.bid_turn or phase not in _BIDDING_AFTER):
             return False
-        if not 0 <= seat < self.rules.players:
+        if not 0 <= seat < self._players:
             return False
         bidding = self.bidding
-        if self.rules.bid_withdraw and phase is not Phase.OVERBID:
+        if self._withdraw and phase is not _OVERBID:
             winner = bidding.winner
             if winner is not None and winner.seat == seat:
                 return True
@@ -678,7 +688,7 @@ class Round:
         known = self._has_bid.get(seat)
         if known is not None and known[0] == state:
             return known[1]
-        can = self.rules.trump_choice != TrumpChoice.DEALER and bidding.has_option(
+        can = not self._dealer_chooses and bidding.has_option(
             seat, self.hands[seat].counts)
         self._has_bid[seat] = (state, can)
         return can
@@ -723,7 +733,7 @@ class Round:
     # -- phase logic -----------------------------------------------------------------
 
     def _draw(self) -> None:
-        drawer, rules = self.drawer, self.rules
+        drawer = self.drawer
         card = self.deck[self.next_card]
         hand = self.hands[drawer]
         hand.add_card(card)
@@ -741,9 +751,9 @@ class Round:
             else:
                 del self._sorted[drawer]
         self.next_card += 1
-        self.drawer = (drawer + 1) % rules.players
-        if self.next_card == len(self.deck) - rules.kitty_size:
-            if self.rules.trump_choice == TrumpChoice.DEALER:
+        self.drawer = (drawer + 1) % self._players
+        if self.next_card == self._dealt:
+            if self._dealer_chooses:
                 if self.dealer is None:
                     self.dealer = self.first_drawer
                 self.phase = Phase.DECLARE
@@ -946,7 +956,7 @@ class Round:
         hand = self.hands[seat]
         if trick.lead is None:
             teammates = self.known_teammates(seat) if (
-                self.rules.throw_check == ThrowCheck.OPPONENTS) else ()
+                self.rules.throw_check == _OPPONENTS) else ()
             trick.play(action.cards, hand, hands=self.hands, legal=self._plays,
                        teammates=teammates, trusted=trusted)
             outcome = trick.throw
@@ -980,7 +990,7 @@ class Round:
             if not hand:
                 self._finish()
             else:
-                self.trick = Trick(trick.trump, self.rules, winner)
+                self.trick = Trick(trick.trump, self.rules, winner, trick.players)
 
     def _finish(self, *, redeal: bool = False, lost_by: int | None = None) -> None:
         self.phase = Phase.DONE
