@@ -25,6 +25,7 @@ COMPILED = [
     "src/shengji/engine/follow.py",
     "src/shengji/engine/friends.py",
     "src/shengji/engine/lead.py",
+    "src/shengji/engine/plain.py",
     "src/shengji/engine/scoring.py",
     "src/shengji/engine/throws.py",
     "src/shengji/engine/trick.py",

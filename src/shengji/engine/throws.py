@@ -24,6 +24,7 @@ from typing import Any
 
 from shengji.engine.cards import Card, Hand
 from shengji.engine.lead import Lead
+from shengji.engine.plain import filled
 from shengji.engine.reasons import Reason
 from shengji.engine.rules import FailedThrow, Rules, ThrowPenalty
 from shengji.engine.trump import Trump
@@ -187,20 +188,17 @@ def check_throw(lead: Lead, others: Mapping[int, Hand], trump: Trump, rules: Rul
 
 
 # A frozen dataclass's __init__ sets its fields one call at a time, and runs interpreted in
-# the mypyc build: these set them at once (the classes are plain Python classes there too).
+# the mypyc build: these set them at once (the classes are plain Python classes there too,
+# see shengji.engine.plain).
 
 def _block(unit: Unit, seat: int, beaten_by: Unit) -> Block:
     """``Block(unit, seat, beaten_by)``."""
-    block = object.__new__(Block)
-    block.__dict__.update(unit=unit, seat=seat, beaten_by=beaten_by)
-    return block
+    return filled(Block, {"unit": unit, "seat": seat, "beaten_by": beaten_by})
 
 
 def _outcome(attempted: Lead, lead: Lead, blocks: tuple[Block, ...], penalty: int,
              round_lost: bool) -> ThrowOutcome:
     """``ThrowOutcome(attempted, lead, blocks, penalty, round_lost)``."""
-    outcome = object.__new__(ThrowOutcome)
-    outcome.__dict__.update(attempted=attempted, lead=lead, blocks=blocks, penalty=penalty,
-                            round_lost=round_lost)
-    return outcome
+    return filled(ThrowOutcome, {"attempted": attempted, "lead": lead, "blocks": blocks,
+                                 "penalty": penalty, "round_lost": round_lost})
 

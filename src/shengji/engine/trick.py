@@ -30,6 +30,7 @@ from typing import Any
 from shengji.engine.cards import Card, Hand, card_points, format_cards, parse_cards
 from shengji.engine.follow import LegalPlays, Structure, structure_of
 from shengji.engine.lead import Lead, LegalLeads, PlayError, is_rainbow
+from shengji.engine.plain import filled
 from shengji.engine.reasons import Reason
 from shengji.engine.rules import Rules, ThrowBeat, ThrowCheck
 from shengji.engine.throws import ThrowOutcome, check_throw
@@ -69,9 +70,7 @@ class Play:
 def _play(seat: int, cards: tuple[Card, ...]) -> Play:
     """``Play(seat, cards)``, its attributes set at once (a frozen dataclass's ``__init__``
     sets them one call at a time, and runs interpreted in a mypyc build)."""
-    play = object.__new__(Play)
-    play.__dict__.update(seat=seat, cards=cards)
-    return play
+    return filled(Play, {"seat": seat, "cards": cards})
 
 
 class Trick:

@@ -38,6 +38,7 @@ from shengji.engine.cards import (
     parse_cards,
 )
 from shengji.engine.friends import FriendCall
+from shengji.engine.plain import filled
 from shengji.engine.reasons import Reason
 
 try:
@@ -302,6 +303,13 @@ class Play:
 
     def __str__(self) -> str:
         return f"{self.seat} play {format_cards(self.cards)}"
+
+
+def made_play(seat: int, cards: tuple[Card, ...]) -> Play:
+    """``Play(seat, cards)`` of cards taken from the engine (a legal set, a hand), as a tuple
+    of cards, without the checks the constructor makes on outside input (the round checks
+    the plays it is given as it checks any action)."""
+    return filled(Play, {"seat": seat, "cards": cards})  # what __init__ would set
 
 
 Action = Draw | Bid | Withdraw | Pass | Expose | Declare | Bury | Call | Show | Play

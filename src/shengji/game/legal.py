@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from random import Random
-from typing import Final, TypeGuard
+from typing import TypeGuard
 
 from shengji.engine.cards import Card
 from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import LegalLeads
 from shengji.engine.reasons import Reason
-from shengji.game.actions import Action, ActionError, Play, as_action
+from shengji.game.actions import Action, ActionError, Play, as_action, made_play
 
 __all__ = ["ActionError", "Legal", "PlayLegal", "nothing"]
 
@@ -132,23 +132,9 @@ class PlayLegal(Legal):
             yield Play(seat, tuple(cards))
 
     def random(self, rng: Random) -> Action:
-        play = _drawn_play(self.seat, tuple(self._legal.random(rng)))
+        play = made_play(self.seat, tuple(self._legal.random(rng)))
         self._drawn = (play, play.seat, play.cards)
         return play
-
-
-def _drawn_play(seat: int, cards: tuple[Card, ...]) -> Play:
-    """``Play(seat, cards)`` for this seat and cards the engine drew (a tuple of cards),
-    without the checks the constructor makes on outside input."""
-    if not _PLAIN_PLAY:
-        return Play(seat, cards)
-    play = object.__new__(Play)
-    play.__dict__.update(seat=seat, cards=cards)  # what the frozen dataclass's __init__ sets
-    return play
-
-
-_PLAIN_PLAY: Final = Play.__dictoffset__ != 0
-"""Play actions are plain Python objects (actions are not compiled)."""
 
 
 def _no_reason(action: Action) -> Reason | None:

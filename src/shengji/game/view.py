@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from shengji.engine.cards import Card, hand_sizes
 from shengji.engine.friends import FriendCall
+from shengji.engine.plain import filled
 from shengji.engine.rules import Rules
 from shengji.engine.trick import Play as TrickPlay
 from shengji.engine.trump import Trump
@@ -102,10 +103,8 @@ class SeatView:
         values["_log"] = rnd.history_log(seat)  # read as ``history`` when first asked
         if _PLAIN:
             # a frozen dataclass's __init__ sets these attributes one call at a time: the
-            # filled dict becomes the view's own (its __setattr__ refuses, object's does not)
-            view = object.__new__(cls)
-            object.__setattr__(view, "__dict__", values)
-            return view
+            # filled dict becomes the view's own
+            return filled(cls, values)
         log, length = rnd.history_log(seat)
         del values["_log"]
         return cls(**values, history=tuple(log[:length]))  # type: ignore[arg-type]

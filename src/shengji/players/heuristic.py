@@ -63,6 +63,7 @@ from shengji.game.actions import (
     Pass,
     Play,
     Show,
+    made_play,
 )
 from shengji.game.legal import Legal
 from shengji.game.round import Phase
@@ -137,27 +138,27 @@ class HeuristicPlayer:
         plays = legal.plays
         if isinstance(plays, LegalLeads):
             hand = plays.hand
-            return _play_action(legal.seat, tuple(hand.cards())) if len(hand) == 1 else None
+            return made_play(legal.seat, tuple(hand.cards())) if len(hand) == 1 else None
         if not isinstance(plays, LegalPlays) or plays.bombs:
             return None
         mode = plays.mode
         if mode == "follow":
             listed = _follows(plays, plays.rules, self._tables(plays.trump))
             self._listed = (plays, listed)
-            return _play_action(legal.seat, listed[0]) if len(listed) == 1 else None
+            return made_play(legal.seat, listed[0]) if len(listed) == 1 else None
         if mode == "short" or mode == "free":
             # the heuristic's candidates would be the forced cards alone (nothing to fill)
             forced = _forced(plays)
-            return _play_action(legal.seat, forced) if len(forced) == plays.count else None
+            return made_play(legal.seat, forced) if len(forced) == plays.count else None
         return None
 
     def _play(self, view: SeatView, legal: Legal) -> Action:
         """A lead or a follow."""
         plays = legal.plays
         if isinstance(plays, LegalLeads):
-            return _play_action(view.seat, self.lead(view, plays))
+            return made_play(view.seat, self.lead(view, plays))
         assert isinstance(plays, LegalPlays)
-        return _play_action(view.seat, self.follow(view, plays))
+        return made_play(view.seat, self.follow(view, plays))
 
     # -- bidding ---------------------------------------------------------------------
 
@@ -614,10 +615,6 @@ def _offer(results: list[tuple[Card, ...]], play: tuple[Card, ...], legal: Legal
 
 _NO_CARDS: Final[frozenset[Card]] = frozenset()
 
-_PLAIN_PLAY: Final = Play.__dictoffset__ != 0
-"""Play actions are plain Python objects (actions are not compiled)."""
-
-
 _DRAWS: Final[list[Draw]] = []
 _PASSES: Final[list[Pass]] = []
 """Draw and pass actions by seat, made once and shared."""
@@ -636,17 +633,6 @@ def _pass_action(seat: int) -> Pass:
         _PASSES.append(Pass(len(_PASSES)))
     return _PASSES[seat]
 
-
-def _play_action(seat: int, cards: tuple[Card, ...]) -> Play:
-    """``Play(seat, cards)`` of cards the player took from its hand or its legal set (a
-    tuple of cards), without the checks its constructor makes on outside input (which the
-    round makes of the action it is given), as the engine makes the plays it draws
-    (``shengji.game.legal``)."""
-    if not _PLAIN_PLAY:
-        return Play(seat, cards)
-    play = object.__new__(Play)
-    play.__dict__.update(seat=seat, cards=cards)  # what the frozen dataclass's __init__ sets
-    return play
 
 _UNITS: Final[dict[UnitSpec, Unit]] = {}
 """Tractors made from their specs (a unit depends on its spec alone; shared by all
