@@ -104,7 +104,8 @@ class Trick:
     @property
     def winner(self) -> int | None:
         """The seat winning the trick so far (the final winner once complete)."""
-        return self.plays[self._winner].seat if self.plays else None
+        # (the plays are in turn order from the leader: no attribute of the play read)
+        return (self.leader + self._winner) % self.players if self.plays else None
 
     @property
     def winning_play(self) -> Play | None:
