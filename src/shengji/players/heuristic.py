@@ -156,9 +156,9 @@ class HeuristicPlayer:
         """A lead or a follow."""
         plays = legal.plays
         if isinstance(plays, LegalLeads):
-            return made_play(view.seat, self.lead(view, plays))
+            return made_play(legal.seat, self.lead(view, plays))
         assert isinstance(plays, LegalPlays)
-        return made_play(view.seat, self.follow(view, plays))
+        return made_play(legal.seat, self.follow(view, plays))
 
     # -- bidding ---------------------------------------------------------------------
 
@@ -294,7 +294,7 @@ class HeuristicPlayer:
         plain = [u for u in units if u.suit != TRUMP]
         side = memory.side()
         voids = memory.voids
-        ruffed = {suit for s in range(view.rules.players) if s not in side for suit in voids[s]}
+        ruffed = {suit for s in range(memory.players) if s not in side for suit in voids[s]}
         sure = [u for u in plain if u.suit not in ruffed and not memory.beaten(u.suit, u, trump)]
         if sure:
             throw = self._throw(sure, memory, legal)
@@ -308,7 +308,7 @@ class HeuristicPlayer:
             not reserve or reserve.isdisjoint(u.cards))]
         if trumps and memory.declaring() and self._trump_majority(view, memory):
             return min(trumps, key=lambda u: (-u.size, _high(u, trump), u.top)).cards
-        partners = [s for s in side if s != view.seat]
+        partners = [s for s in side if s != memory.seat]
         for seat in partners:
             for suit in sorted(memory.voids[seat]):
                 if suit == TRUMP:
@@ -363,7 +363,7 @@ class HeuristicPlayer:
         return best
 
     def _trump_majority(self, view: SeatView, memory: Memory) -> bool:
-        trump = view.trump
+        trump = memory.trump
         assert trump is not None
         index = trump.suit_index
         mine = sum([1 for c in view.hand if index[c] == TRUMP])
@@ -372,13 +372,14 @@ class HeuristicPlayer:
 
     def _reserve(self, view: SeatView, memory: Memory) -> frozenset[Card]:
         """A high trump kept for the last trick when the kitty is rich."""
-        trump = view.trump
-        if trump is None or view.kitty is None or len(view.hand) <= 1:
+        trump, kitty = memory.trump, view.kitty
+        if trump is None or kitty is None:
             return _NO_CARDS
-        if sum(map(_POINTS.__getitem__, view.kitty)) < 15:
+        hand = view.hand
+        if len(hand) <= 1 or sum(map(_POINTS.__getitem__, kitty)) < 15:
             return _NO_CARDS
         index = trump.suit_index
-        trumps = [c for c in view.hand if index[c] == TRUMP]
+        trumps = [c for c in hand if index[c] == TRUMP]
         return frozenset((max(trumps, key=trump.levels.__getitem__),)) if trumps else _NO_CARDS
 
     # -- following -------------------------------------------------------------------
@@ -390,14 +391,12 @@ class HeuristicPlayer:
         first = candidates[0]
         if len(candidates) == 1 or candidates.count(first) == len(candidates):
             return first  # one choice (every card forced, or one follow listed)
-        rules = view.rules
         memory = Memory(view, remember=self.remember, log=self.log)
         state = current_winner(view, trump, legal.lead)
         assert state is not None
         winner, reading, lead = state
         side = memory.side()
-        players, seat = rules.players, view.seat
-        trick = view.trick
+        rules, players, seat, trick = memory.rules, memory.players, memory.seat, memory.trick
         after = [(seat + k) % players for k in range(1, players - len(trick))]
         last = not after
         points = _POINTS
@@ -515,7 +514,7 @@ class HeuristicPlayer:
             if known is not None and known[0] is legal:
                 listed = known[1]
             else:
-                listed = _follows(legal, view.rules, self._tables(legal.trump))
+                listed = _follows(legal, legal.rules, self._tables(legal.trump))
             self._listed = None
             if listed is _UNLISTED:
                 listed = list(islice(iter(legal), _ENUMERATE_LIMIT))

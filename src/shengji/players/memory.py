@@ -226,6 +226,13 @@ class Memory:
                  log: TrickLog | None = None) -> None:
         self.view = view
         self.trump = view.trump
+        rules = view.rules
+        # the view's fields read by most decisions, each read once (a view is a plain
+        # object: a compiled read of its attribute is a lookup)
+        self.rules = rules
+        self.seat = view.seat
+        self.trick = view.trick
+        self.players = rules.players
         self.remember = remember
         self.log = log if log is not None else TrickLog()
         self._read = False
@@ -235,7 +242,7 @@ class Memory:
         self._tracker: FriendTracker | None = None
         self._by_suit: dict[int, LevelCounts] = {}
         self._highest: dict[int, int] = {}
-        self.fluid = view.rules.partnership == _FLUID
+        self.fluid = rules.partnership == _FLUID
 
     def _updated(self) -> TrickLog:
         """The log, having read the view's finished tricks."""
@@ -250,21 +257,20 @@ class Memory:
         without memory)."""
         voids = self._voids
         if voids is None:
-            view = self.view
-            n = view.rules.players
+            n = self.players
             if not self.remember:
                 voids = [set() for _ in range(n)]
             else:
                 log = self._updated()
                 voids = log.voids[:] if log.voids else [set() for _ in range(n)]
                 # the log's sets, replaced (not changed) below
-                trick, trump = view.trick, self.trump
+                trick, trump = self.trick, self.trump
                 if len(trick) > 1 and trump is not None:
                     lead = trick[0].cards
                     suit = trump.suit_index[lead[0]]
                     for play in trick[1:]:
                         if suit not in voids[play.seat] and shows_void(lead, play.cards, trump,
-                                                                        view.rules):
+                                                                        self.rules):
                             voids[play.seat] = voids[play.seat] | {suit}
             self._voids = voids
         return voids
@@ -279,7 +285,7 @@ class Memory:
             log = self._updated()
             if self.remember:
                 counts = log.unseen_base(view)[:]  # (a slice: no call in the compiled build)
-                for play in view.trick:
+                for play in self.trick:
                     for card in card_ints(play.cards):
                         counts[card] -= 1
             else:
@@ -295,8 +301,8 @@ class Memory:
         if not self._tracked:
             view = self.view
             if view.calls and view.dealer is not None:
-                tracker = self._updated().tracker(view.calls, view.dealer, view.rules)
-                for play in view.trick:
+                tracker = self._updated().tracker(view.calls, view.dealer, self.rules)
+                for play in self.trick:
                     tracker.play(play.seat, play.cards)
                 self._tracker = tracker
             self._tracked = True
@@ -314,7 +320,7 @@ class Memory:
         """True if the unseen cards of ``suit`` hold a unit of ``unit``'s shape above it."""
         if unit.length > 1:
             return next(placements(self.unseen_in(suit, trump), unit.width, unit.length,
-                                   trump, self.view.rules, above=unit.top), None) is not None
+                                   trump, self.rules, above=unit.top), None) is not None
         key = suit * 64 + unit.width
         highest = self._highest.get(key)
         if highest is None:  # the highest level holding ``width`` unseen copies of a face
@@ -334,15 +340,14 @@ class Memory:
     def side(self) -> set[int]:
         """Seats this seat knows to be on its side (itself included; the set may be shared:
         do not change it)."""
-        view = self.view
-        me, n = view.seat, view.rules.players
+        me, n = self.seat, self.players
         if not self.fluid:
             key = n * 64 + me
             side = _SIDES.get(key)
             if side is None:
                 side = _SIDES[key] = {s for s in range(n) if s % 2 == me % 2}
             return side
-        declarers = set(view.declarers)
+        declarers = set(self.view.declarers)
         if me in declarers or self.holds_call():
             return declarers | {me}
         if self.tracker is not None and self.tracker.settled:
@@ -352,7 +357,7 @@ class Memory:
     def holds_call(self) -> bool:
         """True if this seat holds a called card that will still make it a friend."""
         tracker = self.tracker
-        if tracker is None or self.view.seat == self.view.dealer:
+        if tracker is None or self.seat == self.view.dealer:
             return False
         for i, call in enumerate(tracker.calls):
             if tracker.done[i]:
@@ -365,8 +370,7 @@ class Memory:
 
     def declaring(self) -> bool:
         """True if this seat is (or will be) on the declaring side."""
-        view = self.view
-        return view.seat in view.declarers or self.holds_call()
+        return self.seat in self.view.declarers or self.holds_call()
 
 
 _Winner = tuple[Trump, Rules, tuple[Play, ...], int, Reading, Lead]
