@@ -75,7 +75,7 @@ from shengji.game.actions import (
 from shengji.game.bury import bury_limits, bury_options, bury_reason, random_bury
 from shengji.game.deal import Deal, pack, removed_cards
 from shengji.game.legal import Legal, PlayLegal, nothing
-from shengji.game.scoresheet import RoundResult, TrickRecord, score_round
+from shengji.game.scoresheet import RoundResult, TrickRecord, score_round, trick_record
 
 try:
     from mypy_extensions import mypyc_attr
@@ -985,8 +985,8 @@ class Round:
             assert winner is not None and trick.lead is not None
             points = trick.points
             self.captured[winner] += points
-            self.tricks.append(TrickRecord(tuple(trick.plays), winner, points,
-                                           trick.largest_unit_size, trick.lead))
+            self.tricks.append(trick_record(tuple(trick.plays), winner, points,
+                                            trick.largest_unit_size, trick.lead))
             if not hand:
                 self._finish()
             else:

@@ -4,10 +4,11 @@ and a score sheet that explains them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from shengji.engine.cards import Card, format_cards
 from shengji.engine.lead import Lead
+from shengji.engine.plain import filled
 from shengji.engine.rules import DealerRotation, Partnership, Rules
 from shengji.engine.scoring import (
     LevelChange,
@@ -20,10 +21,17 @@ from shengji.engine.scoring import (
 from shengji.engine.trick import Play
 from shengji.engine.trump import Trump
 
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # only a mypyc build reads the decorator; pure Python ignores it
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
 if TYPE_CHECKING:
     from shengji.game.round import Round
 
 
+@mypyc_attr(native_class=False)  # a plain class even when compiled: see trick_record
 @dataclass(frozen=True)
 class TrickRecord:
     """A finished trick: the plays in order, the winner, its points."""
@@ -37,6 +45,14 @@ class TrickRecord:
     def __str__(self) -> str:
         body = "  ".join(f"{p.seat}: {format_cards(p.cards)}" for p in self.plays)
         return f"{body}  -> seat {self.winner} ({self.points} pts)"
+
+
+def trick_record(plays: tuple[Play, ...], winner: int, points: int, largest_unit: int,
+                 lead: Lead) -> TrickRecord:
+    """``TrickRecord(plays, winner, points, largest_unit, lead)``, its attributes set at once
+    (:func:`~shengji.engine.plain.filled`: the round makes one per trick)."""
+    return filled(TrickRecord, {"plays": plays, "winner": winner, "points": points,
+                                "largest_unit": largest_unit, "lead": lead})
 
 
 @dataclass(frozen=True)
