@@ -138,6 +138,8 @@ _DONE: Final = Phase.DONE
 _OVERBID: Final = Phase.OVERBID
 _BIDDING_AFTER: Final = (Phase.BID, _OVERBID)
 """The phases of bidding after the deal, in turn."""
+_BID_TURNS: Final = (*_BIDDING_AFTER, Phase.EXPOSE)
+"""The phases whose turn is :attr:`Round.bid_turn`."""
 _OPPONENTS: Final = ThrowCheck.OPPONENTS
 
 
@@ -377,7 +379,7 @@ class Round:
                 (trick.leader + len(trick.plays)) % trick.players)
         if phase is _DEAL:
             return self.drawer
-        if phase in (Phase.BID, Phase.OVERBID, Phase.EXPOSE):
+        if phase in _BID_TURNS:
             return self.bid_turn
         if phase == Phase.KITTY:
             return self.kitty_owner
