@@ -554,7 +554,7 @@ def test_memory_knows_which_units_the_unseen_cards_can_beat() -> None:
 
 
 def test_lead_units_made_once_are_the_legal_sets_units() -> None:
-    from shengji.players.heuristic import _lead_units
+    from shengji.players.heuristic import _lead_units, _tables
 
     rng = Random(5)
     for _ in range(300):
@@ -564,7 +564,7 @@ def test_lead_units_made_once_are_the_legal_sets_units() -> None:
         pack = [Card(i) for i in range(54) for _ in range(rules.decks)]
         rng.shuffle(pack)
         legal = LegalLeads(Hand(pack[:rng.randrange(1, 40)]), trump, rules)
-        assert _lead_units(legal) == list(legal.units())
+        assert _lead_units(legal, _tables(trump)) == list(legal.units())
 
 
 def test_memory_kept_across_decisions_equals_one_read_from_scratch() -> None:

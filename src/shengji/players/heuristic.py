@@ -39,7 +39,7 @@ from shengji.engine.cards import Card, Rank, Suit
 from shengji.engine.follow import LegalPlays
 from shengji.engine.friends import FriendCall
 from shengji.engine.lead import Lead, LegalLeads
-from shengji.engine.rules import FriendCalls, Rules, ThrowBeat, TupleFollow
+from shengji.engine.rules import MAX_DECKS, FriendCalls, Rules, ThrowBeat, TupleFollow
 from shengji.engine.trick import beats
 from shengji.engine.trump import TRUMP as _TRUMP_SUIT
 from shengji.engine.trump import Trump
@@ -72,6 +72,7 @@ from shengji.players.memory import (
     Memory,
     TrickLog,
     beats_single,
+    card_int,
     card_ints,
     current_winner,
     single_readings,
@@ -79,6 +80,8 @@ from shengji.players.memory import (
 
 # module constants are Final: a mypyc build keeps them in C statics (no dictionary lookup)
 _ENUMERATE_LIMIT: Final = 80
+_WIDTHS: Final = MAX_DECKS + 1
+"""More than the widest tuple (one copy of a face per deck)."""
 TRUMP: Final = _TRUMP_SUIT
 SMALL_JOKER_ID: Final = _SMALL_JOKER_ID
 _PLAY: Final = Phase.PLAY
@@ -289,7 +292,7 @@ class HeuristicPlayer:
         """Choose a lead (see the module docstring for the order of preferences)."""
         trump = legal.trump
         memory = Memory(view, remember=self.remember, log=self.log)
-        units = _lead_units(legal)
+        units = _lead_units(legal, self._tables(trump))
         reserve = self._reserve(view, memory)
         plain = [u for u in units if u.suit != TRUMP]
         side = memory.side()
@@ -636,14 +639,12 @@ def _pass_action(seat: int) -> Pass:
 _UNITS: Final[dict[UnitSpec, Unit]] = {}
 """Tractors made from their specs (a unit depends on its spec alone; shared by all
 players)."""
-_TUPLES: Final[dict[int, Unit]] = {}
-"""Tuples (singles too) by ``face, level, suit, width`` packed in one int."""
 
 
-def _lead_units(legal: LegalLeads) -> list[Unit]:
+def _lead_units(legal: LegalLeads, tables: _Tables) -> list[Unit]:
     """``list(legal.units())`` (:func:`~shengji.engine.units.unit_specs` order), each unit
-    made once and then shared."""
-    made, tuples = _UNITS, _TUPLES
+    made once and then shared (the tuples in ``tables``, the tractors in :data:`_UNITS`)."""
+    made, tuples = _UNITS, tables.tuples
     if len(made) > 20_000:
         made.clear()
     trump = legal.trump
@@ -651,11 +652,10 @@ def _lead_units(legal: LegalLeads) -> list[Unit]:
     units: list[Unit] = []
     for suit, width, held, tractors in unit_blocks(legal.hand.counts, trump, legal.rules):
         for face in held:
-            level = levels[face]
-            key = ((face * 64 + level) * 8 + suit) * 64 + width
-            unit = tuples.get(key)
+            key = card_int(face) * _WIDTHS + width
+            unit = tuples[key]
             if unit is None:
-                unit = tuples[key] = make_unit(suit, width, level, (face,))
+                unit = tuples[key] = make_unit(suit, width, levels[face], (face,))
             units.append(unit)
         for top, faces in tractors:
             spec = (suit, width, top, faces)
@@ -831,6 +831,9 @@ class _Tables:
         self.strong = tuple(tuple(f for level in reversed(column) for f in level)
                             for column in trump.faces_at)
         """Each effective suit's faces from the strongest level down."""
+        self.tuples: list[Unit | None] = [None] * (54 * _WIDTHS)
+        """The tuple units (singles too) made so far, at ``face * _WIDTHS + width`` (a
+        face's suit and level are the trump's)."""
 
 
 @lru_cache(maxsize=32)

@@ -449,6 +449,11 @@ def _remove_own(counts: list[int], view: SeatView) -> None:
             counts[card] -= 1
 
 
+def card_int(card: Card) -> int:
+    """``card`` itself, typed as an int (as :func:`card_ints`)."""
+    return card
+
+
 def card_ints(cards: tuple[Card, ...]) -> tuple[int, ...]:
     """``cards`` themselves, typed as ints: a mypyc build then indexes and counts with them
     natively (a Card is an int, but as a non-native class it makes every operation on it
