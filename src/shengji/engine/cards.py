@@ -365,6 +365,18 @@ def card_points(cards: Iterable[Card]) -> int:
     return sum([points[card] for card in cards])
 
 
+def card_int(card: Card) -> int:
+    """``card`` itself, typed as an int (as :func:`card_ints`)."""
+    return card
+
+
+def card_ints(cards: tuple[Card, ...]) -> tuple[int, ...]:
+    """``cards`` themselves, typed as ints: a mypyc build then indexes and counts with them
+    natively (a Card is an int, but as a non-native class it makes every operation on it
+    generic, and a variable declared ``int`` takes the narrower type of a card assigned)."""
+    return cards
+
+
 def hand_sizes(hands: Iterable[Hand]) -> tuple[int, ...]:
     """How many cards each hand holds (``len`` of each, without a call per hand)."""
     return tuple([hand._size for hand in hands])

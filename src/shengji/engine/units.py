@@ -17,12 +17,12 @@ A set of cards may be read several ways; :func:`readings` lists them all.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import product
 from typing import Final
 
-from shengji.engine.cards import Card, format_cards, parse_cards
+from shengji.engine.cards import Card, card_int, card_ints, format_cards, parse_cards
 from shengji.engine.rules import Rules
 from shengji.engine.trump import Trump, suit_name
 
@@ -184,22 +184,23 @@ UnitBlock = tuple[int, int, list[Card], list[tuple[int, tuple[Card, ...]]]]
 (top level, faces bottom first))``."""
 
 
-def unit_blocks(counts: Sequence[int], trump: Trump, rules: Rules) -> list[UnitBlock]:
+def unit_blocks(counts: list[int], trump: Trump, rules: Rules) -> list[UnitBlock]:
     """:func:`unit_specs` grouped by suit and width, without a tuple per unit."""
     blocks: list[UnitBlock] = []
     levels, high = trump.levels, trump.high
     decks, min_width = rules.decks, rules.tractor_min_width
     min_length, chains = rules.tractor_min_length, rules.tractor_high_trumps
     for suit, faces in enumerate(trump.suit_faces):
-        held = [f for f in faces if counts[f]]
+        # (the faces read as ints index the counts natively)
+        held = [faces[i] for i, face in enumerate(card_ints(faces)) if counts[face]]
         width = 1
         while held and width <= decks:
             tractors: list[tuple[int, tuple[Card, ...]]] = []
             if width >= min_width and len(held) >= min_length:  # a tractor may form
                 by_level: dict[int, list[Card]] = {}
                 for f in held:
-                    if chains or not high[f]:
-                        level = levels[f]
+                    if chains or not high[card_int(f)]:
+                        level = levels[card_int(f)]
                         if level in by_level:
                             by_level[level].append(f)
                         else:
@@ -218,11 +219,11 @@ def unit_blocks(counts: Sequence[int], trump: Trump, rules: Rules) -> list[UnitB
             blocks.append((suit, width, held, tractors))
             width += 1
             if width <= decks:
-                held = [f for f in held if counts[f] >= width]
+                held = [f for f in held if counts[card_int(f)] >= width]
     return blocks
 
 
-def unit_specs(counts: Sequence[int], trump: Trump, rules: Rules) -> list[UnitSpec]:
+def unit_specs(counts: list[int], trump: Trump, rules: Rules) -> list[UnitSpec]:
     """Every distinct unit (single, tuple, tractor) that per-face ``counts`` hold: by
     effective suit, then width; in each, the tuples from the weakest up, then the
     tractors by top level (the shortest first), their faces in index order."""

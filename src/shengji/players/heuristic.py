@@ -35,7 +35,7 @@ from random import Random
 from typing import Final, cast
 
 from shengji.engine.cards import SMALL_JOKER_ID as _SMALL_JOKER_ID
-from shengji.engine.cards import Card, Rank, Suit
+from shengji.engine.cards import Card, Rank, Suit, card_int, card_ints
 from shengji.engine.follow import LegalPlays
 from shengji.engine.friends import FriendCall
 from shengji.engine.lead import Lead, LegalLeads
@@ -72,8 +72,6 @@ from shengji.players.memory import (
     Memory,
     TrickLog,
     beats_single,
-    card_int,
-    card_ints,
     current_winner,
     single_readings,
 )
@@ -603,7 +601,7 @@ class HeuristicPlayer:
 
 def _int_plays(plays: list[tuple[Card, ...]]) -> list[tuple[int, ...]]:
     """``plays`` themselves, their cards typed as ints (see
-    :func:`~shengji.players.memory.card_ints`)."""
+    :func:`~shengji.engine.cards.card_ints`)."""
     return cast("list[tuple[int, ...]]", plays)
 
 

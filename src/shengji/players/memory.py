@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from shengji.engine.cards import ALL_CARDS, Card
+from shengji.engine.cards import ALL_CARDS, Card, card_ints
 from shengji.engine.friends import FriendCall, FriendTracker
 from shengji.engine.lead import Lead, is_rainbow
 from shengji.engine.rules import Partnership, Rules
@@ -447,15 +447,3 @@ def _remove_own(counts: list[int], view: SeatView) -> None:
     if view.kitty is not None:
         for card in card_ints(view.kitty):
             counts[card] -= 1
-
-
-def card_int(card: Card) -> int:
-    """``card`` itself, typed as an int (as :func:`card_ints`)."""
-    return card
-
-
-def card_ints(cards: tuple[Card, ...]) -> tuple[int, ...]:
-    """``cards`` themselves, typed as ints: a mypyc build then indexes and counts with them
-    natively (a Card is an int, but as a non-native class it makes every operation on it
-    generic, and a variable declared ``int`` takes the narrower type of a card assigned)."""
-    return cards
