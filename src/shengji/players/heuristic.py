@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
 from itertools import compress, islice
 from math import comb
 from random import Random
@@ -791,7 +790,7 @@ class _Beater:
                 return None
             suit, level = trump.suit_index[face], trump.levels[face]
             if (suit == now and level > self.cur.top) or (suit == TRUMP and now != TRUMP):
-                return (Unit(suit, width, 1, level, play),)
+                return (make_unit(suit, width, level, (face,)),)  # (play is width faces)
             return None
         if self.plain:
             suits = trump.suit_index
@@ -834,10 +833,19 @@ class _Tables:
         face's suit and level are the trump's)."""
 
 
-@lru_cache(maxsize=32)
+_TABLES: Final[dict[int, _Tables]] = {}
+"""The tables of the trumps seen last, by the trump's identity (each kept alive by its
+tables; a Trump is a dataclass whose hash runs interpreted in the compiled build)."""
+
+
 def _tables(trump: Trump) -> _Tables:
     """The :class:`_Tables` of ``trump`` (shared by the players of a round)."""
-    return _Tables(trump)
+    tables = _TABLES.get(id(trump))
+    if tables is None or tables.trump is not trump:
+        if len(_TABLES) >= 32:
+            _TABLES.clear()
+        tables = _TABLES[id(trump)] = _Tables(trump)
+    return tables
 
 
 def _forced(legal: LegalPlays) -> tuple[Card, ...]:

@@ -18,7 +18,14 @@ from shengji.engine.rules import Partnership, Rules
 from shengji.engine.trick import Play, beats
 from shengji.engine.trump import TRUMP as _TRUMP_SUIT
 from shengji.engine.trump import Trump
-from shengji.engine.units import LevelCounts, Reading, Unit, counts_of_suit, placements
+from shengji.engine.units import (
+    LevelCounts,
+    Reading,
+    Unit,
+    counts_of_suit,
+    make_unit,
+    placements,
+)
 from shengji.game.deal import pack_counts
 from shengji.game.scoresheet import TrickRecord
 from shengji.game.view import SeatView
@@ -422,22 +429,23 @@ def beats_single(play: tuple[Card, ...], current: Unit, trump: Trump) -> Reading
 
 _singles: Final[list[tuple[Trump, tuple[Reading, ...]]]] = []
 """The single-card readings of the last trump asked for."""
-_SINGLES: Final[dict[Trump, tuple[Reading, ...]]] = {}
-"""The single-card readings of each trump seen (equal trumps order the cards alike)."""
+_SINGLES: Final[dict[int, tuple[Trump, tuple[Reading, ...]]]] = {}
+"""The single-card readings of each trump seen, by the trump's identity (a Trump is a
+dataclass whose hash runs interpreted in the compiled build)."""
 
 
 def single_readings(trump: Trump) -> tuple[Reading, ...]:
     """Per face, its reading as a single under ``trump`` (made once per trump)."""
     if _singles and _singles[0][0] is trump:
         return _singles[0][1]
-    readings = _SINGLES.get(trump)
-    if readings is None:
+    known = _SINGLES.get(id(trump))
+    if known is None or known[0] is not trump:
         if len(_SINGLES) >= 256:
             _SINGLES.clear()
-        readings = _SINGLES[trump] = tuple(
-            (Unit(trump.suit_index[c], 1, 1, trump.levels[c], (c,)),) for c in ALL_CARDS)
-    _singles[:] = [(trump, readings)]
-    return readings
+        known = _SINGLES[id(trump)] = (trump, tuple(
+            (make_unit(trump.suit_index[c], 1, trump.levels[c], (c,)),) for c in ALL_CARDS))
+    _singles[:] = [known]
+    return known[1]
 
 
 def _remove_own(counts: list[int], view: SeatView) -> None:
