@@ -251,7 +251,11 @@ class Hand:
 
     __slots__ = ("_counts", "_size")
 
-    def __init__(self, cards: str | Iterable[Card | str] = ()) -> None:
+    def __init__(self, cards: str | Iterable[Card | str] = (), *,
+                 _counts: list[int] | None = None, _size: int = 0) -> None:
+        if _counts is not None:  # (copy: its counts, not an empty list replaced)
+            self._counts, self._size = _counts, _size
+            return
         self._counts = [0] * FACES
         self._size = 0
         if cards != ():
@@ -333,10 +337,7 @@ class Hand:
 
     def copy(self) -> Hand:
         """An independent copy."""
-        other = Hand()
-        other._counts = self._counts.copy()
-        other._size = self._size
-        return other
+        return Hand(_counts=self._counts.copy(), _size=self._size)
 
     def __iter__(self) -> Iterator[Card]:
         return iter(self.cards())
