@@ -378,7 +378,7 @@ def card_ints(cards: tuple[Card, ...]) -> tuple[int, ...]:
     return cards
 
 
-def hand_sizes(hands: Iterable[Hand]) -> tuple[int, ...]:
+def hand_sizes(hands: list[Hand]) -> tuple[int, ...]:
     """How many cards each hand holds (``len`` of each, without a call per hand)."""
     return tuple([hand._size for hand in hands])
 

@@ -1041,7 +1041,7 @@ class Round:
                 for i in buried:
                     if i >= done and actions[i].seat != seat:
                         added[i - done] = Bury(actions[i].seat, ())
-            log += added
+            log.extend(added)
         return log, length
 
     def tricks_tuple(self) -> tuple[TrickRecord, ...]:
