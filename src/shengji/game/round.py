@@ -308,6 +308,10 @@ class Round:
         self._has_bid: dict[int, tuple[tuple[int, tuple[Rank, ...]], bool]] = {}
         self._shows: tuple[bool, ...] | None = None
         """:meth:`_showable`, made again after each change of the bids or ranks."""
+        self.view_settled: tuple[Phase, dict[str, object]] | None = None
+        """The fields of a view that no action changes once the tricks start, for the
+        phase they were read in (kept by :meth:`SeatView.of
+        <shengji.game.view.SeatView.of>` in the play and after it)."""
 
     # -- seats and sides -------------------------------------------------------------
 

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from shengji.game.round import Round
 
 _DONE: Final = Phase.DONE
-"""The phase as a module constant (an enum member access is a class lookup each time)."""
+_PLAY: Final = Phase.PLAY
+"""The phases as module constants (an enum member access is a class lookup each time)."""
 
 
 @mypyc_attr(native_class=False)  # a plain class even when compiled: made by filling __dict__
@@ -73,25 +74,22 @@ class SeatView:
         sees_kitty = owner == seat or (phase is _DONE and rules.kitty_revealed)
         trick, tracker, result = rnd.trick, rnd.tracker, rnd.result
         # a copy of a filled dict, its values then set, costs half a dict display as big
-        values = _FIELDS.copy()
+        if phase is _PLAY or phase is _DONE:  # (the settled fields filled once per phase)
+            settled = rnd.view_settled
+            if settled is None or settled[0] is not phase:
+                settled = rnd.view_settled = (phase, _settled(rnd))
+            values = settled[1].copy()
+        else:
+            values = _settled(rnd)
         values["seat"] = seat
-        values["rules"] = rules
         values["phase"] = phase
         values["to_move"] = rnd.to_move
         values["hand"] = rnd.sorted_hand(seat)
         values["hand_sizes"] = hand_sizes(rnd.hands)
-        values["levels"] = rnd.levels
-        values["dealer"] = rnd.dealer
         values["declarers"] = rnd.declarers
-        values["trump"] = rnd.trump
-        values["bids"] = rnd.bidding.shown
-        values["exposed"] = rnd.exposed
-        values["removed"] = rnd.removed
-        values["kitty_turned"] = rnd.kitty_turned
         if sees_kitty and owner is not None:
             values["kitty"] = rnd.kitty
         if tracker is not None:
-            values["calls"] = tracker.calls
             values["friends"] = tracker.friends
         if trick is not None:
             values["trick_leader"] = trick.leader
@@ -114,6 +112,25 @@ class SeatView:
         others = sum(n for s, n in enumerate(self.hand_sizes) if s != self.seat)
         kitty = 0 if self.kitty is not None else self.rules.kitty_size
         return others + kitty
+
+
+def _settled(rnd: Round) -> dict[str, object]:
+    """:data:`_FIELDS` with the fields that no action changes once the tricks start, the
+    same for every seat: the rules, levels, dealer, trump, bids, exposed cards, removed
+    cards, turned kitty cards and friend calls."""
+    values = _FIELDS.copy()
+    values["rules"] = rnd.rules
+    values["levels"] = rnd.levels
+    values["dealer"] = rnd.dealer
+    values["trump"] = rnd.trump
+    values["bids"] = rnd.bidding.shown
+    values["exposed"] = rnd.exposed
+    values["removed"] = rnd.removed
+    values["kitty_turned"] = rnd.kitty_turned
+    tracker = rnd.tracker
+    if tracker is not None:
+        values["calls"] = tracker.calls
+    return values
 
 
 class _History:
