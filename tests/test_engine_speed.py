@@ -338,3 +338,17 @@ def test_has_option_is_whether_options_lists_a_bid(rules: Rules) -> None:
             if options:
                 bidding.bid(seat, rng.choice(options).cards)
     assert 0 < found < asked
+
+
+def test_the_rounds_shuffle_is_the_standard_librarys() -> None:
+    """The round's compiled shuffle makes the order ``Random.shuffle`` makes and leaves
+    the generator in the same state (the seeds' deals stay as they were)."""
+    from shengji.game.round import _shuffle
+
+    for seed in range(300):
+        for size in (0, 1, 2, 3, 7, 8, 9, 54, 100, 107, 108, 162, 216):
+            expected, cards = list(range(size)), list(range(size))
+            theirs, ours = Random(seed), Random(seed)
+            theirs.shuffle(expected)
+            _shuffle(ours, cards)  # (ints stand for cards)
+            assert cards == expected and ours.getstate() == theirs.getstate()
