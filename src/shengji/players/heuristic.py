@@ -367,7 +367,9 @@ class HeuristicPlayer:
         assert trump is not None
         index = trump.suit_index
         mine = sum([1 for c in view.hand if index[c] == TRUMP])
-        unseen = sum(map(memory.unseen.__getitem__, trump.suit_faces[TRUMP]))
+        counts, unseen = memory.unseen, 0
+        for face in card_ints(trump.suit_faces[TRUMP]):
+            unseen += counts[face]
         return mine >= max(4, unseen)
 
     def _reserve(self, view: SeatView, memory: Memory) -> frozenset[Card]:

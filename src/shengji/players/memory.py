@@ -298,8 +298,11 @@ class Memory:
             else:
                 counts = list(log.pack)
                 _remove_own(counts, view)
-            unseen = self._unseen = (
-                counts if min(counts) >= 0 else [c if c > 0 else 0 for c in counts])
+            for count in counts:  # (a loop: min() is a generic call in the compiled build)
+                if count < 0:
+                    counts = [c if c > 0 else 0 for c in counts]
+                    break
+            unseen = self._unseen = counts
         return unseen
 
     @property
