@@ -620,3 +620,20 @@ def test_forced_play_is_the_play_the_player_would_choose() -> None:
                     assert forced == action and str(forced) == str(action)
             match.apply(action)
         assert plays > 40 and found > plays // 20, (rules, plays, found)
+
+
+def test_first_by_is_the_stable_sort_by_the_tables_ranks() -> None:
+    """The candidates' cheapest and richest fillings, sorted as ints, are the first cards
+    of ``sorted(pool, key=order.__getitem__)`` (ties in the pool's order)."""
+    from shengji.players.heuristic import _first_by, _tables
+
+    rng = Random(3)
+    for _ in range(500):
+        rank = rng.choice([None, *Rank])
+        trump = Trump(rank, rng.choice([None, *Suit]) if rank is not None else None)
+        tables = _tables(trump)
+        pool = [Card(rng.randrange(54)) for _ in range(rng.randrange(40))]
+        for order in (tables.cheap, tables.rich):
+            for need in range(6):
+                assert _first_by(pool, order, need) == tuple(
+                    sorted(pool, key=order.__getitem__)[:need])

@@ -547,11 +547,7 @@ class HeuristicPlayer:
                 pool = list(view.hand)  # sorted: equal cards together, as the count lists them
             tables = self._tables(trump)
             for order in (tables.cheap, tables.rich):
-                if need == 1 and pool:  # the first of the sorted pool
-                    _offer(results, (*forced, min(pool, key=order.__getitem__)), legal, checked)
-                else:
-                    _offer(results, forced + tuple(sorted(pool, key=order.__getitem__)[:need]),
-                           legal, checked)
+                _offer(results, forced + _first_by(pool, order, need), legal, checked)
             if mode == "free" and not forced:  # trumps that fill the whole play
                 extra = self._trump_plays(view, legal, pool)
                 if extra is not None:
@@ -604,6 +600,15 @@ def _int_plays(plays: list[tuple[Card, ...]]) -> list[tuple[int, ...]]:
     """``plays`` themselves, their cards typed as ints (see
     :func:`~shengji.engine.cards.card_ints`)."""
     return cast("list[tuple[int, ...]]", plays)
+
+
+def _first_by(pool: list[Card], order: tuple[int, ...], need: int) -> tuple[Card, ...]:
+    """``tuple(sorted(pool, key=order.__getitem__)[:need])``, sorting ints natively (the
+    key's rank, then the card's place in the pool: the same stable order)."""
+    size = len(pool)
+    keys = [order[card_int(card)] * size + i for i, card in enumerate(pool)]
+    keys.sort()
+    return tuple([pool[key % size] for key in keys[:need]])
 
 
 def _offer(results: list[tuple[Card, ...]], play: tuple[Card, ...], legal: LegalPlays,
