@@ -637,3 +637,26 @@ def test_first_by_is_the_stable_sort_by_the_tables_ranks() -> None:
             for need in range(6):
                 assert _first_by(pool, order, need) == tuple(
                     sorted(pool, key=order.__getitem__)[:need])
+
+
+def test_forced_from_the_counts_is_the_legal_sets() -> None:
+    """The heuristic's forced cards, read from the counts, are the legal set's, in its
+    order."""
+    from shengji.players.heuristic import _forced
+
+    rng = Random(11)
+    checked = 0
+    for _ in range(600):
+        rules = rng.choice([Rules(), Rules(decks=3), Rules(decks=1)])
+        rank = rng.choice([None, *Rank])
+        trump = Trump(rank, rng.choice([None, *Suit]) if rank is not None else None)
+        pack = [Card(i) for i in range(54) for _ in range(rules.decks)]
+        rng.shuffle(pack)
+        size = rng.randrange(1, 4)
+        lead = Lead.from_cards((pack[0],) * min(size, rules.decks), trump, rules)
+        hand = Hand(pack[1:rng.randrange(2, 30)])
+        legal = LegalPlays(hand, lead, trump, rules)
+        if legal.mode in ("free", "short"):
+            assert _forced(legal) == legal.forced
+            checked += 1
+    assert checked > 100

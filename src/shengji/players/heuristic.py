@@ -869,13 +869,14 @@ def _forced(legal: LegalPlays) -> tuple[Card, ...]:
         return () if fits else legal.forced
     if not fits:
         return legal.forced
-    trump, counts = legal.trump, hand.counts
+    counts, faces = hand.counts, legal.trump.suit_faces[legal.suit]
     mine: list[Card] = []
-    for face in trump.suit_faces[legal.suit]:
-        k = counts[face]
+    for i in range(len(faces) - 1, -1, -1):  # the strongest first: the trump's sorted order
+        face = faces[i]
+        k = counts[card_int(face)]
         if k:
             mine += [face] * k
-    return tuple(trump.sorted(mine))
+    return tuple(mine)
 
 
 def _card_cost(card: Card, trump: Trump) -> float:
