@@ -320,18 +320,22 @@ class Hand:
     def cards(self) -> list[Card]:
         """All cards in index order, copies repeated."""
         cards: list[Card] = []
-        for card, n in zip(ALL_CARDS, self._counts, strict=True):
+        counts = self._counts  # (indexed in a plain loop: zip() is generic when compiled)
+        for face in range(FACES):
+            n = counts[face]
             if n == 1:
-                cards.append(card)
+                cards.append(ALL_CARDS[face])
             elif n:
-                cards += [card] * n
+                cards += [ALL_CARDS[face]] * n
         return cards
 
     def card_at(self, index: int) -> Card:
         """``cards()[index]`` (0 <= index < len), without listing the cards."""
-        for card, n in zip(ALL_CARDS, self._counts, strict=True):
+        counts = self._counts
+        for face in range(FACES):
+            n = counts[face]
             if index < n:
-                return card
+                return ALL_CARDS[face]
             index -= n
         raise IndexError("hand index out of range")
 
