@@ -30,7 +30,7 @@ takes the last one back. :meth:`Round.view` is what one seat may know.
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
 from itertools import combinations
 from random import Random
@@ -87,8 +87,9 @@ if TYPE_CHECKING:
     from shengji.game.view import SeatView
 
 
-_VIEW: type[SeatView] | None = None
-"""The view class (:meth:`Round.view` imports it once)."""
+_VIEW_OF: Final[list[Callable[[Round, int], SeatView]]] = []
+"""``SeatView.of`` (:meth:`Round.view` imports it once, and keeps the bound method: its
+lookup on the plain class cost more than the call)."""
 
 _DRAWS: Final[dict[int, Draw]] = {}
 """One Draw action per seat, for :meth:`Round.only_draw` and the deal's legal sets."""
@@ -1023,12 +1024,11 @@ class Round:
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know now: its own hand and everything public."""
-        global _VIEW
-        if _VIEW is None:  # imported here: the view module imports this one
+        if not _VIEW_OF:  # imported here: the view module imports this one
             from shengji.game.view import SeatView
 
-            _VIEW = SeatView
-        return _VIEW.of(self, seat)
+            _VIEW_OF.append(SeatView.of)
+        return _VIEW_OF[0](self, seat)
 
     def sorted_hand(self, seat: int) -> tuple[Card, ...]:
         """The cards of ``seat`` as its view shows them (by the trump's order, strongest
