@@ -9,7 +9,7 @@ that is the "no card memory" baseline players are measured against.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, TypeVar
 
 from shengji.engine.cards import ALL_CARDS, Card, card_ints
 from shengji.engine.friends import FriendCall, FriendTracker
@@ -29,6 +29,8 @@ from shengji.engine.units import (
 from shengji.game.deal import pack_counts
 from shengji.game.scoresheet import TrickRecord
 from shengji.game.view import SeatView
+
+T = TypeVar("T")
 
 TRUMP: Final = _TRUMP_SUIT
 """The trump suit's index (Final: a mypyc build keeps module constants in C statics, not
@@ -153,7 +155,7 @@ def _pack(rules: Rules, removed: tuple[Card, ...]) -> tuple[int, ...]:
         if last[0] is rules and last[1] == removed:
             return last[2]
     pack = pack_counts(rules, removed)
-    _PACKS[:] = [(rules, removed, pack)]
+    _keep(_PACKS, (rules, removed, pack))
     return pack
 
 
@@ -415,7 +417,7 @@ def current_winner(view: SeatView, trump: Trump, lead: Lead | None = None
             better = beats(play.cards, reading, lead, trump, rules)
         if better is not None:
             reading, winner = better, play.seat
-    _last_trick[:] = [(trump, rules, trick, winner, reading, lead)]
+    _keep(_last_trick, (trump, rules, trick, winner, reading, lead))
     return winner, reading, lead
 
 
@@ -447,8 +449,17 @@ def single_readings(trump: Trump) -> tuple[Reading, ...]:
             _SINGLES.clear()
         known = _SINGLES[id(trump)] = (trump, tuple(
             (make_unit(trump.suit_index[c], 1, trump.levels[c], (c,)),) for c in ALL_CARDS))
-    _singles[:] = [known]
+    _keep(_singles, known)
     return known[1]
+
+
+def _keep(cell: list[T], value: T) -> None:
+    """Make ``value`` the one item of ``cell`` (a slice assignment is a generic call in the
+    compiled build)."""
+    if cell:
+        cell[0] = value
+    else:
+        cell.append(value)
 
 
 def _remove_own(counts: list[int], view: SeatView) -> None:
