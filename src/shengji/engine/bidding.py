@@ -114,6 +114,8 @@ class Bidding:
     def __init__(self, rules: Rules, ranks: Sequence[Rank], teams: Sequence[int] | None = None,
                  eligible: Iterable[int] | None = None) -> None:
         self.rules = rules
+        self._fluid = rules.partnership == Partnership.FLUID
+        """(read at every bid judged: a Rules field and an enum member are lookups)"""
         self.ranks = tuple(ranks)
         self.teams = tuple(teams) if teams is not None else tuple(range(len(ranks)))
         self.eligible = frozenset(range(len(ranks)) if eligible is None else eligible)
@@ -179,7 +181,7 @@ class Bidding:
         why it cannot be made (ignoring strength)."""
         rules = self.rules
         current = self.declaration
-        fluid = rules.partnership == Partnership.FLUID
+        fluid = self._fluid
         if card.is_joker:
             if rules.joker_bids == JokerBids.OFF:
                 return _why("bid-no-jokers")
