@@ -298,11 +298,17 @@ class Play:
     cards: tuple[Card, ...]
 
     def __post_init__(self) -> None:
-        _check_seat("play", _raw(self, "seat"))
-        _set_cards(self, "play")
+        _check_play(self)
 
     def __str__(self) -> str:
         return f"{self.seat} play {format_cards(self.cards)}"
+
+
+def _check_play(play: Play) -> None:
+    """:meth:`Play.__post_init__`'s checks (called directly by :func:`as_action`: a
+    method call on a plain class is a lookup)."""
+    _check_seat("play", _raw(play, "seat"))
+    _set_cards(play, "play")
 
 
 def made_play(seat: int, cards: tuple[Card, ...]) -> Play:
@@ -318,16 +324,15 @@ Action = Draw | Bid | Withdraw | Pass | Expose | Declare | Bury | Call | Show | 
 ACTION_TYPES: Final = (Draw, Bid, Withdraw, Pass, Expose, Declare, Bury, Call, Show, Play)
 """The classes of :data:`Action`, for ``isinstance``."""
 
-_PLAY_FIRST: Final = (Play, *ACTION_TYPES)
-"""The same, plays (most actions) first: ``isinstance`` with a tuple reads an object's
-``__class__`` once for each class before its own."""
-
 
 def as_action(action: object) -> Action:
     """``action`` itself if it is an action, its reading if it is notation text
     (``"0 play KS KS"``); otherwise :class:`ActionError` saying what is allowed."""
-    if isinstance(action, _PLAY_FIRST):
-        action.__post_init__()  # an object made around the constructor is checked too
+    if type(action) is Play:  # most actions
+        _check_play(action)  # an object made around the constructor is checked too
+        return action
+    if isinstance(action, ACTION_TYPES):
+        action.__post_init__()
         return action
     if isinstance(action, str):
         try:
