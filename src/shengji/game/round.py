@@ -37,7 +37,16 @@ from random import Random
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from shengji.engine.bidding import Bidding
-from shengji.engine.cards import ALL_CARDS, Card, Hand, Rank, Suit, format_cards, missing_cards
+from shengji.engine.cards import (
+    ALL_CARDS,
+    Card,
+    Hand,
+    Rank,
+    Suit,
+    card_int,
+    format_cards,
+    missing_cards,
+)
 from shengji.engine.follow import LegalPlays
 from shengji.engine.friends import FriendCall, FriendTracker, call_reason, single_call_reason
 from shengji.engine.lead import LegalLeads, PlayError
@@ -194,6 +203,21 @@ def _shuffle(rng: Random, cards: list[Card]) -> None:
         while r >= bound:
             r = getrandbits(k)
         cards[i], cards[r] = cards[r], cards[i]
+
+
+def _place(cards: list[Card], keys: tuple[int, ...], card: Card) -> int:
+    """Where ``card`` is in ``cards`` if they are in the trump's sorted order (``keys``, the
+    trump's order keys, from the highest): a binary search, where ``list.remove`` compares
+    every card before it."""
+    key = keys[card_int(card)]
+    low, high = 0, len(cards)
+    while low < high:
+        middle = (low + high) // 2
+        if keys[card_int(cards[middle])] > key:
+            low = middle + 1
+        else:
+            high = middle
+    return low
 
 
 def _teams(rules: Rules) -> tuple[int, ...]:
@@ -999,8 +1023,13 @@ class Round:
         cached = self._sorted.get(seat)
         if cached is not None and cached[0] is hand:
             cards = list(cached[1])
+            keys = trick.trump.order_keys
             for card in played:  # removing keeps the rest in order
-                cards.remove(card)
+                at = _place(cards, keys, card)
+                if at < len(cards) and cards[at] is card:
+                    del cards[at]
+                else:  # (not the trump's order, or an equal card that is another object)
+                    cards.remove(card)
             self._sorted[seat] = (hand, tuple(cards))
         if self.tracker is not None:
             self.tracker.play(seat, played)
