@@ -350,5 +350,5 @@ def test_the_rounds_shuffle_is_the_standard_librarys() -> None:
             expected, cards = list(range(size)), list(range(size))
             theirs, ours = Random(seed), Random(seed)
             theirs.shuffle(expected)
-            _shuffle(ours, cards)  # (ints stand for cards)
+            _shuffle(ours, cards)
             assert cards == expected and ours.getstate() == theirs.getstate()

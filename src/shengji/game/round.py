@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
 from itertools import combinations
 from random import Random
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
 from shengji.engine.bidding import Bidding
 from shengji.engine.cards import (
@@ -95,6 +95,8 @@ except ImportError:  # only a mypyc build reads the decorator; pure Python ignor
 if TYPE_CHECKING:
     from shengji.game.view import SeatView
 
+
+T = TypeVar("T")
 
 _VIEW_OF: Final[list[Callable[[Round, int], SeatView]]] = []
 """``SeatView.of`` (:meth:`Round.view` imports it once, and keeps the bound method: its
@@ -188,12 +190,12 @@ def _pass_action(seat: int) -> Pass:
     return action
 
 
-def _shuffle(rng: Random, cards: list[Card]) -> None:
-    """``rng.shuffle(cards)``, the same swaps from the same random bits (the standard
+def _shuffle(rng: Random, items: list[T]) -> None:
+    """``rng.shuffle(items)``, the same swaps from the same random bits (the standard
     library's algorithm: ``Random.shuffle`` and ``_randbelow_with_getrandbits``), without
     the interpreted code per card (a fifth of a compiled deal's making)."""
     getrandbits = rng.getrandbits
-    n = len(cards)
+    n = len(items)
     k = n.bit_length()
     for i in range(n - 1, 0, -1):
         bound = i + 1
@@ -202,7 +204,7 @@ def _shuffle(rng: Random, cards: list[Card]) -> None:
         r = getrandbits(k)
         while r >= bound:
             r = getrandbits(k)
-        cards[i], cards[r] = cards[r], cards[i]
+        items[i], items[r] = items[r], items[i]
 
 
 def _place(cards: list[Card], keys: tuple[int, ...], card: Card) -> int:
