@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from shengji.engine.cards import Card, Hand, card_points, format_cards, parse_cards
+from shengji.engine.cards import Card, Hand, card_ints, card_points, format_cards, parse_cards
 from shengji.engine.follow import LegalPlays, Structure, structure_of
 from shengji.engine.lead import Lead, LegalLeads, PlayError, is_rainbow
 from shengji.engine.plain import filled
@@ -271,19 +271,21 @@ def beats(cards: Sequence[Card], current: Reading, lead: Lead, trump: Trump, rul
         # may win with led-suit cards and trumps together
         return _card_by_card(cards, current, lead.suit, trump)
     suits = trump.suit_index
-    suit = suits[cards[0]]
+    faces = card_ints(tuple(cards))  # (the cards as ints index the tables natively)
+    first = faces[0]
+    suit = suits[first]
     if suit != lead.suit and suit != TRUMP:
         return None
-    for card in cards:
-        if suits[card] != suit:
+    for face in faces:
+        if suits[face] != suit:
             return None
     if suit != current[0].suit and suit != TRUMP:
         return None
     if not throw:
-        width = len(cards)
-        if width <= rules.decks and cards.count(cards[0]) == width:
+        width = len(faces)
+        if width <= rules.decks and faces.count(first) == width:
             # one face (a single, a pair...) on a tuple: no unit made unless it wins
-            level, led, other = trump.levels[cards[0]], lead.units[0], current[0]
+            level, led, other = trump.levels[first], lead.units[0], current[0]
             if led.width != width or led.length != 1 or not (
                     level > other.top if suit == other.suit else suit == TRUMP):
                 return None
