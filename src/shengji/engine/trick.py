@@ -276,14 +276,17 @@ def beats(cards: Sequence[Card], current: Reading, lead: Lead, trump: Trump, rul
     suit = suits[first]
     if suit != lead.suit and suit != TRUMP:
         return None
+    one_face = True  # (copies of the first card only)
     for face in faces:
         if suits[face] != suit:
             return None
+        if face != first:
+            one_face = False
     if suit != current[0].suit and suit != TRUMP:
         return None
     if not throw:
         width = len(faces)
-        if width <= rules.decks and faces.count(first) == width:
+        if width <= rules.decks and one_face:
             # one face (a single, a pair...) on a tuple: no unit made unless it wins
             level, led, other = trump.levels[first], lead.units[0], current[0]
             if led.width != width or led.length != 1 or not (
