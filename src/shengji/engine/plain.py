@@ -8,19 +8,37 @@ instead, from values they vouch for (no checks).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final, TypeVar
 
 T = TypeVar("T")
 
 _NEW: Final = object.__new__
-_SET: Final = object.__setattr__
-"""``object``'s methods, kept (a compiled ``object.__new__(...)`` looks up ``object`` and
+"""``object.__new__``, kept (a compiled ``object.__new__(...)`` looks up ``object`` and
 then its method at every call)."""
+
+_SETTERS: Final[dict[type, Callable[[object, dict[str, object]], None]]] = {}
+"""Per class, the setter of its instances' attribute dictionary (its ``__dict__``
+descriptor's ``__set__``: cheaper to call than ``object.__setattr__``)."""
 
 
 def filled(cls: type[T], fields: dict[str, object]) -> T:
     """A new ``cls`` whose attributes are ``fields`` (the dictionary itself becomes the
     instance's: pass a new one). ``cls`` must be a plain class (one with a ``__dict__``)."""
     obj: T = _NEW(cls)
-    _SET(obj, "__dict__", fields)
+    setter = _SETTERS.get(cls)
+    if setter is None:
+        setter = _SETTERS[cls] = _dict_setter(cls)
+    setter(obj, fields)
     return obj
+
+
+def _dict_setter(cls: type) -> Callable[[object, dict[str, object]], None]:
+    """The ``__set__`` of the ``__dict__`` descriptor ``cls`` has (from its class or the
+    first base that gives its instances a dictionary)."""
+    for klass in cls.__mro__:
+        descriptor = vars(klass).get("__dict__")
+        if descriptor is not None:
+            setter: Callable[[object, dict[str, object]], None] = descriptor.__set__
+            return setter
+    raise TypeError(f"{cls.__name__} instances have no attribute dictionary")

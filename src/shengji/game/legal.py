@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from random import Random
-from typing import TypeGuard
+from typing import Final, TypeGuard
 
 from shengji.engine.cards import Card
 from shengji.engine.follow import LegalPlays
@@ -27,6 +27,7 @@ __all__ = ["ActionError", "Legal", "PlayLegal", "nothing"]
 NOTHING_TO_DO = Reason("do-nothing")
 NONE_LEGAL_REASON = Reason("not-your-turn")
 PLAY_NEEDED = Reason("play-needed")
+_DO_LEAD: Final = Reason("do-lead")
 
 
 class Legal:
@@ -95,18 +96,23 @@ class PlayLegal(Legal):
     (:attr:`plays`) as actions. The round takes the play :meth:`random` drew, or the
     last play found legal here, without checking it again (:meth:`vouches`)."""
 
-    def __init__(self, seat: int, plays: LegalLeads | LegalPlays,
-                 summary: Reason | Callable[[], Reason]) -> None:
-        # Legal.__init__'s attributes, set here without the call (one per play position)
+    def __init__(self, seat: int, plays: LegalLeads | LegalPlays) -> None:
+        # Legal.__init__'s attributes, set here without the call (one per play position;
+        # no summary: :attr:`summary` reads the plays when asked)
         self.seat = seat
         self.plays = plays
         self._reason = _no_reason
         self._actions = _no_actions
         self._sample = None
-        self._summary = summary
         self._legal = plays
         self._drawn: tuple[Play, int, tuple[Card, ...]] | None = None
         self._checked: tuple[Play, int, tuple[Card, ...]] | None = None
+
+    @property
+    def summary(self) -> Reason:
+        """What the seat may do: lead, or the obligations of its follow."""
+        plays = self._legal
+        return _DO_LEAD if isinstance(plays, LegalLeads) else plays.describe()
 
     def vouches(self, action: object) -> TypeGuard[Play]:
         """Whether ``action`` is the very play :meth:`random` last drew or the last one

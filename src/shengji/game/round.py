@@ -115,7 +115,6 @@ them well-formed without reading their fields, which a forged action may have wr
 _BIDS: Final[dict[tuple[int, tuple[Card, ...]], Bid]] = {}
 """The Bid actions listed as options, by seat and cards (made once, listed often)."""
 
-_DO_LEAD: Final = Reason("do-lead")
 _DO_VERBS: Final[dict[tuple[str, ...], Reason]] = {}
 """The summaries of bidding legal sets, by their verbs (made once: a Reason renders its
 text when made)."""
@@ -614,9 +613,8 @@ class Round:
         legal = self._plays
         if legal is None:
             legal = self._plays = trick.legal(self.hands[seat].copy())
-        summary = _DO_LEAD if isinstance(legal, LegalLeads) else legal.describe
         # a new object for every position: a play drawn from an older one is checked in full
-        play_legal = self._trust = PlayLegal(seat, legal, summary)
+        play_legal = self._trust = PlayLegal(seat, legal)
         return play_legal
 
     def play_rules(self, seat: int) -> LegalLeads | LegalPlays:

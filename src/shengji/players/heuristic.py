@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from itertools import compress, islice
+from itertools import islice
 from math import comb
 from random import Random
 from typing import Final, cast
@@ -606,6 +606,13 @@ def _first_by(pool: list[Card], order: tuple[int, ...], need: int) -> tuple[Card
     """``tuple(sorted(pool, key=order.__getitem__)[:need])``, sorting ints natively (the
     key's rank, then the card's place in the pool: the same stable order)."""
     size = len(pool)
+    if need == 1 and size:  # the first of the lowest rank: no list of keys
+        best, low = 0, order[card_int(pool[0])]
+        for i in range(1, size):
+            rank = order[card_int(pool[i])]
+            if rank < low:
+                best, low = i, rank
+        return (pool[best],)
     keys = [order[card_int(card)] * size + i for i, card in enumerate(pool)]
     keys.sort()
     return tuple([pool[key % size] for key in keys[:need]])
@@ -686,7 +693,15 @@ def _follows(legal: LegalPlays, rules: Rules, tables: _Tables) -> list[tuple[Car
         return _UNLISTED
     counts, size = legal.hand.counts, legal.count
     strong = tables.strong[legal.suit]
-    faces = list(compress(strong, map(counts.__getitem__, strong)))  # the faces held
+    # the faces held and their copies (a plain loop, the faces as ints: compress and map
+    # are generic calls)
+    faces: list[Card] = []
+    held: list[int] = []  # (by position: no Card index below)
+    for i, index in enumerate(card_ints(strong)):  # (index: a face as an int, not a Card)
+        k = counts[index]
+        if k:
+            faces.append(strong[i])
+            held.append(k)
     if size == 1:
         return [(f,) for f in faces]
     pairs = 0  # the pairs a follow must hold
@@ -695,11 +710,10 @@ def _follows(legal: LegalPlays, rules: Rules, tables: _Tables) -> list[tuple[Car
         if len(units) == 1 and units[0].width == 2 and units[0].length == 1 and not (
                 rules.decks > 2 and rules.tuple_follow == TupleFollow.PROTECT):
             # a pair led, and a pair held: the pairs are the follows
-            return [(f, f) for f in faces if counts[f] >= 2]
+            return [(f, f) for i, f in enumerate(faces) if held[i] >= 2]
         if rules.decks != 2 or rules.tuple_follow not in (
                 TupleFollow.DRAW_OUT, TupleFollow.BREAKDOWN) or len(legal.target) != 1 or any(
-                u.length > 1 or u.width > 2 for u in units) or any(
-                counts[f] > 2 for f in faces):
+                u.length > 1 or u.width > 2 for u in units) or any(k > 2 for k in held):
             return _UNLISTED
         # pairs and singles led: as many of the pair places as the hand can fill
         pairs = legal.target[0]
@@ -707,7 +721,6 @@ def _follows(legal: LegalPlays, rules: Rules, tables: _Tables) -> list[tuple[Car
         # no structure to give: every choice of ``size`` cards of the suit (at least as
         # many as the choices of ``size`` distinct faces)
         return _MANY
-    held = [counts[f] for f in faces]  # (by position: no Card index in the search)
     found: list[tuple[Card, ...]] = []
     if size == 2 and not pairs:  # most such follows: :func:`_list_follows` unrolled
         for i, face in enumerate(faces):

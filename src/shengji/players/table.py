@@ -33,9 +33,10 @@ def decide(game: Round | Match, seat: int, player: Player) -> Action:
         if draw is not None:
             return draw
         legal = game.legal(seat)
-        forced = only_action(legal)
-        if forced is not None:
-            return forced
+        if seat != rnd.drawer:  # (the drawer that may bid has a choice: draw or bid)
+            forced = only_action(legal)
+            if forced is not None:
+                return forced
         return player.act(game.view(seat), legal)
     legal = game.legal(seat)
     if rnd.phase is _PLAY and type(player) is HeuristicPlayer:
