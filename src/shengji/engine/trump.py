@@ -35,6 +35,7 @@ from shengji.engine.cards import (
     NotationError,
     Rank,
     Suit,
+    card_int,
 )
 
 TRUMP: Final = 4
@@ -183,7 +184,11 @@ class Trump:
             return listed
         if len(listed) < 2:
             return listed
-        return sorted(listed, key=self.order_keys.__getitem__, reverse=descending)
+        # the order keys sorted as ints (no key function called per card), each read back
+        # as its card (a key's low six bits are the card's index; cards are unique objects)
+        keys = self.order_keys
+        ordered = sorted([keys[card_int(card)] for card in listed], reverse=descending)
+        return [ALL_CARDS[key & 63] for key in ordered]
 
     def suit_size(self, suit: EffectiveSuit) -> int:
         """How many levels the effective suit has."""
