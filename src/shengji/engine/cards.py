@@ -366,8 +366,10 @@ class Hand:
 
 def card_points(cards: Iterable[Card]) -> int:
     """The trick points of ``cards`` (each K and 10: 10, each 5: 5), read from a table."""
-    points = _POINTS
-    return sum([points[card] for card in cards])
+    points, total = _POINTS, 0
+    for card in cards:  # (a plain loop, the card as an int: sum() is a generic call)
+        total += points[card_int(card)]
+    return total
 
 
 def card_int(card: Card) -> int:

@@ -115,7 +115,10 @@ class Trick:
     @property
     def points(self) -> int:
         """Card points in the trick so far."""
-        return card_points([c for p in self.plays for c in p.cards])
+        total = 0
+        for play in self.plays:
+            total += card_points(play.cards)
+        return total
 
     @property
     def largest_unit_size(self) -> int:

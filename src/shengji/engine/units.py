@@ -105,13 +105,14 @@ def level_counts(cards: Iterable[Card], trump: Trump) -> dict[int, LevelCounts]:
 def counts_of_suit(counts: list[int], suit: int, trump: Trump) -> LevelCounts:
     """The cards of one effective suit in a per-face count list."""
     result: LevelCounts = {}
-    levels = trump.levels
-    for face in trump.suit_faces[suit]:
-        n = counts[face]
+    levels, faces = trump.levels, trump.suit_faces[suit]
+    for i, index in enumerate(card_ints(faces)):  # (index: the face as an int)
+        n = counts[index]
         if n:
-            by_face = result.get(levels[face])
+            face, level = faces[i], levels[index]
+            by_face = result.get(level)
             if by_face is None:
-                result[levels[face]] = {face: n}
+                result[level] = {face: n}
             else:
                 by_face[face] = n
     return result
