@@ -52,6 +52,7 @@ from shengji.engine.cards import (
     ALL_CARDS,
     Card,
     Hand,
+    card_int,
     format_cards,
     missing_cards,
     parse_cards,
@@ -945,9 +946,13 @@ def _vectors(widths: list[int], cap: int, allowed: list[bool]) -> list[Value]:
 def _group(cards: Iterable[Card], trump: Trump) -> LevelCounts:
     result: LevelCounts = {}
     levels = trump.levels
-    for card in cards:
-        by_face = result.setdefault(levels[card], {})
-        by_face[card] = by_face.get(card, 0) + 1
+    for card in cards:  # (get, not setdefault with a new dict: that was a generic call)
+        level = levels[card_int(card)]
+        by_face = result.get(level)
+        if by_face is None:
+            result[level] = {card: 1}
+        else:
+            by_face[card] = by_face.get(card, 0) + 1
     return result
 
 

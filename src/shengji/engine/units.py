@@ -96,9 +96,18 @@ def level_counts(cards: Iterable[Card], trump: Trump) -> dict[int, LevelCounts]:
     """Group cards by effective suit, level and face."""
     groups: dict[int, LevelCounts] = {}
     suits, levels = trump.suit_index, trump.levels
-    for card in cards:
-        by_face = groups.setdefault(suits[card], {}).setdefault(levels[card], {})
-        by_face[card] = by_face.get(card, 0) + 1
+    for card in cards:  # (get, not setdefault with a new dict: that was a generic call)
+        index = card_int(card)
+        suit, level = suits[index], levels[index]
+        by_level = groups.get(suit)
+        if by_level is None:
+            groups[suit] = {level: {card: 1}}
+            continue
+        by_face = by_level.get(level)
+        if by_face is None:
+            by_level[level] = {card: 1}
+        else:
+            by_face[card] = by_face.get(card, 0) + 1
     return groups
 
 
