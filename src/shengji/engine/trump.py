@@ -187,7 +187,10 @@ class Trump:
         # the order keys sorted as ints (no key function called per card), each read back
         # as its card (a key's low six bits are the card's index; cards are unique objects)
         keys = self.order_keys
-        ordered = sorted([keys[card_int(card)] for card in listed], reverse=descending)
+        ordered = [keys[card_int(card)] for card in listed]
+        ordered.sort()  # (equal keys are copies of one card: reversing keeps the order)
+        if descending:
+            ordered.reverse()
         return [ALL_CARDS[key & 63] for key in ordered]
 
     def suit_size(self, suit: EffectiveSuit) -> int:
