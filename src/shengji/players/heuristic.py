@@ -33,8 +33,8 @@ from math import comb
 from random import Random
 from typing import Final, cast
 
+from shengji.engine.cards import ALL_CARDS, Card, Rank, Suit, card_int, card_ints
 from shengji.engine.cards import SMALL_JOKER_ID as _SMALL_JOKER_ID
-from shengji.engine.cards import Card, Rank, Suit, card_int, card_ints
 from shengji.engine.follow import LegalPlays
 from shengji.engine.friends import FriendCall
 from shengji.engine.lead import Lead, LegalLeads
@@ -837,14 +837,15 @@ class _Tables:
 
     def __init__(self, trump: Trump) -> None:
         self.trump = trump
-        costs = tuple(_card_cost(Card(i), trump) for i in range(54))
+        costs = tuple(_card_cost(card, trump) for card in ALL_CARDS)  # (Card(i): an enum call)
         self.costs = costs
         cheap = [0] * 54
         for rank, face in enumerate(sorted(range(54), key=lambda c: (costs[c], c))):
             cheap[face] = rank
         self.cheap = tuple(cheap)
         keys = sorted({(-_POINTS[c], costs[c]) for c in range(54)})
-        self.rich = tuple(keys.index((-_POINTS[c], costs[c])) for c in range(54))
+        ranks = {key: rank for rank, key in enumerate(keys)}  # (not keys.index: a scan)
+        self.rich = tuple(ranks[(-_POINTS[c], costs[c])] for c in range(54))
         self.strong = tuple(tuple(f for level in reversed(column) for f in level)
                             for column in trump.faces_at)
         """Each effective suit's faces from the strongest level down."""
