@@ -523,7 +523,7 @@ def score_rules(path: str, zs: Sequence[float] = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0),
     for worlds in _budgets(most):
         gains: dict[float, list[float]] = {}
         overrides: dict[float, int] = {}
-        for z in (Z, *zs):
+        for z in dict.fromkeys((Z, *zs)):  # (each z once)
             picks = [verdict(p["rows"][:worlds], z, race) for p in positions]
             gains[z] = [p["real"][c] - p["real"][0] for p, c in zip(positions, picks,
                                                                      strict=True)]

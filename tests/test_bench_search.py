@@ -210,6 +210,15 @@ def test_against_without_score_is_refused() -> None:
     assert "--against is read with --score FILE" in out.stderr
 
 
+@pytest.mark.parametrize("value", ["x", "-1", "nan"])
+def test_a_bad_race_is_refused_with_a_clear_error(value: str) -> None:
+    out = subprocess.run([sys.executable, str(SCRIPT), "--race", value], capture_output=True,
+                         text=True, check=False)
+    assert out.returncode == 2
+    assert (f"--race takes standard errors (0 or more, e.g. {RACE:g}) or off, got {value!r}"
+            in out.stderr)
+
+
 @pytest.mark.parametrize(("flags", "message"), [
     (["--infer", "0.3,4", "--refine", "400,0.0"], "--infer and --refine are two ways"),
     (["--refine", "120"], "--refine takes STEPS,KEEP (e.g. 400,0.0)"),
