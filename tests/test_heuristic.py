@@ -436,18 +436,30 @@ SHORTCUT_RULES = [
 ]
 
 
-def _follow_positions(count: int) -> list[tuple[Rules, Trump, Lead, LegalPlays]]:
-    """Random leads (units, and throws of two units) and the legal follows of a random
-    hand, under every rule set above."""
+TRACTOR_RULES = [preset("tractor", tractor_follow=policy, tuple_follow=tuples)
+                 for policy in ("tractor", "tuples", "tractor-only", "longest")
+                 for tuples in ("draw-out", "breakdown")]
+"""Two decks, every way a led tractor draws out tuples."""
+
+
+def _follow_positions(count: int, rule_sets: Sequence[Rules] = SHORTCUT_RULES,
+                      tractors: bool = False) -> list[tuple[Rules, Trump, Lead, LegalPlays]]:
+    """Random leads (units, and throws of two units; with ``tractors``, a tractor and
+    perhaps another unit) and the legal follows of a random hand, under every rule set
+    of ``rule_sets``."""
     rng = Random(12)
     positions: list[tuple[Rules, Trump, Lead, LegalPlays]] = []
     while len(positions) < count:
-        rules = rng.choice(SHORTCUT_RULES)
+        rules = rng.choice(rule_sets)
         rank = rng.choice([None, *Rank])
         trump = Trump(rank, rng.choice([None, *Suit]) if rank is not None else None)
         pack = [Card(i) for i in range(54) for _ in range(rules.decks)]
         rng.shuffle(pack)
         units = list(LegalLeads(Hand(pack[:25]), trump, rules).units())
+        if tractors:
+            units = [u for u in units if u.length > 1]
+            if not units:
+                continue
         cards = rng.choice(units).cards
         more = [u for u in units if u.suit == trump.suit_of(cards[0])
                 and not set(u.cards) & set(cards)]
@@ -485,6 +497,24 @@ def test_follows_listed_directly_are_the_legal_sets_own_list() -> None:
         expected = list(islice(iter(legal), _ENUMERATE_LIMIT))
         assert found is _MANY if len(expected) == _ENUMERATE_LIMIT else found == expected
     assert listed > 300 and two_free > 50
+
+
+def test_follows_to_unmatched_tractors_listed_directly_are_the_legal_sets_own_list() -> None:
+    from itertools import islice
+
+    from shengji.players.heuristic import _ENUMERATE_LIMIT, _MANY, _UNLISTED, _follows, _tables
+
+    listed = 0
+    for rules, _, lead, legal in _follow_positions(900, TRACTOR_RULES, tractors=True):
+        if legal.mode != "follow":
+            continue
+        found = _follows(legal, rules, _tables(legal.trump))
+        if found is _UNLISTED:
+            continue
+        listed += any(legal.target) and any(u.length > 1 for u in lead.units)
+        expected = list(islice(iter(legal), _ENUMERATE_LIMIT))
+        assert found is _MANY if len(expected) == _ENUMERATE_LIMIT else found == expected
+    assert listed > 60
 
 
 def test_forced_cards_read_from_the_counts_are_the_legal_sets_own() -> None:

@@ -38,7 +38,14 @@ from shengji.engine.cards import SMALL_JOKER_ID as _SMALL_JOKER_ID
 from shengji.engine.follow import LegalPlays
 from shengji.engine.friends import FriendCall
 from shengji.engine.lead import Lead, LegalLeads
-from shengji.engine.rules import MAX_DECKS, FriendCalls, Rules, ThrowBeat, TupleFollow
+from shengji.engine.rules import (
+    MAX_DECKS,
+    FriendCalls,
+    Rules,
+    ThrowBeat,
+    TractorFollow,
+    TupleFollow,
+)
 from shengji.engine.trick import beats
 from shengji.engine.trump import TRUMP as _TRUMP_SUIT
 from shengji.engine.trump import Trump
@@ -686,7 +693,8 @@ _MANY: Final[list[tuple[Card, ...]]] = [()] * _ENUMERATE_LIMIT
 def _follows(legal: LegalPlays, rules: Rules, tables: _Tables) -> list[tuple[Card, ...]]:
     """The legal follows of the led suit (mode ``follow``), in the order the legal set lists
     them (most copies of the strongest faces first), where the lead asks for no structure,
-    for a pair, or (two decks, pairs drawn out) for pairs and singles only; :data:`_MANY`
+    for a pair, or (two decks, pairs drawn out) for pairs and singles only or for tractors
+    the hand cannot match; :data:`_MANY`
     where there are :data:`_ENUMERATE_LIMIT` or more, :data:`_UNLISTED` for every other
     lead."""
     if legal.bombs:
@@ -705,18 +713,26 @@ def _follows(legal: LegalPlays, rules: Rules, tables: _Tables) -> list[tuple[Car
     if size == 1:
         return [(f,) for f in faces]
     pairs = 0  # the pairs a follow must hold
-    if any(legal.target):
+    target = legal.target
+    if any(target):
         units = legal.lead.units
         if len(units) == 1 and units[0].width == 2 and units[0].length == 1 and not (
                 rules.decks > 2 and rules.tuple_follow == TupleFollow.PROTECT):
             # a pair led, and a pair held: the pairs are the follows
             return [(f, f) for i, f in enumerate(faces) if held[i] >= 2]
+        # the value's entries for the led tractors (none where a tractor counts as pairs)
+        tractors = 0
+        if rules.tractor_follow != TractorFollow.TUPLES:
+            for unit in units:
+                tractors += unit.length > 1
         if rules.decks != 2 or rules.tuple_follow not in (
-                TupleFollow.DRAW_OUT, TupleFollow.BREAKDOWN) or len(legal.target) != 1 or any(
-                u.length > 1 or u.width > 2 for u in units) or any(k > 2 for k in held):
+                TupleFollow.DRAW_OUT, TupleFollow.BREAKDOWN) or len(target) != tractors + 1 or (
+                any(target[:tractors])) or any(u.width > 2 for u in units) or any(
+                k > 2 for k in held):
             return _UNLISTED
-        # pairs and singles led: as many of the pair places as the hand can fill
-        pairs = legal.target[0]
+        # pairs and singles led, or tractors the hand cannot match (no play can: their
+        # places count pairs): as many of the pair places as the hand can fill
+        pairs = target[tractors]
     elif comb(len(faces), size) >= _ENUMERATE_LIMIT:
         # no structure to give: every choice of ``size`` cards of the suit (at least as
         # many as the choices of ``size`` distinct faces)
