@@ -44,7 +44,6 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice, product
 from math import prod
-from operator import itemgetter
 from random import Random
 from typing import Final
 
@@ -211,7 +210,15 @@ class Structure:
         k = self.widths[0]
         used: Used = []
         slots_at = range(len(free))
-        for face, n in sorted(faces, key=itemgetter(1), reverse=True):
+        most = 0
+        for _, n in faces:
+            if n > most:
+                most = n
+        # the faces by copies, most first, in the given order among equals (a stable sort
+        # by copies, done by walking the counts down: no key function per face)
+        ordered = [(face, n) for copies in range(most, k - 1, -1)
+                   for face, n in faces if n == copies]
+        for face, n in ordered:
             while n >= k:
                 j = -1
                 for i in slots_at:

@@ -118,11 +118,14 @@ class PlayLegal(Legal):
         """Whether ``action`` is the very play :meth:`random` last drew or the last one
         found legal here, still holding the very seat and cards it held then (a play
         changed since, e.g. by ``object.__setattr__``, is checked again)."""
-        for known in (self._drawn, self._checked):
-            if known is not None and action is known[0]:
-                play, seat, cards = known
-                return play.seat == seat and play.cards is cards
-        return False
+        # (each kept triple read once: no tuple of the two built and walked per play)
+        known = self._drawn
+        if known is None or action is not known[0]:
+            known = self._checked
+            if known is None or action is not known[0]:
+                return False
+        play = known[0]
+        return play.seat == known[1] and play.cards is known[2]
 
     def _check(self, action: Action) -> Reason | None:
         if not isinstance(action, Play):
