@@ -229,31 +229,37 @@ class HeuristicPlayer:
         trump = view.trump
         assert trump is not None
         size = view.rules.kitty_size
-        hand = list(view.hand)
-        counts = Counter(hand)
-        suit_len = Counter(trump.suit_of(c) for c in hand)
-        top = {s: trump.suit_size(s) - 1 for s in range(5)}
-
-        def keep_value(card: Card) -> float:
-            suit = trump.suit_of(card)
+        faces = card_ints(view.hand)
+        index, levels = trump.suit_index, trump.levels
+        counts = [0] * 54
+        suit_len = [0] * 5
+        for card in faces:
+            counts[card] += 1
+            suit_len[index[card]] += 1
+        # each card's keep value (pairs, aces and kings are kept; points go only when no
+        # other plain card is left), sorted with the card as (value, card) keys: plain
+        # loops and native sorting, no key function called per card
+        keyed: list[tuple[float, int]] = []
+        for card in faces:
+            suit, level = index[card], levels[card]
             if suit == TRUMP:
-                return 10_000 + trump.level(card)
-            value = trump.level(card) * 2.0 + suit_len[suit] * 3.0  # below 200
-            if counts[card] > 1:
-                value += 400  # pairs,
-            if trump.level(card) >= top[suit] - 1:
-                value += 400  # aces and kings are kept;
-            if card.points:
-                value += 200  # points go only when no other plain card is left
-            return value
-
-        ordered = sorted(hand, key=lambda c: (keep_value(c), c))
-        choice = tuple(ordered[:size])
-        action = Bury(view.seat, choice)
+                value = 10_000.0 + level
+            else:
+                value = level * 2.0 + suit_len[suit] * 3.0  # below 200
+                if counts[card] > 1:
+                    value += 400
+                if level >= trump.suit_size(suit) - 2:
+                    value += 400
+                if _POINTS[card]:
+                    value += 200
+            keyed.append((value, card))
+        keyed.sort()
+        ordered = [ALL_CARDS[card] for _, card in keyed]
+        action = Bury(view.seat, tuple(ordered[:size]))
         if action in legal:
             return action
-        plain = [c for c in ordered if not c.points]
-        choice = tuple((plain + [c for c in ordered if c.points])[:size])
+        plain = [c for c in ordered if not _POINTS[c]]
+        choice = tuple((plain + [c for c in ordered if _POINTS[c]])[:size])
         action = Bury(view.seat, choice)
         return action if action in legal else legal.random(self.rng)
 
@@ -308,13 +314,13 @@ class HeuristicPlayer:
             if throw is not None:
                 return throw
             points = _POINTS
-            best = max(sure, key=lambda u: (u.size, u.width, sum(map(points.__getitem__,
-                                                                     u.cards)), u.top))
-            return best.cards
+            keys = [(u.size, u.width, sum([points[c] for c in card_ints(u.cards)]), u.top)
+                    for u in sure]
+            return sure[keys.index(max(keys))].cards  # (the first greatest, as max())
         trumps = [u for u in units if u.suit == TRUMP and (
             not reserve or reserve.isdisjoint(u.cards))]
         if trumps and memory.declaring() and self._trump_majority(view, memory):
-            return min(trumps, key=lambda u: (-u.size, _high(u, trump), u.top)).cards
+            return _first_least(trumps, [(-u.size, _high(u, trump), u.top) for u in trumps])
         partners = [s for s in side if s != memory.seat]
         for seat in partners:
             for suit in sorted(memory.voids[seat]):
@@ -322,7 +328,8 @@ class HeuristicPlayer:
                     continue
                 options = [u for u in plain if u.suit == suit and u.size == 1]
                 if options:
-                    return min(options, key=lambda u: (_POINTS[u.cards[0]], u.top)).cards
+                    return _first_least(options, [(_POINTS[u.cards[0]], u.top)
+                                                  for u in options])
         if plain:
             lengths = [0] * 5  # single units per effective suit
             for u in plain:
@@ -330,13 +337,13 @@ class HeuristicPlayer:
                     lengths[u.suit] += 1
             pairs = [u for u in plain if u.width >= 2 and u.top < trump.suit_size(u.suit) - 3]
             if pairs:
-                return min(pairs, key=lambda u: (-u.size, u.top)).cards
+                return _first_least(pairs, [(-u.size, u.top) for u in pairs])
             singles = [u for u in plain if u.size == 1]
-            return min(singles, key=lambda u: (_POINTS[u.cards[0]] > 0, -lengths[u.suit],
-                                               u.top)).cards
+            return _first_least(singles, [(_POINTS[u.cards[0]] > 0, -lengths[u.suit], u.top)
+                                          for u in singles])
         if trumps:
-            return min(trumps, key=lambda u: (_high(u, trump), -u.size, u.top)).cards
-        return min(units, key=lambda u: (u.top, -u.size)).cards
+            return _first_least(trumps, [(_high(u, trump), -u.size, u.top) for u in trumps])
+        return _first_least(units, [(u.top, -u.size) for u in units])
 
     def _throw(self, sure: list[Unit], memory: Memory, legal: LegalLeads
                ) -> tuple[Card, ...] | None:
@@ -385,11 +392,19 @@ class HeuristicPlayer:
         if trump is None or kitty is None:
             return _NO_CARDS
         hand = view.hand
-        if len(hand) <= 1 or sum(map(_POINTS.__getitem__, kitty)) < 15:
+        if len(hand) <= 1:
             return _NO_CARDS
-        index = trump.suit_index
-        trumps = [c for c in hand if index[c] == TRUMP]
-        return frozenset((max(trumps, key=trump.levels.__getitem__),)) if trumps else _NO_CARDS
+        points = 0
+        for card in card_ints(kitty):  # (plain loops: map, max with a key are generic calls)
+            points += _POINTS[card]
+        if points < 15:
+            return _NO_CARDS
+        index, levels = trump.suit_index, trump.levels
+        kept, level = -1, -1  # the first trump of the highest level
+        for i, card in enumerate(card_ints(hand)):
+            if index[card] == TRUMP and levels[card] > level:
+                kept, level = i, levels[card]
+        return frozenset((hand[kept],)) if kept >= 0 else _NO_CARDS
 
     # -- following -------------------------------------------------------------------
 
@@ -601,6 +616,12 @@ class HeuristicPlayer:
             if len(trumps) >= n:
                 return tuple(trumps[:n])
         return None
+
+
+def _first_least(units: list[Unit], keys: Sequence[tuple[int, ...]]) -> tuple[Card, ...]:
+    """The cards of the unit of the least of ``keys`` (one per unit, in order), the first of
+    equals: ``min(units, key=...)`` without a key function called per unit."""
+    return units[keys.index(min(keys))].cards
 
 
 def _int_plays(plays: list[tuple[Card, ...]]) -> list[tuple[int, ...]]:
