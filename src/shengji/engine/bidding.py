@@ -331,11 +331,27 @@ class Bidding:
                 if ok is None:  # a hand that grows by a card asks the same bids again
                     ok = allowed[(seat, card, n)] = self._refusal(seat, (card,) * n) is None
                 if ok:
-                    result.append(Bid(seat, (card,) * n))
+                    result.append(_shown_bid(seat, card, n))
         if len(self._options) > 256:
             self._options.clear()
         self._options[key] = tuple(result)
         return result
+
+
+_SHOWN: Final[dict[tuple[int, Card, int], Bid]] = {}
+"""Bids listed as options, by seat, face and copies (a Bid is immutable: made once; its
+dataclass ``__init__`` runs interpreted in the compiled build)."""
+
+
+def _shown_bid(seat: int, card: Card, count: int) -> Bid:
+    """``Bid(seat, (card,) * count)``, made once."""
+    key = (seat, card, count)
+    bid = _SHOWN.get(key)
+    if bid is None:
+        if len(_SHOWN) >= 4096:
+            _SHOWN.clear()
+        bid = _SHOWN[key] = Bid(seat, (card,) * count)
+    return bid
 
 
 _DECLARATIONS: Final[dict[tuple[Rank | None, Suit | None, int], Declaration]] = {}
