@@ -137,56 +137,16 @@ class Structure:
         pair of a tractor)."""
         if self.trivial:
             return (), []
-        best: list[tuple[Value, Used]] = []
-        used: Used = []
-        trump, rules, tractors = self.trump, self.rules, self.tractors
         play = broken is not None
-        exact = self.exact and not play
-        # protect: the faces of the play that count only as led-size tuples
-        track = self.exact and play
-        pieces = set(broken or ())
         # the search stops at the highest value the lead allows (every tractor matched,
         # every tuple place filled); with two decks or fewer a random search goes on, so
         # that random draws stay as they were
-        ceiling = self.ceiling if rng is None or rules.decks > 2 else None
-
-        def rec(i: int, value: Value, slots: list[tuple[int, int]]) -> None:
-            if best and best[0][0] == ceiling:
-                return
-            if i == len(tractors):
-                tier, extra = self._tuples(cards, slots, rng,
-                                           frozenset(pieces) if track else None)
-                total = value + tier
-                if not best or total > best[0][0]:
-                    best[:] = [(total, used + extra)]
-                return
-            unit = tractors[i]
-            shapes = self.shapes[i]
-            for rank, (width, length) in enumerate(shapes):
-                options = list(placements(cards, width, length, trump, rules, exact=exact))
-                if not options:
-                    continue
-                if rng is not None:
-                    rng.shuffle(options)
-                rest = unit.size - width * length
-                more = [(rest, unit.width)] if rest and self.unmatched_slots else []
-                code = len(shapes) - rank if self.breakdown else length
-                for _, faces in options:
-                    split = [f for f in faces if f not in pieces
-                             and cards[trump.levels[f]][f] > width] if track else []
-                    pieces.update(split)
-                    take(cards, trump, faces, width)
-                    used.append((i, faces, width))
-                    rec(i + 1, (*value, code), slots + more)
-                    used.pop()
-                    give(cards, trump, faces, width)
-                    pieces.difference_update(split)
-                return
-            more = [(unit.size, unit.width)] if self.unmatched_slots else []
-            rec(i + 1, (*value, 0), slots + more)
-
-        rec(0, (), list(self.slots))
-        return best[0]
+        ceiling = self.ceiling if rng is None or self.rules.decks > 2 else None
+        # protect: the faces of the play that count only as led-size tuples (tracked)
+        search = _BestSearch(self, cards, rng, self.exact and not play, self.exact and play,
+                             set(broken or ()), ceiling)
+        search.rec(0, (), list(self.slots))
+        return search.best[0]
 
     def _tuples(self, cards: LevelCounts, slots: list[tuple[int, int]],
                 rng: Random | None, broken: frozenset[Card] | None = None
@@ -465,6 +425,62 @@ class Structure:
 
         value, picks = solve(0, tuple(free))
         return value, [(base if exact else base + 1, (face,), n) for face, n, exact in picks]
+
+
+class _BestSearch:
+    """One search of :meth:`Structure.best` (a class, not a closure: a mypyc build makes a
+    recursive closure's environment a cycle that only the garbage collector frees)."""
+
+    def __init__(self, structure: Structure, cards: LevelCounts, rng: Random | None,
+                 exact: bool, track: bool, pieces: set[Card], ceiling: Value | None) -> None:
+        self.structure = structure
+        self.cards = cards
+        self.rng = rng
+        self.exact = exact
+        self.track = track
+        self.pieces = pieces
+        self.ceiling = ceiling
+        self.best: list[tuple[Value, Used]] = []
+        self.used: Used = []
+
+    def rec(self, i: int, value: Value, slots: list[tuple[int, int]]) -> None:
+        """Match led tractors ``i`` on (``value`` so far, ``slots`` the tuple places)."""
+        best, structure, cards = self.best, self.structure, self.cards
+        if best and best[0][0] == self.ceiling:
+            return
+        tractors, trump, rules = structure.tractors, structure.trump, structure.rules
+        pieces, track, rng, used = self.pieces, self.track, self.rng, self.used
+        if i == len(tractors):
+            tier, extra = structure._tuples(cards, slots, rng,
+                                            frozenset(pieces) if track else None)
+            total = value + tier
+            if not best or total > best[0][0]:
+                best[:] = [(total, used + extra)]
+            return
+        unit = tractors[i]
+        shapes = structure.shapes[i]
+        for rank, (width, length) in enumerate(shapes):
+            options = list(placements(cards, width, length, trump, rules, exact=self.exact))
+            if not options:
+                continue
+            if rng is not None:
+                rng.shuffle(options)
+            rest = unit.size - width * length
+            more = [(rest, unit.width)] if rest and structure.unmatched_slots else []
+            code = len(shapes) - rank if structure.breakdown else length
+            for _, faces in options:
+                split = [f for f in faces if f not in pieces
+                         and cards[trump.levels[f]][f] > width] if track else []
+                pieces.update(split)
+                take(cards, trump, faces, width)
+                used.append((i, faces, width))
+                self.rec(i + 1, (*value, code), slots + more)
+                used.pop()
+                give(cards, trump, faces, width)
+                pieces.difference_update(split)
+            return
+        more = [(unit.size, unit.width)] if structure.unmatched_slots else []
+        self.rec(i + 1, (*value, 0), slots + more)
 
 
 _STRUCTURES: Final[dict[tuple[int, int, tuple[tuple[int, int], ...]], Structure]] = {}

@@ -396,13 +396,30 @@ def matching_readings(cards: LevelCounts, suit: int, lead: Lead, trump: Trump, r
     needed: dict[tuple[int, int], int] = {}
     for unit in lead.units:
         needed[unit.shape] = needed.get(unit.shape, 0) + 1
-    found: list[Reading] = []
-    chosen: list[Unit] = []
-    work = {lv: dict(f) for lv, f in cards.items()}
+    search = _Matching(needed, {lv: dict(f) for lv, f in cards.items()}, suit, trump, rules)
+    search.rec()
+    return search.found
 
-    def rec() -> None:
+
+class _Matching:
+    """One search of :func:`matching_readings` (a class, not a closure: a mypyc build makes
+    a recursive closure's environment a cycle that only the garbage collector frees)."""
+
+    def __init__(self, needed: dict[tuple[int, int], int], work: LevelCounts, suit: int,
+                 trump: Trump, rules: Rules) -> None:
+        self.needed = needed
+        self.work = work
+        self.suit = suit
+        self.trump = trump
+        self.rules = rules
+        self.found: list[Reading] = []
+        self.chosen: list[Unit] = []
+
+    def rec(self) -> None:
+        """Read the cards left in ``work`` as the units still ``needed``."""
+        work, needed, chosen, trump = self.work, self.needed, self.chosen, self.trump
         if not work:
-            found.append(tuple(sorted(chosen, key=unit_order)))
+            self.found.append(tuple(sorted(chosen, key=unit_order)))
             return
         bottom = min(work)
         face = min(work[bottom])
@@ -410,17 +427,13 @@ def matching_readings(cards: LevelCounts, suit: int, lead: Lead, trump: Trump, r
             if not left or work[bottom][face] < width:
                 continue
             window = {lv: work[lv] for lv in range(bottom, bottom + length) if lv in work}
-            for top, faces in placements(window, width, length, trump, rules):
+            for top, faces in placements(window, width, length, trump, self.rules):
                 if top != bottom + length - 1 or faces[0] != face:
                     continue
                 needed[(width, length)] -= 1
                 take(work, trump, faces, width)
-                chosen.append(make_unit(suit, width, top, faces))
-                rec()
+                chosen.append(make_unit(self.suit, width, top, faces))
+                self.rec()
                 chosen.pop()
                 give(work, trump, faces, width)
                 needed[(width, length)] += 1
-
-    rec()
-    return found
-
