@@ -29,7 +29,6 @@ takes the last one back. :meth:`Round.view` is what one seat may know.
 
 from __future__ import annotations
 
-from bisect import insort
 from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
 from itertools import combinations
@@ -351,10 +350,11 @@ class Round:
         self._has_bid: dict[int, tuple[tuple[int, tuple[Rank, ...]], bool]] = {}
         self._shows: tuple[bool, ...] | None = None
         """:meth:`_showable`, made again after each change of the bids or ranks."""
-        self.view_settled: tuple[Phase, dict[str, object]] | None = None
-        """The fields of a view that no action changes once the tricks start, for the
-        phase they were read in (kept by :meth:`SeatView.of
-        <shengji.game.view.SeatView.of>` in the play and after it)."""
+        self.view_settled: tuple[Phase, int, dict[str, object]] | None = None
+        """The fields of a view that no action changes once the tricks start, with those
+        that change only as a trick ends, for the phase and the count of finished tricks
+        they were read at (kept by :meth:`SeatView.of <shengji.game.view.SeatView.of>` in
+        the play and after it)."""
 
     # -- seats and sides -------------------------------------------------------------
 
@@ -790,14 +790,9 @@ class Round:
             shows = self._shows = self._showable()
         if shows[card]:
             self._has_bid.pop(drawer, None)  # it may bid with this card
-        cached = self._sorted.get(drawer)
-        if cached is not None:
-            if self.trump is None and cached[0] is hand:
-                cards = list(cached[1])
-                insort(cards, card)  # no trump yet: the view's order is the cards' index order
-                self._sorted[drawer] = (hand, tuple(cards))
-            else:
-                del self._sorted[drawer]
+        # the seat's sorted hand is read again if a view asks for it (a seat is asked for a
+        # decision at a few of its draws: inserting each card cost more than that)
+        self._sorted.pop(drawer, None)
         self.next_card += 1
         self.drawer = (drawer + 1) % self._players
         if self.next_card == self._dealt:
@@ -1085,7 +1080,9 @@ class Round:
         if log is None:
             log = logs[key] = []
         done, length = len(log), len(actions)
-        if done < length:
+        if done + 1 == length and (key < 0 or done not in buried or actions[done].seat == seat):
+            log.append(actions[done])  # one action since (most views): no slice of them
+        elif done < length:
             added = actions[done:]
             if key >= 0:
                 for i in buried:

@@ -74,13 +74,18 @@ class SeatView:
         sees_kitty = owner == seat or (phase is _DONE and rules.kitty_revealed)
         trick, tracker, result = rnd.trick, rnd.tracker, rnd.result
         # a copy of a filled dict, its values then set, costs half a dict display as big
-        if phase is _PLAY or phase is _DONE:  # (the settled fields filled once per phase)
-            settled = rnd.view_settled
-            if settled is None or settled[0] is not phase:
-                settled = rnd.view_settled = (phase, _settled(rnd))
-            values = settled[1].copy()
+        if phase is _PLAY or phase is _DONE:
+            # the settled fields filled once per phase, and the finished tricks' once per
+            # trick (the tricks, the points captured, the current trick's leader)
+            settled, count = rnd.view_settled, len(rnd.tricks)
+            if settled is None or settled[0] is not phase or settled[1] != count:
+                values = _settled(rnd)
+                _trick_fields(rnd, values)
+                settled = rnd.view_settled = (phase, count, values)
+            values = settled[2].copy()
         else:
             values = _settled(rnd)
+            _trick_fields(rnd, values)
         values["seat"] = seat
         values["phase"] = phase
         values["to_move"] = rnd.to_move
@@ -92,11 +97,8 @@ class SeatView:
         if tracker is not None:
             values["friends"] = tracker.friends
         if trick is not None:
-            values["trick_leader"] = trick.leader
             values["trick"] = tuple(trick.plays)
             values["trick_winner"] = trick.winner
-        values["tricks"] = rnd.tricks_tuple()
-        values["captured"] = tuple(rnd.captured)
         values["result"] = result if sees_kitty or result is None else _hide_kitty(result)
         values["_log"] = rnd.history_log(seat)  # read as ``history`` when first asked
         if _PLAIN:
@@ -131,6 +133,16 @@ def _settled(rnd: Round) -> dict[str, object]:
     if tracker is not None:
         values["calls"] = tracker.calls
     return values
+
+
+def _trick_fields(rnd: Round, values: dict[str, object]) -> None:
+    """Set the fields that change only as a trick ends: the finished tricks, the points
+    captured and the current trick's leader."""
+    trick = rnd.trick
+    if trick is not None:
+        values["trick_leader"] = trick.leader
+    values["tricks"] = rnd.tricks_tuple()
+    values["captured"] = tuple(rnd.captured)
 
 
 class _History:
