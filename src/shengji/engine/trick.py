@@ -396,6 +396,20 @@ def matching_readings(cards: LevelCounts, suit: int, lead: Lead, trump: Trump, r
     needed: dict[tuple[int, int], int] = {}
     for unit in lead.units:
         needed[unit.shape] = needed.get(unit.shape, 0) + 1
+    # a quick refusal (most plays on a throw): each unit of width w or more takes w copies
+    # of each of its faces, so a reading needs, for each width w of the lead, as many
+    # w-copy slots in the faces (a face of n copies gives n // w) as such units have faces
+    for width in {w for w, _ in needed}:
+        if width > 1:
+            slots = 0
+            for by_face in cards.values():
+                for n in by_face.values():
+                    slots += n // width
+            for (w, length), k in needed.items():
+                if w >= width:
+                    slots -= length * k
+            if slots < 0:
+                return []
     search = _Matching(needed, {lv: dict(f) for lv, f in cards.items()}, suit, trump, rules)
     search.rec()
     return search.found
