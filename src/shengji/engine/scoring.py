@@ -170,10 +170,16 @@ def level_change(points: int, rules: Rules) -> LevelChange:
         if not rules.below_zero:
             raise ValueError(f"points must not be negative, got {points}")
         return _below_zero(points, rules)
-    key = (rules.draw_at, rules.target_points, rules.level_table, rules.custom_levels, points)
+    table = (rules.draw_at, rules.target_points, rules.level_table, rules.custom_levels)
+    key = (*table, points)
     change = _CHANGES.get(key)
     if change is None:  # a LevelChange is immutable: the same points share one
-        rows, _ = _rows(rules, points)
+        known = _TABLE_ROWS.get(table)
+        if known is None or known[0] < points:
+            if len(_TABLE_ROWS) >= 64:
+                _TABLE_ROWS.clear()
+            known = _TABLE_ROWS[table] = (points, _rows(rules, points)[0])
+        rows = known[1]
         i = max(j for j, row in enumerate(rows) if row.lo <= points)
         row = rows[i]
         change = LevelChange(points, row.declarers_up, row.opponents_up, row.switch, row.draw,
@@ -186,6 +192,11 @@ def level_change(points: int, rules: Rules) -> LevelChange:
 
 _CHANGES: dict[tuple[object, ...], LevelChange] = {}
 """level_change's answers (points 0 and up) by the options its table reads and the points."""
+
+_TABLE_ROWS: dict[tuple[object, ...], tuple[int, list[_Row]]] = {}
+"""level_change's table rows by the options they read, with the points they were made
+for: rows made for more points hold the same rows up to the next one above fewer points
+(the rows go on past the points asked, and a row's words read where the next begins)."""
 
 
 def below_zero_step(rules: Rules) -> int:
