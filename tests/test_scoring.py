@@ -415,3 +415,25 @@ def test_a_kitty_taken_by_the_declarers_counts_against_the_opponents(below: bool
                    for line in result.lines)
         checked += 1
     assert checked > 5
+
+
+def test_level_changes_do_not_depend_on_the_points_asked_before() -> None:
+    """level_change keeps each table's rows for the most points asked so far: the change
+    (and its row's words) of any points is the one read from rows made for them alone."""
+    import random
+
+    from shengji.engine import scoring
+
+    rng = random.Random(1)
+    for decks in (1, 2, 3):
+        for table in ("standard", "2006", "hundred", "da-bai-fen", "basic"):
+            for draw_at in (None, 40, 80):
+                rules = Rules(decks=decks, level_table=table, draw_at=draw_at)
+                points = list(range(0, 100 * decks + 200, 5))
+                rng.shuffle(points)
+                for p in points:
+                    scoring._CHANGES.clear()  # (the rows kept for the points asked before)
+                    change = level_change(p, rules)
+                    scoring._CHANGES.clear()
+                    scoring._TABLE_ROWS.clear()
+                    assert change == level_change(p, rules), (rules, p)

@@ -302,3 +302,47 @@ def test_a_ruff_of_a_throw_counts_at_its_best_reading() -> None:
     for seat in (1, 2, 3):
         trick.play(hands[seat].cards(), hands[seat])
     assert trick.winner == 1
+
+
+def test_readings_refused_at_once_are_those_the_search_finds_none_of() -> None:
+    """matching_readings refuses a play whose faces lack the copies the lead's units need;
+    the readings are the search's own (random follows to throws, 2-4 decks)."""
+    import random
+
+    from shengji.engine import Card, Lead, LegalLeads
+    from shengji.engine.trick import _Matching, matching_readings
+    from shengji.engine.units import level_counts
+
+    rng = random.Random(5)
+    refused = checked = 0
+    while checked < 600:
+        rules = Rules(decks=rng.choice([2, 3, 4]))
+        trump = Trump.parse(rng.choice(["2H", "5S", "AC"]))
+        pack = [Card(i) for i in range(54) for _ in range(rules.decks)]
+        rng.shuffle(pack)
+        units = list(LegalLeads(Hand(pack[:30]), trump, rules).units())
+        suit = rng.choice(sorted({u.suit for u in units}))
+        same = [u for u in units if u.suit == suit]
+        cards: list[Card] = []
+        for unit in rng.sample(same, min(2, len(same))):  # a throw of two units (or one)
+            if not set(unit.cards) & set(cards):
+                cards += unit.cards
+        try:
+            lead = Lead.from_cards(tuple(cards), trump, rules)
+        except PlayError:
+            continue
+        faces = [c for c in pack[30:] if trump.suit_of(c) == suit]
+        if len(lead.units) < 2 or len(faces) < len(cards):
+            continue
+        counts = level_counts(rng.sample(faces, len(cards)), trump)[suit]
+        needed: dict[tuple[int, int], int] = {}
+        for unit in lead.units:
+            needed[unit.shape] = needed.get(unit.shape, 0) + 1
+        search = _Matching(needed, {lv: dict(f) for lv, f in counts.items()}, suit, trump,
+                           rules)
+        search.rec()
+        found = matching_readings(counts, suit, lead, trump, rules)
+        assert found == search.found
+        checked += 1
+        refused += not found
+    assert refused > 100
