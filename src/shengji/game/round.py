@@ -345,9 +345,9 @@ class Round:
         # from anyone): append-only lists that views read up to their length, so a view
         # costs no copy; replaced, never changed, when undo or a copy resets these caches
         self._logs: dict[int, list[Action]] = {}
-        # seat -> ((bidding version, ranks), whether it had a bid then), while its cards
+        # seat -> (bidding version, ranks, whether it had a bid then), while its cards
         # that can be shown in a bid (jokers, cards of a bid rank) have not changed since
-        self._has_bid: dict[int, tuple[tuple[int, tuple[Rank, ...]], bool]] = {}
+        self._has_bid: dict[int, tuple[int, tuple[Rank, ...], bool]] = {}
         self._shows: tuple[bool, ...] | None = None
         """:meth:`_showable`, made again after each change of the bids or ranks."""
         self.view_settled: tuple[Phase, int, dict[str, object]] | None = None
@@ -704,7 +704,8 @@ class Round:
         if self.track_undo:
             self._undo.append(self._copy())
         self.history.append(action)
-        self._legal = {}
+        if self._legal:  # (most draws were never asked for a legal set: no new dict)
+            self._legal = {}
         self._draw()
 
     def only_draw(self, seat: int) -> Draw | None:
@@ -732,13 +733,15 @@ class Round:
             winner = bidding.winner
             if winner is not None and winner.seat == seat:
                 return True
-        state = (bidding.version, bidding.ranks)
+        # (the bidding's version and its very tuple of ranks: no tuple made and compared
+        # per draw; an equal tuple of ranks that is another object only asks again)
+        version, ranks = bidding.version, bidding.ranks
         known = self._has_bid.get(seat)
-        if known is not None and known[0] == state:
-            return known[1]
+        if known is not None and known[0] == version and known[1] is ranks:
+            return known[2]
         can = not self._dealer_chooses and bidding.has_option(
             seat, self.hands[seat].counts)
-        self._has_bid[seat] = (state, can)
+        self._has_bid[seat] = (version, ranks, can)
         return can
 
     def undo(self) -> Action:
