@@ -88,6 +88,7 @@ class Trick:
         self._winner = 0  # index into plays
         self._winning_reading: Reading = ()
         self._structure: Structure | None = None
+        self._bombs = rules.bombs > 0  # (read once per trick: rules are a plain object)
 
     @property
     def turn(self) -> int | None:
@@ -190,8 +191,17 @@ class Trick:
             if not isinstance(legal, LegalPlays) or legal.lead is not self.lead:
                 legal = self._follow(hand)
             legal.check(played)
-        ordered = played if len(played) == 1 else tuple(self.trump.sorted(played))
-        reading = beats(ordered, self._winning_reading, self.lead, self.trump, self.rules)
+        lead, trump = self.lead, self.trump
+        if len(played) == 1 and len(lead.cards) == 1 and not lead.rainbow and not self._bombs:
+            # one card on one card: :func:`beats` decided from the suits and levels alone
+            ordered: tuple[Card, ...] = played
+            card, current = played[0], self._winning_reading[0]
+            suit, level = trump.suit_index[card], trump.levels[card]
+            reading = (make_unit(suit, 1, level, (card,)),) if (
+                level > current.top if suit == current.suit else suit == TRUMP) else None
+        else:
+            ordered = played if len(played) == 1 else tuple(trump.sorted(played))
+            reading = beats(ordered, self._winning_reading, lead, trump, self.rules)
         self.plays.append(_play(seat, ordered))
         if reading is not None:
             self._winner = len(self.plays) - 1
