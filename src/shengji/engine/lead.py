@@ -209,7 +209,10 @@ class LegalLeads:
         last = self._read
         if last is not None and last[0] == cards:
             return last[1]
-        lead = Lead.from_cards(cards, self.trump, self.rules)
+        if len(cards) == 1 and type(cards[0]) is Card:  # one card: its lead, made once
+            lead = one_face_lead(cards[0], 1, self.trump)
+        else:
+            lead = Lead.from_cards(cards, self.trump, self.rules)
         self._read = (cards, lead)
         return lead
 
