@@ -350,11 +350,11 @@ class Round:
         self._has_bid: dict[int, tuple[int, tuple[Rank, ...], bool]] = {}
         self._shows: tuple[bool, ...] | None = None
         """:meth:`_showable`, made again after each change of the bids or ranks."""
-        self.view_settled: tuple[Phase, int, dict[str, object]] | None = None
-        """The fields of a view that no action changes once the tricks start, with those
-        that change only as a trick ends, for the phase and the count of finished tricks
-        they were read at (kept by :meth:`SeatView.of <shengji.game.view.SeatView.of>` in
-        the play and after it)."""
+        self.view_settled: tuple[Phase, dict[str, object], int, dict[str, object]] | None = None
+        """The fields of a view that no action changes once the tricks start (for the
+        phase they were read in), and those with the fields that change only as a trick
+        ends (for the count of finished tricks they were read at); kept by
+        :meth:`SeatView.of <shengji.game.view.SeatView.of>` in the play and after it."""
 
     # -- seats and sides -------------------------------------------------------------
 
@@ -795,7 +795,8 @@ class Round:
             self._has_bid.pop(drawer, None)  # it may bid with this card
         # the seat's sorted hand is read again if a view asks for it (a seat is asked for a
         # decision at a few of its draws: inserting each card cost more than that)
-        self._sorted.pop(drawer, None)
+        if drawer in self._sorted:  # (a native test: pop() with a default is a method call)
+            del self._sorted[drawer]
         self.next_card += 1
         self.drawer = (drawer + 1) % self._players
         if self.next_card == self._dealt:

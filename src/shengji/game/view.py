@@ -75,14 +75,17 @@ class SeatView:
         trick, tracker, result = rnd.trick, rnd.tracker, rnd.result
         # a copy of a filled dict, its values then set, costs half a dict display as big
         if phase is _PLAY or phase is _DONE:
-            # the settled fields filled once per phase, and the finished tricks' once per
-            # trick (the tricks, the points captured, the current trick's leader)
+            # the settled fields filled once per phase, and with them the finished tricks'
+            # once per trick (the tricks, the points captured, the current trick's leader)
             settled, count = rnd.view_settled, len(rnd.tricks)
-            if settled is None or settled[0] is not phase or settled[1] != count:
-                values = _settled(rnd)
+            if settled is None or settled[0] is not phase:
+                base = _settled(rnd)
+                settled = (phase, base, -1, base)
+            if settled[2] != count:
+                values = settled[1].copy()
                 _trick_fields(rnd, values)
-                settled = rnd.view_settled = (phase, count, values)
-            values = settled[2].copy()
+                settled = rnd.view_settled = (phase, settled[1], count, values)
+            values = settled[3].copy()
         else:
             values = _settled(rnd)
             _trick_fields(rnd, values)
