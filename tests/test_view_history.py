@@ -1,6 +1,6 @@
-"""Views read their history from a log the round shares between the views of one seat
-(no copy per view): a view's history never changes once taken, and nothing the log holds,
-even past the view's own length, is hidden from the view's seat at that moment."""
+"""Views take their history from a tuple the round extends per seat (and shares while
+nothing is hidden): a view's history never changes once taken, and holds nothing hidden
+from the view's seat, through undos and the kitty revealed after the round."""
 
 from __future__ import annotations
 
@@ -41,15 +41,12 @@ def test_views_keep_their_history_and_their_logs_hide_what_they_must(name: str) 
         while rnd.phase != Phase.DONE:
             seat = rng.randrange(rules.players)
             view = rnd.view(seat)
-            if rng.random() < 0.5:
-                kept.append((view, view.history))  # read at once
-            else:
-                log, length = view.__dict__["_log"]
-                kept.append((view, tuple(log[:length])))  # read later
+            kept.append((view, tuple(view.history)))
+            assert view.history == tuple(a if _may_see(rnd, seat, a) else Bury(a.seat, ())
+                                         for a in rnd.history), (name, seed)
             for old, history in kept:
                 assert old.history == history
-                log = old.__dict__["_log"][0]
-                assert all(_may_see(rnd, old.seat, a) for a in log), (name, seed)
+                assert all(_may_see(rnd, old.seat, a) for a in old.history), (name, seed)
             if len(rnd.history) > 1 and rng.random() < 0.03:
                 rnd.undo()
                 continue
@@ -82,3 +79,30 @@ def test_a_view_is_frozen_and_equal_to_its_copies() -> None:
     assert again == view and hash(again) == hash(view)
     assert replace(view, hand=()).history == view.history
     assert rnd.view(1) == view and isinstance(view.history, tuple)
+
+
+@pytest.mark.parametrize("seat", [-1, -5, 4])
+def test_a_seat_not_at_the_table_has_no_view(seat: int) -> None:
+    rnd = Round(Rules(), seed=1)
+    with pytest.raises(ValueError, match="no seat"):
+        rnd.view(seat)
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_a_views_hand_is_the_hand_in_the_trumps_order(name: str) -> None:
+    rules = RULES[name]
+    for seed in range(3):
+        rnd = Round(rules, seed=seed)
+        rng = Random(seed)
+        while rnd.phase != Phase.DONE:
+            seat = rng.randrange(rules.players)
+            cards = rnd.hands[seat].cards()
+            trump = rnd.trump
+            assert rnd.view(seat).hand == tuple(
+                trump.sorted(cards) if trump is not None else cards), (name, seed)
+            if len(rnd.history) > 1 and rng.random() < 0.03:
+                rnd.undo()
+                continue
+            mover = rnd.to_move
+            assert mover is not None
+            rnd.apply(rnd.legal(mover).random(rng))

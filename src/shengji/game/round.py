@@ -150,6 +150,20 @@ _BIDDING_AFTER: Final = (Phase.BID, _OVERBID)
 """The phases of bidding after the deal, in turn."""
 _BID_TURNS: Final = (*_BIDDING_AFTER, Phase.EXPOSE)
 """The phases whose turn is :attr:`Round.bid_turn`."""
+
+_INDEX_ORDER: Final = tuple(range(len(ALL_CARDS)))
+"""The faces by index: the order of a hand's view before the trump is known."""
+
+
+def _faces_in_order(trump: Trump | None) -> tuple[int, ...]:
+    """The faces in the order views list a hand: by the trump's order keys, strongest first
+    (each face's key is its own: the low six bits are its index), else by index."""
+    if trump is None:
+        return _INDEX_ORDER
+    keys = sorted(trump.order_keys, reverse=True)
+    return tuple([key & 63 for key in keys])
+
+
 _OPPONENTS: Final = ThrowCheck.OPPONENTS
 
 
@@ -341,6 +355,8 @@ class Round:
         # tuples (always a prefix of the lists), the history with other seats' buries hidden
         self._sorted: dict[int, tuple[Hand, tuple[Card, ...]]] = {}
         self._tricks_tuple: tuple[TrickRecord, ...] = ()
+        self._view_order: tuple[Trump | None, tuple[int, ...]] = (None, _INDEX_ORDER)
+        """The faces in the order views list a hand, for the trump it was read for."""
         # the history as each seat may see it (key: the seat; -1 once nothing is hidden
         # from anyone): append-only lists that views read up to their length, so a view
         # costs no copy; replaced, never changed, when undo or a copy resets these caches
@@ -1060,13 +1076,24 @@ class Round:
 
     def sorted_hand(self, seat: int) -> tuple[Card, ...]:
         """The cards of ``seat`` as its view shows them (by the trump's order, strongest
-        first; by index before the trump is known); kept up to date as cards come and go."""
+        first; by index before the trump is known); kept up to date as cards come and go,
+        else listed from the hand's counts in that order (no sort)."""
         hand = self.hands[seat]
         cached = self._sorted.get(seat)
         if cached is None or cached[0] is not hand or len(cached[1]) != len(hand):
             trump = self.trump
-            cards = hand.cards()
-            cached = (hand, tuple(trump.sorted(cards) if trump is not None else cards))
+            order = self._view_order
+            if order[0] is not trump:
+                order = self._view_order = (trump, _faces_in_order(trump))
+            counts = hand.counts
+            cards: list[Card] = []
+            for face in order[1]:
+                n = counts[face]
+                if n == 1:
+                    cards.append(ALL_CARDS[face])
+                elif n:
+                    cards += [ALL_CARDS[face]] * n
+            cached = (hand, tuple(cards))
             self._sorted[seat] = cached
         return cached[1]
 

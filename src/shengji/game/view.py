@@ -35,8 +35,8 @@ _PLAY: Final = Phase.PLAY
 """The phases as module constants (an enum member access is a class lookup each time)."""
 
 
-@mypyc_attr(native_class=False)  # a plain class even when compiled: made by filling __dict__
-@dataclass(frozen=True)
+@mypyc_attr(acyclic=True)  # holds only values that never lead back to a view: no GC tracking
+@dataclass(frozen=True, init=False)
 class SeatView:
     """One seat's knowledge of a round at one moment."""
 
@@ -52,9 +52,9 @@ class SeatView:
     trump: Trump | None
     bids: tuple[tuple[int, tuple[Card, ...]], ...]
     exposed: tuple[tuple[Card, ...], ...]
+    """The cards each seat exposed before the dealer named the trump (seed hundred)."""
     removed: tuple[Card, ...]
     """The low cards taken out of the pack to make the deal even (``remove_low``)."""
-    """The cards each seat exposed before the dealer named the trump (seed hundred)."""
     kitty_turned: tuple[Card, ...]
     kitty: tuple[Card, ...] | None
     calls: tuple[FriendCall, ...]
@@ -67,56 +67,126 @@ class SeatView:
     history: tuple[Action, ...]
     result: RoundResult | None
 
+    # The dataclass's generated __init__ would run interpreted in the mypyc build, where
+    # SeatView is a native class (players read its fields as native attributes); this one
+    # compiles to a store per field. Frozen: it sets them as object's __setattr__ does.
+    def __init__(self, seat: int, rules: Rules, phase: Phase, to_move: int | None,
+                 hand: tuple[Card, ...], hand_sizes: tuple[int, ...], levels: tuple[int, ...],
+                 dealer: int | None, declarers: tuple[int, ...], trump: Trump | None,
+                 bids: tuple[tuple[int, tuple[Card, ...]], ...],
+                 exposed: tuple[tuple[Card, ...], ...], removed: tuple[Card, ...],
+                 kitty_turned: tuple[Card, ...], kitty: tuple[Card, ...] | None,
+                 calls: tuple[FriendCall, ...], friends: tuple[int, ...],
+                 trick_leader: int | None, trick: tuple[TrickPlay, ...],
+                 trick_winner: int | None, tricks: tuple[TrickRecord, ...],
+                 captured: tuple[int, ...], history: tuple[Action, ...],
+                 result: RoundResult | None) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "to_move", to_move)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "hand_sizes", hand_sizes)
+        object.__setattr__(self, "levels", levels)
+        object.__setattr__(self, "dealer", dealer)
+        object.__setattr__(self, "declarers", declarers)
+        object.__setattr__(self, "trump", trump)
+        object.__setattr__(self, "bids", bids)
+        object.__setattr__(self, "exposed", exposed)
+        object.__setattr__(self, "removed", removed)
+        object.__setattr__(self, "kitty_turned", kitty_turned)
+        object.__setattr__(self, "kitty", kitty)
+        object.__setattr__(self, "calls", calls)
+        object.__setattr__(self, "friends", friends)
+        object.__setattr__(self, "trick_leader", trick_leader)
+        object.__setattr__(self, "trick", trick)
+        object.__setattr__(self, "trick_winner", trick_winner)
+        object.__setattr__(self, "tricks", tricks)
+        object.__setattr__(self, "captured", captured)
+        object.__setattr__(self, "history", history)
+        object.__setattr__(self, "result", result)
+
     @classmethod
     def of(cls, rnd: Round, seat: int) -> SeatView:
-        """Take ``seat``'s view of ``rnd`` (it shares the round's immutable tuples)."""
-        phase, rules, owner = rnd.phase, rnd.rules, rnd.kitty_owner
-        sees_kitty = owner == seat or (phase is _DONE and rules.kitty_revealed)
-        trick, tracker, result = rnd.trick, rnd.tracker, rnd.result
-        # a copy of a filled dict, its values then set, costs half a dict display as big
-        if phase is _PLAY or phase is _DONE:
-            # the settled fields filled once per phase, and with them the finished tricks'
-            # once per trick (the tricks, the points captured, the current trick's leader)
-            settled, count = rnd.view_settled, len(rnd.tricks)
-            if settled is None or settled[0] is not phase:
-                base = _settled(rnd)
-                settled = (phase, base, -1, base)
-            if settled[2] != count:
-                values = settled[1].copy()
-                _trick_fields(rnd, values)
-                settled = rnd.view_settled = (phase, settled[1], count, values)
-            values = settled[3].copy()
-        else:
-            values = _settled(rnd)
-            _trick_fields(rnd, values)
-        values["seat"] = seat
-        values["phase"] = phase
-        values["to_move"] = rnd.to_move
-        values["hand"] = rnd.sorted_hand(seat)
-        values["hand_sizes"] = hand_sizes(rnd.hands)
-        values["declarers"] = rnd.declarers
-        if sees_kitty and owner is not None:
-            values["kitty"] = rnd.kitty
-        if tracker is not None:
-            values["friends"] = tracker.friends
-        if trick is not None:
-            values["trick"] = tuple(trick.plays)
-            values["trick_winner"] = trick.winner
-        values["result"] = result if sees_kitty or result is None else _hide_kitty(result)
-        values["_log"] = rnd.history_log(seat)  # read as ``history`` when first asked
-        if _PLAIN:
-            # a frozen dataclass's __init__ sets these attributes one call at a time: the
-            # filled dict becomes the view's own
-            return filled(cls, values)
-        log, length = rnd.history_log(seat)
-        del values["_log"]
-        return cls(**values, history=tuple(log[:length]))  # type: ignore[arg-type]
+        """Take ``seat``'s view of ``rnd`` (it shares the round's immutable tuples); a
+        seat not at the table is a ``ValueError``."""
+        if not 0 <= seat < len(rnd.hands):
+            raise ValueError(f"no seat {seat} at this table")
+        return _filled(rnd, seat) if _PLAIN else _native(rnd, seat)
+
+    def __reduce__(self) -> tuple[type[SeatView], tuple[object, ...]]:
+        """Pickle and copy a view by its fields (a compiled view has no ``__dict__``)."""
+        return SeatView, tuple([getattr(self, f.name) for f in fields(self)])
 
     def hidden_cards(self) -> int:
         """How many cards this seat cannot see (other hands, and the kitty if not its own)."""
         others = sum(n for s, n in enumerate(self.hand_sizes) if s != self.seat)
         kitty = 0 if self.kitty is not None else self.rules.kitty_size
         return others + kitty
+
+
+def _native(rnd: Round, seat: int) -> SeatView:
+    """``seat``'s view of ``rnd`` in the mypyc build: a native view, its fields stored by its
+    compiled ``__init__``."""
+    phase, rules, owner = rnd.phase, rnd.rules, rnd.kitty_owner
+    sees_kitty = owner == seat or (phase is _DONE and rules.kitty_revealed)
+    trick, tracker, result = rnd.trick, rnd.tracker, rnd.result
+    if trick is not None:
+        leader, plays, winner = trick.leader, tuple(trick.plays), trick.winner
+    else:
+        leader, plays, winner = None, (), None
+    log, _ = rnd.history_log(seat)  # (the log's whole length: brought up to date)
+    return SeatView(
+        seat, rules, phase, rnd.to_move, rnd.sorted_hand(seat), hand_sizes(rnd.hands),
+        rnd.levels, rnd.dealer, rnd.declarers, rnd.trump, rnd.bidding.shown,
+        rnd.exposed, rnd.removed, rnd.kitty_turned,
+        rnd.kitty if sees_kitty and owner is not None else None,
+        tracker.calls if tracker is not None else (),
+        tracker.friends if tracker is not None else (),
+        leader, plays, winner, rnd.tricks_tuple(), tuple(rnd.captured), tuple(log),
+        result if sees_kitty or result is None else _hide_kitty(result))
+
+
+def _filled(rnd: Round, seat: int) -> SeatView:
+    """``seat``'s view of ``rnd`` in pure Python: a plain object whose attributes are filled
+    at once, its history read from the seat's log when first asked."""
+    phase, rules, owner = rnd.phase, rnd.rules, rnd.kitty_owner
+    sees_kitty = owner == seat or (phase is _DONE and rules.kitty_revealed)
+    trick, tracker, result = rnd.trick, rnd.tracker, rnd.result
+    # a copy of a filled dict, its values then set, costs half a dict display as big
+    if phase is _PLAY or phase is _DONE:
+        # the settled fields filled once per phase, and with them the finished tricks'
+        # once per trick (the tricks, the points captured, the current trick's leader)
+        settled, count = rnd.view_settled, len(rnd.tricks)
+        if settled is None or settled[0] is not phase:
+            base = _settled(rnd)
+            settled = (phase, base, -1, base)
+        if settled[2] != count:
+            values = settled[1].copy()
+            _trick_fields(rnd, values)
+            settled = rnd.view_settled = (phase, settled[1], count, values)
+        values = settled[3].copy()
+    else:
+        values = _settled(rnd)
+        _trick_fields(rnd, values)
+    values["seat"] = seat
+    values["phase"] = phase
+    values["to_move"] = rnd.to_move
+    values["hand"] = rnd.sorted_hand(seat)
+    values["hand_sizes"] = hand_sizes(rnd.hands)
+    values["declarers"] = rnd.declarers
+    if sees_kitty and owner is not None:
+        values["kitty"] = rnd.kitty
+    if tracker is not None:
+        values["friends"] = tracker.friends
+    if trick is not None:
+        values["trick"] = tuple(trick.plays)
+        values["trick_winner"] = trick.winner
+    values["result"] = result if sees_kitty or result is None else _hide_kitty(result)
+    values["_log"] = rnd.history_log(seat)  # read as ``history`` when first asked
+    # a frozen dataclass's __init__ sets these attributes one call at a time: the
+    # filled dict becomes the view's own
+    return filled(SeatView, values)
 
 
 def _settled(rnd: Round) -> dict[str, object]:
@@ -184,7 +254,12 @@ def _hidden_kitty_line(line: str, counted: bool) -> str:
     return "Kitty (hidden): not counted " + tail[tail.index("("):]
 
 
-setattr(SeatView, "history", _History())  # noqa: B010 (after @dataclass: not a default)
+_PLAIN: Final = SeatView.__dictoffset__ != 0
+"""Views are plain Python objects (pure Python; compiled, SeatView is a native class):
+:meth:`SeatView.of` fills their attributes at once, the history read when first asked."""
+
+if _PLAIN:
+    setattr(SeatView, "history", _History())  # noqa: B010 (after @dataclass: not a default)
 
 _FIELDS: Final[dict[str, object]] = {
     **{f.name: None for f in fields(SeatView) if f.name != "history"},
@@ -193,7 +268,3 @@ _FIELDS: Final[dict[str, object]] = {
 }
 """The attributes of a view made by :meth:`SeatView.of` (``_log`` for ``history``), with
 the values of a view without a visible kitty, friend calls or trick."""
-
-_PLAIN: Final = SeatView.__dictoffset__ != 0
-"""Views are plain Python objects (also in a mypyc build, where a dataclass's generated
-``__init__`` would run interpreted): :meth:`SeatView.of` fills their attributes at once."""
