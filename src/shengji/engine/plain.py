@@ -2,8 +2,8 @@
 
 A frozen dataclass's generated ``__init__`` sets its fields one ``object.__setattr__``
 call at a time, and runs interpreted in the mypyc build. Hot paths make such objects
-(plays, the heuristic's chosen actions, views, throw outcomes) with :func:`filled`
-instead, from values they vouch for (no checks).
+(plays, the heuristic's chosen actions, throw outcomes; views in pure Python) with
+:func:`filled` instead, from values they vouch for (no checks).
 """
 
 from __future__ import annotations

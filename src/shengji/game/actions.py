@@ -48,7 +48,7 @@ except ImportError:  # only a mypyc build reads the decorator; pure Python ignor
         return lambda cls: cls
 
 
-# Plain classes even when compiled (as SeatView): the engine and the players make plays with
+# Plain classes even when compiled: the engine and the players make plays with
 # object.__new__, which a mypyc native class refuses; the module's functions still compile.
 @mypyc_attr(native_class=False)
 class ActionError(ValueError):

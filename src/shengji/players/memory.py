@@ -236,8 +236,8 @@ class Memory:
         self.view = view
         self.trump = view.trump
         rules = view.rules
-        # the view's fields read by most decisions, each read once (a view is a plain
-        # object: a compiled read of its attribute is a lookup)
+        # the view's fields read by most decisions, each read once (in pure Python a read
+        # of a view's attribute is a dictionary lookup)
         self.rules = rules
         self.seat = view.seat
         self.trick = view.trick
