@@ -346,3 +346,30 @@ def test_readings_refused_at_once_are_those_the_search_finds_none_of() -> None:
         checked += 1
         refused += not found
     assert refused > 100
+
+
+def test_one_card_on_one_card_wins_exactly_when_beats_says_so() -> None:
+    """A trick judges one card played on a one-card lead from suits and levels alone; each
+    play's winner is the one :func:`beats` gives, for every pair of faces and a few trumps
+    (the second card played on the first, then a third on the winner of the two)."""
+    import random
+
+    from shengji.engine import Card
+    from shengji.engine.trick import beats
+
+    rng = random.Random(11)
+    faces = [Card(i) for i in range(54)]
+    for trump in (JACK_HEARTS, SEVEN_CLUBS, Trump.parse("2NT"), Trump.parse("AS")):
+        rules = Rules()
+        for led in faces:
+            for _ in range(6):
+                second, third = rng.choice(faces), rng.choice(faces)
+                trick = Trick(trump, rules, leader=0)
+                trick.play((led,), Hand([led]))
+                lead = trick.lead
+                assert lead is not None
+                for seat, card in ((1, second), (2, third)):
+                    current, winner = trick._winning_reading, trick.winner
+                    trick.play((card,), Hand([card]))
+                    won = beats((card,), current, lead, trump, rules) is not None
+                    assert trick.winner == (seat if won else winner), (trump, led, card)
