@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from shengji.engine.cards import Card, Hand, card_ints, card_points, format_cards, parse_cards
 from shengji.engine.follow import LegalPlays, Structure, structure_of
@@ -55,22 +55,39 @@ except ImportError:  # only a mypyc build reads the decorator; pure Python ignor
         return lambda cls: cls
 
 
-@mypyc_attr(native_class=False)  # a plain class even when compiled: see _play
-@dataclass(frozen=True)
+@mypyc_attr(acyclic=True)  # holds a seat and cards, never a way back to itself: no GC tracking
+@dataclass(frozen=True, init=False)
 class Play:
     """One seat's cards in a trick."""
 
     seat: int
     cards: tuple[Card, ...]
 
+    # The dataclass's generated __init__ would run interpreted in the mypyc build, where
+    # Play is a native class (its fields read as native attributes); this one compiles to
+    # a store per field. Frozen: it sets them as object's __setattr__ does.
+    def __init__(self, seat: int, cards: tuple[Card, ...]) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "cards", cards)
+
+    def __reduce__(self) -> tuple[type[Play], tuple[int, tuple[Card, ...]]]:
+        """Pickle and copy a play by its fields (a compiled play has no ``__dict__``)."""
+        return Play, (self.seat, self.cards)
+
     def __str__(self) -> str:
         return f"{self.seat}: {format_cards(self.cards)}"
 
 
+_PLAIN: Final = Play.__dictoffset__ != 0
+"""Plays are plain Python objects (pure Python; compiled, Play is a native class)."""
+
+
 def _play(seat: int, cards: tuple[Card, ...]) -> Play:
-    """``Play(seat, cards)``, its attributes set at once (a frozen dataclass's ``__init__``
-    sets them one call at a time, and runs interpreted in a mypyc build)."""
-    return filled(Play, {"seat": seat, "cards": cards})
+    """``Play(seat, cards)``: in pure Python its attributes set at once (the ``__init__``
+    sets them one call at a time), compiled by its native ``__init__``."""
+    if _PLAIN:
+        return filled(Play, {"seat": seat, "cards": cards})
+    return Play(seat, cards)
 
 
 class Trick:

@@ -4,7 +4,7 @@ and a score sheet that explains them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Final
 
 from shengji.engine.cards import Card, format_cards
 from shengji.engine.lead import Lead
@@ -21,18 +21,11 @@ from shengji.engine.scoring import (
 from shengji.engine.trick import Play
 from shengji.engine.trump import Trump
 
-try:
-    from mypy_extensions import mypyc_attr
-except ImportError:  # only a mypyc build reads the decorator; pure Python ignores it
-    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
-        return lambda cls: cls
-
 if TYPE_CHECKING:
     from shengji.game.round import Round
 
 
-@mypyc_attr(native_class=False)  # a plain class even when compiled: see trick_record
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class TrickRecord:
     """A finished trick: the plays in order, the winner, its points."""
 
@@ -42,17 +35,40 @@ class TrickRecord:
     largest_unit: int
     lead: Lead
 
+    # The dataclass's generated __init__ would run interpreted in the mypyc build, where
+    # TrickRecord is a native class (its fields read as native attributes); this one
+    # compiles to a store per field. Frozen: it sets them as object's __setattr__ does.
+    def __init__(self, plays: tuple[Play, ...], winner: int, points: int, largest_unit: int,
+                 lead: Lead) -> None:
+        object.__setattr__(self, "plays", plays)
+        object.__setattr__(self, "winner", winner)
+        object.__setattr__(self, "points", points)
+        object.__setattr__(self, "largest_unit", largest_unit)
+        object.__setattr__(self, "lead", lead)
+
+    def __reduce__(self) -> tuple[type[TrickRecord], tuple[object, ...]]:
+        """Pickle and copy a record by its fields (a compiled record has no ``__dict__``)."""
+        return TrickRecord, (self.plays, self.winner, self.points, self.largest_unit,
+                             self.lead)
+
     def __str__(self) -> str:
         body = "  ".join(f"{p.seat}: {format_cards(p.cards)}" for p in self.plays)
         return f"{body}  -> seat {self.winner} ({self.points} pts)"
 
 
+_PLAIN: Final = TrickRecord.__dictoffset__ != 0
+"""Trick records are plain Python objects (pure Python; compiled, a native class)."""
+
+
 def trick_record(plays: tuple[Play, ...], winner: int, points: int, largest_unit: int,
                  lead: Lead) -> TrickRecord:
-    """``TrickRecord(plays, winner, points, largest_unit, lead)``, its attributes set at once
-    (:func:`~shengji.engine.plain.filled`: the round makes one per trick)."""
-    return filled(TrickRecord, {"plays": plays, "winner": winner, "points": points,
-                                "largest_unit": largest_unit, "lead": lead})
+    """``TrickRecord(plays, winner, points, largest_unit, lead)``: in pure Python its
+    attributes set at once (:func:`~shengji.engine.plain.filled`: the round makes one per
+    trick), compiled by its native ``__init__``."""
+    if _PLAIN:
+        return filled(TrickRecord, {"plays": plays, "winner": winner, "points": points,
+                                    "largest_unit": largest_unit, "lead": lead})
+    return TrickRecord(plays, winner, points, largest_unit, lead)
 
 
 @dataclass(frozen=True)
