@@ -608,6 +608,13 @@ def hundred_match(server: Server, browser: Any) -> None:
         restarted.append(hand)
 
     play_round([host], shots, "hundred", during)
+    # A computer player dealt no trumps shows its hand for a redeal (the Hundred allows it):
+    # that round ends without a score, and the next one is played.
+    while not host.info()["over"]:
+        assert page.locator("#sheet p:has-text('Redeal')").count(), page.inner_text("#sheet")
+        page.click("#next-round-btn")
+        page.wait_for_selector("#next-round-btn", state="detached")
+        play_round([host], shots, "hundred", during)
     page.wait_for_selector("#match-over")
     shoot(host, "match-over")
     assert "exposed" in host.kinds, "the Hundred's exposing was played through the UI"
