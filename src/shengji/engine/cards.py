@@ -19,13 +19,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
-from typing import Any, ClassVar, Final, SupportsIndex
+from typing import ClassVar, Final, SupportsIndex
 
-try:
-    from mypy_extensions import mypyc_attr
-except ImportError:  # only a mypyc build reads the decorator; pure Python ignores it
-    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
-        return lambda cls: cls
+from shengji.engine.plain import mypyc_attr
 
 
 class NotationError(ValueError):

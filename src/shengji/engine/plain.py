@@ -1,4 +1,8 @@
-"""Instances of plain (not mypyc-native) frozen dataclasses, made at once.
+"""Plain (not mypyc-native) objects: which classes are, and their instances made at once.
+
+The mypyc build makes a compiled module's classes native; ``@mypyc_attr(...)`` keeps one
+plain (``native_class=False``) or tunes a native one (``acyclic=True``, ...). The modules
+import the decorator from here.
 
 A frozen dataclass's generated ``__init__`` sets its fields one ``object.__setattr__``
 call at a time, and runs interpreted in the mypyc build. Hot paths make such objects
@@ -9,7 +13,14 @@ call at a time, and runs interpreted in the mypyc build. Hot paths make such obj
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
+
+try:  # re-exported (as): mypyc knows the decorator by its full name, which the import keeps
+    from mypy_extensions import mypyc_attr as mypyc_attr
+except ImportError:  # only a mypyc build reads the decorator; pure Python ignores it
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
+        """Stands in for ``mypy_extensions.mypyc_attr``: leaves the class as it is."""
+        return lambda cls: cls
 
 T = TypeVar("T")
 

@@ -20,21 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from shengji.engine.cards import Card, Hand
 from shengji.engine.lead import Lead
-from shengji.engine.plain import filled
+from shengji.engine.plain import filled, mypyc_attr
 from shengji.engine.reasons import Reason
 from shengji.engine.rules import FailedThrow, Rules, ThrowPenalty
 from shengji.engine.trump import Trump
 from shengji.engine.units import LevelCounts, Unit, counts_of_suit, make_unit, placements
-
-try:
-    from mypy_extensions import mypyc_attr
-except ImportError:  # only a mypyc build reads the decorator; pure Python ignores it
-    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
-        return lambda cls: cls
 
 
 @mypyc_attr(native_class=False)  # a plain class even when compiled: made by _block

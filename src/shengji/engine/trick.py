@@ -25,12 +25,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from shengji.engine.cards import Card, Hand, card_ints, card_points, format_cards, parse_cards
 from shengji.engine.follow import LegalPlays, Structure, structure_of
 from shengji.engine.lead import Lead, LegalLeads, PlayError, is_rainbow
-from shengji.engine.plain import filled
+from shengji.engine.plain import filled, mypyc_attr
 from shengji.engine.reasons import Reason
 from shengji.engine.rules import Rules, ThrowBeat, ThrowCheck
 from shengji.engine.throws import ThrowOutcome, check_throw
@@ -47,12 +47,6 @@ from shengji.engine.units import (
     take,
     unit_order,
 )
-
-try:
-    from mypy_extensions import mypyc_attr
-except ImportError:  # only a mypyc build reads the decorator; pure Python ignores it
-    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
-        return lambda cls: cls
 
 
 @mypyc_attr(acyclic=True)  # holds a seat and cards, never a way back to itself: no GC tracking

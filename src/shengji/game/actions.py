@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from shengji.engine.cards import (
     Card,
@@ -38,14 +38,8 @@ from shengji.engine.cards import (
     parse_cards,
 )
 from shengji.engine.friends import FriendCall
-from shengji.engine.plain import filled
+from shengji.engine.plain import filled, mypyc_attr
 from shengji.engine.reasons import Reason
-
-try:
-    from mypy_extensions import mypyc_attr
-except ImportError:  # only a mypyc build reads the decorator; pure Python ignores it
-    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
-        return lambda cls: cls
 
 
 # Plain classes even when compiled: the engine and the players make plays with

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
 from itertools import combinations
 from random import Random
-from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
+from typing import TYPE_CHECKING, Final, TypeVar, cast
 
 from shengji.engine.bidding import Bidding
 from shengji.engine.cards import (
@@ -49,6 +49,7 @@ from shengji.engine.cards import (
 from shengji.engine.follow import LegalPlays
 from shengji.engine.friends import FriendCall, FriendTracker, call_reason, single_call_reason
 from shengji.engine.lead import LegalLeads, PlayError
+from shengji.engine.plain import mypyc_attr
 from shengji.engine.reasons import Reason
 from shengji.engine.rules import (
     FirstDealer,
@@ -84,12 +85,6 @@ from shengji.game.bury import bury_limits, bury_options, bury_reason, random_bur
 from shengji.game.deal import Deal, pack, removed_cards
 from shengji.game.legal import Legal, PlayLegal, nothing
 from shengji.game.scoresheet import RoundResult, TrickRecord, score_round, trick_record
-
-try:
-    from mypy_extensions import mypyc_attr
-except ImportError:  # only a mypyc build reads the decorator; pure Python ignores it
-    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
-        return lambda cls: cls
 
 if TYPE_CHECKING:
     from shengji.game.view import SeatView

@@ -9,23 +9,17 @@ it (and to everyone after the round if ``kitty_revealed``).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from shengji.engine.cards import Card, hand_sizes
 from shengji.engine.friends import FriendCall
-from shengji.engine.plain import filled
+from shengji.engine.plain import filled, mypyc_attr
 from shengji.engine.rules import Rules
 from shengji.engine.trick import Play as TrickPlay
 from shengji.engine.trump import Trump
 from shengji.game.actions import Action
 from shengji.game.round import Phase
 from shengji.game.scoresheet import RoundResult, TrickRecord
-
-try:
-    from mypy_extensions import mypyc_attr
-except ImportError:  # only a mypyc build reads the decorator; pure Python ignores it
-    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
-        return lambda cls: cls
 
 if TYPE_CHECKING:
     from shengji.game.round import Round
