@@ -33,9 +33,16 @@ _SETTERS: Final[dict[type, Callable[[object, dict[str, object]], None]]] = {}
 descriptor's ``__set__``: cheaper to call than ``object.__setattr__``)."""
 
 
+def is_plain(cls: type) -> bool:
+    """Whether ``cls``'s instances have a ``__dict__`` (a native class's, in the mypyc build,
+    do not). Modules read it once into a constant and make hot instances with :func:`filled`
+    where it is true, by the class's compiled ``__init__`` where not."""
+    return cls.__dictoffset__ != 0
+
+
 def filled(cls: type[T], fields: dict[str, object]) -> T:
     """A new ``cls`` whose attributes are ``fields`` (the dictionary itself becomes the
-    instance's: pass a new one). ``cls`` must be a plain class (one with a ``__dict__``)."""
+    instance's: pass a new one). ``cls`` must be plain (:func:`is_plain`)."""
     obj: T = _NEW(cls)
     setter = _SETTERS.get(cls)
     if setter is None:

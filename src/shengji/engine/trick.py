@@ -30,7 +30,7 @@ from typing import Final
 from shengji.engine.cards import Card, Hand, card_ints, card_points, format_cards, parse_cards
 from shengji.engine.follow import LegalPlays, Structure, structure_of
 from shengji.engine.lead import Lead, LegalLeads, PlayError, is_rainbow
-from shengji.engine.plain import filled, mypyc_attr
+from shengji.engine.plain import filled, is_plain, mypyc_attr
 from shengji.engine.reasons import Reason
 from shengji.engine.rules import Rules, ThrowBeat, ThrowCheck
 from shengji.engine.throws import ThrowOutcome, check_throw
@@ -72,7 +72,7 @@ class Play:
         return f"{self.seat}: {format_cards(self.cards)}"
 
 
-_PLAIN: Final = Play.__dictoffset__ != 0
+_PLAIN: Final = is_plain(Play)
 """Plays are plain Python objects (pure Python; compiled, Play is a native class)."""
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Final
 
 from shengji.engine.cards import Card, format_cards
 from shengji.engine.lead import Lead
-from shengji.engine.plain import filled
+from shengji.engine.plain import filled, is_plain
 from shengji.engine.rules import DealerRotation, Partnership, Rules
 from shengji.engine.scoring import (
     LevelChange,
@@ -56,7 +56,7 @@ class TrickRecord:
         return f"{body}  -> seat {self.winner} ({self.points} pts)"
 
 
-_PLAIN: Final = TrickRecord.__dictoffset__ != 0
+_PLAIN: Final = is_plain(TrickRecord)
 """Trick records are plain Python objects (pure Python; compiled, a native class)."""
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Final
 
 from shengji.engine.cards import Card, hand_sizes
 from shengji.engine.friends import FriendCall
-from shengji.engine.plain import filled, mypyc_attr
+from shengji.engine.plain import filled, is_plain, mypyc_attr
 from shengji.engine.rules import Rules
 from shengji.engine.trick import Play as TrickPlay
 from shengji.engine.trump import Trump
@@ -248,7 +248,7 @@ def _hidden_kitty_line(line: str, counted: bool) -> str:
     return "Kitty (hidden): not counted " + tail[tail.index("("):]
 
 
-_PLAIN: Final = SeatView.__dictoffset__ != 0
+_PLAIN: Final = is_plain(SeatView)
 """Views are plain Python objects (pure Python; compiled, SeatView is a native class):
 :meth:`SeatView.of` fills their attributes at once, the history read when first asked."""
 
