@@ -122,8 +122,8 @@ class SeatView:
 def _native(rnd: Round, seat: int) -> SeatView:
     """``seat``'s view of ``rnd`` in the mypyc build: a native view, its fields stored by its
     compiled ``__init__``."""
-    phase, rules, owner = rnd.phase, rnd.rules, rnd.kitty_owner
-    sees_kitty = owner == seat or (phase is _DONE and rules.kitty_revealed)
+    phase, owner = rnd.phase, rnd.kitty_owner
+    sees_kitty = _sees_kitty(rnd, seat)
     trick, tracker, result = rnd.trick, rnd.tracker, rnd.result
     if trick is not None:
         leader, plays, winner = trick.leader, tuple(trick.plays), trick.winner
@@ -131,7 +131,7 @@ def _native(rnd: Round, seat: int) -> SeatView:
         leader, plays, winner = None, (), None
     log, _ = rnd.history_log(seat)  # (the log's whole length: brought up to date)
     return SeatView(
-        seat, rules, phase, rnd.to_move, rnd.sorted_hand(seat), hand_sizes(rnd.hands),
+        seat, rnd.rules, phase, rnd.to_move, rnd.sorted_hand(seat), hand_sizes(rnd.hands),
         rnd.levels, rnd.dealer, rnd.declarers, rnd.trump, rnd.bidding.shown,
         rnd.exposed, rnd.removed, rnd.kitty_turned,
         rnd.kitty if sees_kitty and owner is not None else None,
@@ -144,8 +144,8 @@ def _native(rnd: Round, seat: int) -> SeatView:
 def _filled(rnd: Round, seat: int) -> SeatView:
     """``seat``'s view of ``rnd`` in pure Python: a plain object whose attributes are filled
     at once, its history read from the seat's log when first asked."""
-    phase, rules, owner = rnd.phase, rnd.rules, rnd.kitty_owner
-    sees_kitty = owner == seat or (phase is _DONE and rules.kitty_revealed)
+    phase, owner = rnd.phase, rnd.kitty_owner
+    sees_kitty = _sees_kitty(rnd, seat)
     trick, tracker, result = rnd.trick, rnd.tracker, rnd.result
     # a copy of a filled dict, its values then set, costs half a dict display as big
     if phase is _PLAY or phase is _DONE:
@@ -181,6 +181,12 @@ def _filled(rnd: Round, seat: int) -> SeatView:
     # a frozen dataclass's __init__ sets these attributes one call at a time: the
     # filled dict becomes the view's own
     return filled(SeatView, values)
+
+
+def _sees_kitty(rnd: Round, seat: int) -> bool:
+    """Whether ``seat`` sees the kitty: its owner does, and everyone once the round is done
+    if ``kitty_revealed`` (the others see the result with the kitty hidden)."""
+    return rnd.kitty_owner == seat or (rnd.phase is _DONE and rnd.rules.kitty_revealed)
 
 
 def _settled(rnd: Round) -> dict[str, object]:
