@@ -444,7 +444,7 @@ class HeuristicPlayer:
         # each choice below is the first best candidate in the candidates' order
 
         partner_winning = winner in side
-        if partner_winning and (last or self._safe(reading, memory, after, side, lead, trump)):
+        if partner_winning and (last or memory.safe(reading, after, side, lead)):
             best = 0  # the first of the greatest worth, then the lowest cost
             for i in range(1, len(candidates)):
                 if worths[i] > worths[best] or (
@@ -487,7 +487,7 @@ class HeuristicPlayer:
                 worth = trick_points + sum(points[c] for c in lead.cards) > 0 or last or (
                     len(view.hand) <= lead.size)
                 if worth or costs[cheap] < 12 * lead.size:
-                    if last or self._safe(reading_after, memory, after, side, lead, trump):
+                    if last or memory.safe(reading_after, after, side, lead):
                         return candidates[cheap]
                     if trick_points >= 10:
                         beater = _Beater(reading, lead, trump, rules)
@@ -508,26 +508,6 @@ class HeuristicPlayer:
         if tables is None or tables.trump is not trump:
             tables = self._trump_tables = _tables(trump)
         return tables
-
-    def _safe(self, reading: Sequence[Unit], memory: Memory, after: list[int],
-              side: set[int], lead: Lead, trump: Trump) -> bool:
-        """True if no opponent still to play can beat ``reading`` (as far as we know)."""
-        threats = [s for s in after if s not in side]
-        if not threats:
-            return True
-        suit = reading[0].suit
-        if suit != TRUMP:  # a threat void in the led suit may ruff, unless all lack trumps
-            voids, led = memory.voids, lead.suit
-            for s in threats:
-                if led in voids[s]:
-                    for t in threats:
-                        if TRUMP not in voids[t]:
-                            return False
-                    break
-        for unit in reading:
-            if memory.beaten(suit, unit, trump):
-                return False
-        return suit == TRUMP or lead.suit == suit
 
     def _candidates(self, view: SeatView, legal: LegalPlays) -> list[tuple[Card, ...]]:
         """A small set of legal plays worth comparing."""

@@ -349,6 +349,29 @@ class Memory:
             self._highest[key] = highest
         return highest > unit.top
 
+    def safe(self, reading: Reading, after: list[int], side: set[int], lead: Lead) -> bool:
+        """True if no opponent among ``after`` (the seats still to play) can beat
+        ``reading`` as far as this seat knows: none of them is void in a plain led suit
+        while one of them may hold trumps, and no unseen unit of the suit is higher."""
+        threats = [s for s in after if s not in side]
+        if not threats:
+            return True
+        trump = self.trump
+        assert trump is not None
+        suit = reading[0].suit
+        if suit != TRUMP:  # a threat void in the led suit may ruff, unless all lack trumps
+            voids, led = self.voids, lead.suit
+            for s in threats:
+                if led in voids[s]:
+                    for t in threats:
+                        if TRUMP not in voids[t]:
+                            return False
+                    break
+        for unit in reading:
+            if self.beaten(suit, unit, trump):
+                return False
+        return suit == TRUMP or lead.suit == suit
+
     def side(self) -> set[int]:
         """Seats this seat knows to be on its side (itself included; the set may be shared:
         do not change it)."""
