@@ -37,10 +37,15 @@ COMPILED = [
     "src/shengji/game/round.py",
     "src/shengji/game/scoresheet.py",
     "src/shengji/game/view.py",
+    "src/shengji/players/features.py",
+    "src/shengji/players/forest.py",
     "src/shengji/players/heuristic.py",
+    "src/shengji/players/learned.py",
     "src/shengji/players/memory.py",
+    "src/shengji/players/options.py",
     "src/shengji/players/random_player.py",
     "src/shengji/players/table.py",
+    "src/shengji/players/training.py",
 ]
 """Modules mypyc compiles (all in one group: they call each other natively)."""
 

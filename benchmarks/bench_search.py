@@ -85,6 +85,7 @@ from shengji.players.search import (
     MAX_WORLDS,
     RACE,
     RACE_FROM,
+    ROLLOUTS,
     SEARCHED,
     SearchPlayer,
     Z,
@@ -133,18 +134,47 @@ def parse_budget(text: str, seconds: float) -> Budget:
     return Budget(None, float(value)) if text.endswith("s") else Budget(int(value), seconds)
 
 
-def _game(rules: Rules, seed: int, budget: Budget, infer: PlayReading | None,
-          search_seats: set[int], z: float = Z, phases: tuple[Phase, ...] = (),
-          race: float | None = RACE) -> tuple[list[int], list[float], int]:
+@dataclass(frozen=True)
+class Setting:
+    """How the search players of a game are set up (:class:`SearchPlayer`'s options)."""
+
+    infer: PlayReading | None = None
+    z: float = Z
+    race: float | None = RACE
+    phases: tuple[Phase, ...] = ()
+    learned: bool = True
+    prior: float = 0.0
+    rollouts: str = "heuristic"
+
+    def player(self, seed: int, budget: Budget) -> SearchPlayer:
+        """A search player of this setting and ``budget``."""
+        return SearchPlayer(seed, iterations=budget.iterations, time_budget=budget.seconds,
+                            max_worlds=_NO_CAP, infer=self.infer, z=self.z, race=self.race,
+                            phases=self.phases, learned=self.learned, prior=self.prior,
+                            rollouts=self.rollouts)
+
+    def key(self) -> dict[str, object]:
+        """What a ``--log`` line records of the setting beyond the budget, seed and ``z``
+        (only what differs from the settings of earlier logs, so that they still match)."""
+        key: dict[str, object] = {}
+        if self.learned:
+            key["base"] = "learned"  # (logs without it: the heuristic's choices)
+        if self.prior:
+            key["prior"] = self.prior
+        if self.rollouts != "heuristic":
+            key["rollouts"] = self.rollouts
+        return key
+
+
+def _game(rules: Rules, seed: int, budget: Budget, setting: Setting, search_seats: set[int]
+          ) -> tuple[list[int], list[float], int]:
     """One game of the deal ``seed`` with the search player in ``search_seats`` and the
     heuristic elsewhere (each seat's players seeded alike whatever it holds): (levels
-    gained by each seat, decision times, decisions where search overrode the heuristic)."""
+    gained by each seat, decision times, decisions where search overrode its base)."""
     times: list[float] = []
     overrides = 0
     players: list[HeuristicPlayer | SearchPlayer] = [
-        SearchPlayer(seed * 10 + s, iterations=budget.iterations, time_budget=budget.seconds,
-                     max_worlds=_NO_CAP, infer=infer, z=z, race=race, phases=phases)
-        if s in search_seats
+        setting.player(seed * 10 + s, budget) if s in search_seats
         else HeuristicPlayer(seed * 10 + s) for s in range(rules.players)]
     match = Match(rules, seed=seed, max_rounds=1)
     while not match.is_over:
@@ -162,11 +192,10 @@ def _game(rules: Rules, seed: int, budget: Budget, infer: PlayReading | None,
     return gain, times, overrides
 
 
-def play_deal(rules: Rules, seed: int, budget: Budget, infer: PlayReading | None = None,
-              solo: bool = False, z: float = Z, phases: tuple[Phase, ...] = (),
-              race: float | None = RACE) -> tuple[float, list[float], int]:
+def play_deal(rules: Rules, seed: int, budget: Budget, setting: Setting = Setting(),
+              solo: bool = False) -> tuple[float, list[float], int]:
     """The games of one deal: (search − heuristic levels per seat, decision times,
-    decisions where search overrode the heuristic). Two games (search in the even seats,
+    decisions where search overrode its base). Two games (search in the even seats,
     then in the odd ones), or with ``solo`` one game with the heuristic in every seat and
     one per seat with search in that seat alone: the figure is then the levels a seat
     gains with search in it less those it gains with the heuristic, averaged over the
@@ -177,18 +206,16 @@ def play_deal(rules: Rules, seed: int, budget: Budget, infer: PlayReading | None
     times: list[float] = []
     overrides = 0
     if solo:
-        base, _, _ = _game(rules, seed, budget, infer, set())
+        base, _, _ = _game(rules, seed, budget, setting, set())
         for seat in range(n):
-            gain, spent, changed = _game(rules, seed, budget, infer, {seat}, z, phases,
-                                         race)
+            gain, spent, changed = _game(rules, seed, budget, setting, {seat})
             diffs.append(gain[seat] - base[seat])
             times += spent
             overrides += changed
         return sum(diffs) / n, times, overrides
     for shift in (0, 1):
         search_seats = {s for s in range(n) if (s + shift) % 2 == 0}
-        gain, spent, changed = _game(rules, seed, budget, infer, search_seats, z, phases,
-                                     race)
+        gain, spent, changed = _game(rules, seed, budget, setting, search_seats)
         mine = [gain[s] for s in search_seats]
         theirs = [gain[s] for s in range(n) if s not in search_seats]
         diffs.append(sum(mine) / len(mine) - sum(theirs) / len(theirs))
@@ -197,8 +224,7 @@ def play_deal(rules: Rules, seed: int, budget: Budget, infer: PlayReading | None
     return sum(diffs) / 2, times, overrides
 
 
-def _job(args: tuple[Rules, int, Budget, PlayReading | None, bool, float, tuple[Phase, ...],
-                     float | None]) -> tuple[float, list[float], int]:
+def _job(args: tuple[Rules, int, Budget, Setting, bool]) -> tuple[float, list[float], int]:
     return play_deal(*args)
 
 
@@ -283,21 +309,22 @@ def _mend(path: str) -> None:
 
 
 def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
-        infer: PlayReading | None = None, solo: bool = False, z: float = Z,
-        log: str = "", key: dict[str, object] | None = None, play: bool = True,
-        phases: tuple[Phase, ...] = (), race: float | None = RACE) -> dict[str, object]:
+        setting: Setting = Setting(), solo: bool = False, log: str = "",
+        key: dict[str, object] | None = None, play: bool = True) -> dict[str, object]:
     """Play ``deals`` duplicate deals at ``budget``; the figures as a dict. With ``log``,
     each deal is appended to that file as it ends (one JSON line, with the settings
     ``key``), and deals the file already holds for the same settings are not played
     again, so a long run that was stopped goes on where it stopped; without ``play``,
     the figures are those of the deals the log holds (of the first ``deals``)."""
-    key = {**(key or {}), "budget": str(budget), "seed": seed, "solo": solo, "z": z}
+    key = {**(key or {}), "budget": str(budget), "seed": seed, "solo": solo, "z": setting.z,
+           **setting.key()}
+    race = setting.race
     if race is not None and (budget.iterations is None or budget.iterations > RACE_FROM):
         key["race"] = race  # (where racing can act: older logs of such budgets need --race off)
     done = read_log(log, key) if log else {}
     if log and play:
         _mend(log)
-    jobs = {d: (rules, seed * 100_003 + d, budget, infer, solo, z, phases, race)
+    jobs = {d: (rules, seed * 100_003 + d, budget, setting, solo)
             for d in range(deals) if d not in done and play}
     start = time.perf_counter()
 
@@ -685,6 +712,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --score: compare with another --truth --json FILE of the "
                         "same positions (paired); with --report: with another --log FILE of "
                         "the same deals (paired by deal)")
+    parser.add_argument("--base", default="learned", choices=("learned", "heuristic"),
+                        help="games: the player whose choice search starts from and keeps "
+                        "unless the worlds show a better one (default learned)")
+    parser.add_argument("--prior", type=float, default=0.0, metavar="W",
+                        help="games: weight of the learned model's values in the override "
+                        "rule (default 0: search's gains alone)")
+    parser.add_argument("--rollouts", default="heuristic", choices=ROLLOUTS,
+                        help="games: who finishes the rounds of the worlds (learned: learned "
+                        "players on the searching side)")
     parser.add_argument("--phases", default="", metavar="P,P",
                         help="games: the phases search plays in (e.g. play; default all: "
                         "bid, call, declare, kitty, play)")
@@ -696,6 +732,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.z >= 0:
         parser.error(f"--z must be 0 or more, got {args.z}")
+    if not args.prior >= 0:
+        parser.error(f"--prior must be 0 or more, got {args.prior}")
     try:
         race = _race(args.race)
     except ValueError as error:
@@ -776,12 +814,13 @@ def main(argv: list[str] | None = None) -> int:
         key["phases"] = args.phases
     if args.refine:
         key["refine"] = args.refine
+    setting = Setting(infer, args.z, race, tuple(phases), args.base == "learned", args.prior,
+                      args.rollouts)
     figures = []
     for budget in budgets:
         try:
-            figures.append(run(rules, budget, args.deals, args.seed, args.workers, infer,
-                               args.solo, args.z, args.log, key, not args.report, phases,
-                               race))
+            figures.append(run(rules, budget, args.deals, args.seed, args.workers, setting,
+                               args.solo, args.log, key, not args.report))
         except ValueError as error:
             parser.error(f"--log: {error}")
         show(figures[-1])

@@ -1,4 +1,5 @@
-"""Helpers for the game-flow tests: stacked decks, dealing, state fingerprints.
+"""Helpers for the game-flow tests: stacked decks, dealing, state fingerprints, positions of
+heuristic rounds and deals that differ only in cards a seat cannot see.
 
 A *stacked* round is an ordinary :class:`Round` started from a given
 :class:`~shengji.game.deal.Deal` that deals chosen cards to chosen seats (the rest of each
@@ -18,6 +19,8 @@ from shengji.engine.rules import Rules
 from shengji.game.actions import Draw, Pass
 from shengji.game.deal import Deal
 from shengji.game.round import Phase, Round, pack
+from shengji.players.heuristic import HeuristicPlayer
+from shengji.players.table import decide
 
 
 def stacked(rules: Rules, hands: Mapping[int, str] | Sequence[str] = (), kitty: str = "", *,
@@ -83,3 +86,45 @@ def fingerprint(rnd: Round) -> tuple[object, ...]:
         tuple(rnd.tricks), tuple(rnd.captured), tuple(rnd.penalties), tuple(rnd.history),
         rnd.result,
     )
+
+
+def positions(rules: Rules, seed: int, every: int) -> list[tuple[Round, int]]:
+    """Positions of a heuristic round: (copy of the round, seat to decide) every
+    ``every`` actions, in every phase."""
+    rnd = Round(rules, seed=seed, dealer=None if seed % 2 else seed % rules.players,
+                track_undo=False)
+    players = [HeuristicPlayer(seed * 10 + s) for s in range(rules.players)]
+    found = []
+    count = 0
+    while rnd.phase != Phase.DONE:
+        seat = rnd.to_move
+        assert seat is not None
+        count += 1
+        if count % every == 0 or rnd.phase not in (Phase.DEAL, Phase.PLAY):
+            found.append((rnd.copy(), seat))
+        rnd.apply(decide(rnd, seat, players[seat]))
+    return found
+
+
+def swap_hidden(rnd: Round, seat: int) -> Round | None:
+    """The same round with two other seats' unplayed cards of one suit swapped (or an
+    other seat's card swapped with a kitty card the seat cannot see): a different deal
+    that the seat cannot tell from the real one."""
+    trump = rnd.trump
+    if trump is None:
+        return None
+    others = [s for s in range(rnd.rules.players) if s != seat]
+    for a in others:
+        for b in others:
+            if a >= b:
+                continue
+            for card in rnd.hands[a].cards():
+                for other in rnd.hands[b].cards():
+                    if card != other and trump.suit_of(card) == trump.suit_of(other):
+                        changed = rnd.copy()
+                        changed.hands[a].remove((card,))
+                        changed.hands[a].add((other,))
+                        changed.hands[b].remove((other,))
+                        changed.hands[b].add((card,))
+                        return changed
+    return None

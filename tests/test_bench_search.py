@@ -36,7 +36,7 @@ def test_one_world_search_is_the_heuristic_so_every_deal_scores_zero(solo: bool)
     rules = preset("da-bai-fen")
     for deal in range(2):
         figure, times, overrides = bench.play_deal(rules, 7 + deal, bench.Budget(1, 1.0),
-                                                   None, solo)
+                                                   solo=solo)
         assert figure == 0.0
         assert overrides == 0
         assert times  # search was asked
@@ -45,7 +45,7 @@ def test_one_world_search_is_the_heuristic_so_every_deal_scores_zero(solo: bool)
 def test_solo_and_two_game_figures_differ_when_search_overrides() -> None:
     bench = _bench()
     rules = preset("da-bai-fen")
-    found = {bench.play_deal(rules, 3, bench.Budget(2, 1.0), None, solo)[2] > 0
+    found = {bench.play_deal(rules, 3, bench.Budget(2, 1.0), solo=solo)[2] > 0
              for solo in (False, True)}
     assert found == {True}  # two worlds do override: the figures measure real choices
 

@@ -193,7 +193,8 @@ def test_players_reject_a_wrong_table_size() -> None:
 
 def test_make_player_names() -> None:
     assert [repr(make_player(k, seed=1)) for k in KINDS] == [
-        "RandomPlayer()", "HeuristicPlayer(remember=True)", "HeuristicPlayer(remember=False)"]
+        "RandomPlayer()", "HeuristicPlayer(remember=True)", "HeuristicPlayer(remember=False)",
+        "LearnedPlayer()"]
     with pytest.raises(ValueError, match="unknown player 'smart'; choose from random"):
         make_player("smart")
 

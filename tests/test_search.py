@@ -21,7 +21,13 @@ from shengji.engine.rules import Rules
 from shengji.game.actions import Action, Bid, Bury, Draw, Play, parse_action
 from shengji.game.presets import PRESETS, preset
 from shengji.game.round import Phase, Round
-from shengji.players import PLAYER_KINDS, HeuristicPlayer, SearchPlayer, make_player
+from shengji.players import (
+    PLAYER_KINDS,
+    HeuristicPlayer,
+    LearnedPlayer,
+    SearchPlayer,
+    make_player,
+)
 from shengji.players.search import (
     RACE,
     Z,
@@ -322,7 +328,7 @@ def test_a_raced_search_makes_the_choice_verdict_makes_from_every_world(
     seat = rnd.to_move
     assert seat is not None
     view, legal = rnd.view(seat), rnd.legal(seat)
-    player = SearchPlayer(3, iterations=80)
+    player = SearchPlayer(3, iterations=80, learned=False)
     action = player.act(view, legal)
     stats = player.last
     assert stats is not None and stats.tried in (32, 64, 80)
@@ -337,17 +343,63 @@ def test_a_raced_search_makes_the_choice_verdict_makes_from_every_world(
         assert verdict(rows, Z, RACE) == 0
     # each candidate's mean is over the worlds it was rolled out in, the default's over all
     assert stats.means[0] == sum(r[0] for r in rows[:stats.tried]) / stats.worlds
-    unraced = SearchPlayer(3, iterations=80, race=None)
+    unraced = SearchPlayer(3, iterations=80, race=None, learned=False)
     assert unraced.act(view, legal) == options[choose(rows, Z)]
     assert unraced.last is not None and unraced.last.means == [
         sum(r[i] for r in rows) / 80 for i in range(len(options))]
 
 
 def test_bad_decision_settings_are_refused() -> None:
-    with pytest.raises(ValueError, match="z and race must be 0 or more"):
-        SearchPlayer(3, race=-1.0)
-    with pytest.raises(ValueError, match="z and race must be 0 or more"):
-        SearchPlayer(3, z=-0.5)
+    for options in ({"race": -1.0}, {"z": -0.5}, {"prior": -0.1}):
+        with pytest.raises(ValueError, match="z, race and prior must be 0 or more"):
+            SearchPlayer(3, **options)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="rollouts must be one of heuristic, learned"):
+        SearchPlayer(3, rollouts="random")
+
+
+def test_a_prior_shift_weighs_against_overriding_the_default() -> None:
+    """Candidate 1 gains about 0.5 over the default in every world: it is chosen unless
+    the prior puts it more than that below the default."""
+    rows = [[0.0, 0.5 + 0.01 * (i % 3)] for i in range(12)]
+    assert choose(rows, Z) == 1
+    assert choose(rows, Z, shift=[0.0, -0.2]) == 1
+    assert choose(rows, Z, shift=[0.0, -0.6]) == 0
+
+
+def test_search_starts_from_the_learned_players_choice_and_its_best_options() -> None:
+    """With a model for the rules the default is the learned player's play and the
+    candidates are the plays the model values most; with ``learned=False``, the
+    heuristic's."""
+    rules = preset("tractor")
+    checked = 0
+    for seed in range(2):
+        rnd = Round(rules, seed=seed, track_undo=False)
+        players = [HeuristicPlayer(s) for s in range(4)]
+        while rnd.phase != Phase.DONE:
+            seat = rnd.to_move
+            assert seat is not None
+            if rnd.phase == Phase.PLAY and len(rnd.hands[seat]) > 1:
+                view, legal = rnd.view(seat), rnd.legal(seat)
+                learned = LearnedPlayer(5)
+                valued = learned.valued(view, legal)
+                one = SearchPlayer(5, iterations=1)  # one world never overrides
+                assert one.act(view, legal) == valued[0][0] == LearnedPlayer(5).act(view, legal)
+                plain = SearchPlayer(5, iterations=1, learned=False)
+                assert plain.act(view, legal) == HeuristicPlayer(5).act(view, legal)
+                checked += 1
+            rnd.apply(decide(rnd, seat, players[seat]))
+    assert checked > 50
+
+
+def test_learned_rollouts_finish_the_round_with_learned_players_on_the_seats_side() -> None:
+    rnd = short_round(["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"])
+    view, legal = rnd.view(0), rnd.legal(0)
+    player = SearchPlayer(1, iterations=6, rollouts="learned")
+    action = player.act(view, legal)
+    assert action in legal and player.last is not None and player.last.worlds == 6
+    knowledge = Knowledge.of(view)
+    options = [Play(0, c) for c in (parse_cards("AH"), parse_cards("3D"))]
+    assert len(evaluate_many(knowledge, options, [1, 2], None, "learned")) == 2
 
 
 @pytest.mark.parametrize("workers", [1, 2])

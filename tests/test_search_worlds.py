@@ -15,7 +15,7 @@ from random import Random
 
 import pytest
 
-from shengji.engine.rules import Rules
+from flow_helpers import positions, swap_hidden
 from shengji.game.actions import Bury, Play
 from shengji.game.deal import pack
 from shengji.game.presets import PRESETS, preset
@@ -44,24 +44,6 @@ TABLES: list[tuple[str, dict[str, object]]] = [
 def table_id(table: tuple[str, dict[str, object]]) -> str:
     name, options = table
     return name + "".join(f"-{k}={v}" for k, v in options.items())
-
-
-def positions(rules: Rules, seed: int, every: int) -> list[tuple[Round, int]]:
-    """Positions of a heuristic round: (copy of the round, seat to decide) every
-    ``every`` actions, in every phase."""
-    rnd = Round(rules, seed=seed, dealer=None if seed % 2 else seed % rules.players,
-                track_undo=False)
-    players = [HeuristicPlayer(seed * 10 + s) for s in range(rules.players)]
-    found = []
-    count = 0
-    while rnd.phase != Phase.DONE:
-        seat = rnd.to_move
-        assert seat is not None
-        count += 1
-        if count % every == 0 or rnd.phase not in (Phase.DEAL, Phase.PLAY):
-            found.append((rnd.copy(), seat))
-        rnd.apply(decide(rnd, seat, players[seat]))
-    return found
 
 
 def check_world(world: Round, view: SeatView, knowledge: Knowledge) -> None:
@@ -155,30 +137,6 @@ def test_proven_voids_are_respected() -> None:
             assert world is not None
             check_world(world, rnd.view(seat), knowledge)
     assert shown > 0
-
-
-def swap_hidden(rnd: Round, seat: int) -> Round | None:
-    """The same round with two other seats' unplayed cards of one suit swapped (or an
-    other seat's card swapped with a kitty card the seat cannot see): a different deal
-    that the seat cannot tell from the real one."""
-    trump = rnd.trump
-    if trump is None:
-        return None
-    others = [s for s in range(rnd.rules.players) if s != seat]
-    for a in others:
-        for b in others:
-            if a >= b:
-                continue
-            for card in rnd.hands[a].cards():
-                for other in rnd.hands[b].cards():
-                    if card != other and trump.suit_of(card) == trump.suit_of(other):
-                        changed = rnd.copy()
-                        changed.hands[a].remove((card,))
-                        changed.hands[a].add((other,))
-                        changed.hands[b].remove((other,))
-                        changed.hands[b].add((card,))
-                        return changed
-    return None
 
 
 @pytest.mark.parametrize("name", ["tractor", "finding-friends", "hundred"])

@@ -1,4 +1,5 @@
-"""Computer players: the :class:`Player` protocol, random, heuristic and search players.
+"""Computer players: the :class:`Player` protocol, random, heuristic, learned and search
+players.
 
 Players are chosen by name in the command line (``--players heuristic,random``):
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from shengji.players.base import Player
 from shengji.players.heuristic import HeuristicPlayer
+from shengji.players.learned import LearnedPlayer
 from shengji.players.random_player import RandomPlayer
 from shengji.players.search import SearchPlayer
 from shengji.players.table import play_match, play_round
@@ -18,6 +20,7 @@ PLAYER_KINDS = {
     "random": "a uniformly random legal action",
     "heuristic": "rule-based play with card memory",
     "heuristic-nomem": "the heuristic player without card memory (a baseline)",
+    "learned": "the heuristic with leads and follows chosen by a learned model (quick)",
     "search": "determinized Monte-Carlo search: up to 32 sampled deals or 1 s per decision",
 }
 
@@ -30,6 +33,8 @@ def make_player(kind: str, seed: int | None = None) -> Player:
         return HeuristicPlayer(seed)
     if kind == "heuristic-nomem":
         return HeuristicPlayer(seed, remember=False)
+    if kind == "learned":
+        return LearnedPlayer(seed)
     if kind == "search":
         return SearchPlayer(seed)
     raise ValueError(f"unknown player {kind!r}; choose from {', '.join(PLAYER_KINDS)}")
@@ -38,6 +43,7 @@ def make_player(kind: str, seed: int | None = None) -> Player:
 __all__ = [
     "PLAYER_KINDS",
     "HeuristicPlayer",
+    "LearnedPlayer",
     "Player",
     "RandomPlayer",
     "SearchPlayer",

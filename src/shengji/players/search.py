@@ -54,22 +54,21 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from itertools import islice
 from random import Random
 from typing import Final
 
 from shengji.engine.cards import Card, Rank, Suit
 from shengji.engine.follow import LegalPlays
 from shengji.engine.friends import FriendCall
-from shengji.engine.lead import Lead, LegalLeads
-from shengji.engine.trick import beats
-from shengji.engine.trump import TRUMP, Trump
+from shengji.engine.lead import LegalLeads
+from shengji.engine.rules import Partnership
 from shengji.game.actions import Action, Bid, Bury, Call, Declare, Draw, Pass, Play
 from shengji.game.legal import Legal
 from shengji.game.round import Phase, Round
 from shengji.game.view import SeatView
 from shengji.players.heuristic import HeuristicPlayer
-from shengji.players.memory import current_winner
+from shengji.players.learned import LearnedPlayer
+from shengji.players.options import card_cost, follow_options, lead_options
 from shengji.players.table import decide
 from shengji.players.worlds import Knowledge, PlayReading, sample_world
 
@@ -80,6 +79,9 @@ Z: Final = 1.0
 RACE: Final = 1.0
 """The default ``race``: the standard errors by which a candidate must fall short of the
 default to be dropped at a checkpoint."""
+ROLLOUTS: Final = ("heuristic", "learned")
+"""Who finishes the round in a rollout: heuristic players, or learned players on the
+searching seat's side (where partnerships are fixed) and heuristic ones on the other."""
 RACE_FROM: Final = 32
 """The first checkpoint of racing (then each doubling)."""
 
@@ -87,7 +89,6 @@ SEARCHED: Final = frozenset((Phase.DEAL, Phase.BID, Phase.OVERBID, Phase.KITTY, 
                             Phase.DECLARE, Phase.PLAY))
 """The phases where search compares candidates (bids during and after the deal, the kitty,
 the friend calls, the Hundred's trump, leads and follows)."""
-_ENUMERATE = 300
 
 
 class SearchPlayer:
@@ -109,7 +110,8 @@ class SearchPlayer:
                  iterations: int | None = None, max_worlds: int = MAX_WORLDS,
                  candidates: int = 5, z: float = Z, race: float | None = RACE,
                  workers: int = 1, infer: PlayReading | None = None,
-                 phases: Iterable[Phase] = ()) -> None:
+                 phases: Iterable[Phase] = (), learned: bool = True, prior: float = 0.0,
+                 rollouts: str = "heuristic") -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
         if max_worlds < 1:
@@ -118,8 +120,10 @@ class SearchPlayer:
             raise ValueError("time_budget must be positive")
         if candidates < 1 or workers < 1:
             raise ValueError("candidates and workers must be at least 1")
-        if not z >= 0 or (race is not None and not race >= 0):
-            raise ValueError("z and race must be 0 or more")
+        if not z >= 0 or (race is not None and not race >= 0) or not prior >= 0:
+            raise ValueError("z, race and prior must be 0 or more")
+        if rollouts not in ROLLOUTS:
+            raise ValueError(f"rollouts must be one of {', '.join(ROLLOUTS)}")
         searched = frozenset(phases) or SEARCHED
         if not searched <= SEARCHED:
             raise ValueError("phases must be among "
@@ -134,7 +138,14 @@ class SearchPlayer:
         self.workers = workers
         self.infer = infer
         self.phases = searched
-        self.base = HeuristicPlayer(self.seed)
+        self.learned = learned
+        self.prior = prior
+        self.rollouts = rollouts
+        self.base: HeuristicPlayer = LearnedPlayer(self.seed) if learned else HeuristicPlayer(
+            self.seed)
+        """The player whose choice is the default: the learned player (where a model
+        fits the rules; else it plays as the heuristic), or with ``learned=False`` the
+        heuristic."""
         self.last: SearchStats | None = None
         """Figures of the last searched decision (for benchmarks and tests)."""
         self._pool: ProcessPoolExecutor | None = None
@@ -156,19 +167,29 @@ class SearchPlayer:
             self._pool = None
 
     def act(self, view: SeatView, legal: Legal) -> Action:
-        """Choose an action: the heuristic's, unless search shows a better one."""
-        default = self.base.act(view, legal)
+        """Choose an action: the base player's, unless search shows a better one."""
         self.last = None
+        base = self.base
+        valued = base.valued(view, legal) if view.phase == Phase.PLAY and isinstance(
+            base, LearnedPlayer) else []
+        default = valued[0][0] if valued else base.act(view, legal)
         if view.phase not in self.phases:
             return default
-        options = candidates(view, legal, default, self.max_candidates)
+        priors: list[float] | None = None
+        if valued:  # the model's best plays, with their values
+            best = valued[:self.max_candidates]
+            options: list[Action] = [play for play, _ in best]
+            priors = [value for _, value in best]
+        else:
+            options = candidates(view, legal, default, self.max_candidates)
         if len(options) < 2:
             return default
-        stats = self._search(view, options)
+        stats = self._search(view, options, priors)
         self.last = stats
         return options[stats.choice]
 
-    def _search(self, view: SeatView, options: list[Action]) -> SearchStats:
+    def _search(self, view: SeatView, options: list[Action], priors: list[float] | None
+                ) -> SearchStats:
         start = time.perf_counter()
         knowledge = Knowledge.of(view)
         key = _position_seed(self.seed, view)
@@ -202,13 +223,15 @@ class SearchPlayer:
         for i in range(len(options)):
             values = [r[i] for r in rows if not math.isnan(r[i])]
             means.append(sum(values) / len(values) if values else 0.0)
-        return SearchStats(choose(rows, self.z, active), len(rows), done,
+        shift = None if priors is None or not self.prior else [
+            self.prior * (p - priors[0]) for p in priors]
+        return SearchStats(choose(rows, self.z, active, shift), len(rows), done,
                            time.perf_counter() - start, means)
 
     def _worlds(self, knowledge: Knowledge, options: list[Action],
                 seeds: list[int]) -> list[list[float] | None]:
         if self.workers == 1 or len(seeds) == 1:
-            return evaluate_many(knowledge, options, seeds, self.infer)
+            return evaluate_many(knowledge, options, seeds, self.infer, self.rollouts)
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.workers)
         parts = min(self.workers, len(seeds))
@@ -216,7 +239,7 @@ class SearchPlayer:
                   for i in range(parts)]  # contiguous, in order: one message per worker
         rows: list[list[float] | None] = []
         for part in self._pool.map(evaluate_many, [knowledge] * parts, [options] * parts,
-                                   chunks, [self.infer] * parts):
+                                   chunks, [self.infer] * parts, [self.rollouts] * parts):
             rows.extend(part)
         return rows
 
@@ -243,10 +266,11 @@ def _position_seed(seed: int, view: SeatView) -> int:
 
 
 def choose(rows: Sequence[Sequence[float]], z: float,
-           among: Sequence[int] | None = None) -> int:
+           among: Sequence[int] | None = None, shift: Sequence[float] | None = None) -> int:
     """The candidate to play: the best by mean value (of those ``among``, by default all)
     if its paired gain over the default (candidate 0) has a lower confidence bound above
-    zero (mean − ``z`` standard errors), else the default."""
+    zero (mean − ``z`` standard errors), else the default. ``shift`` adds a number to
+    each candidate's gain (the prior's difference from the default's)."""
     if len(rows) < 2:
         return 0
     best, best_mean = 0, 0.0
@@ -254,6 +278,8 @@ def choose(rows: Sequence[Sequence[float]], z: float,
         if i == 0:
             continue
         mean, error = _gain(rows, i)
+        if shift is not None:
+            mean += shift[i]
         if mean - z * error > 0 and mean > best_mean:
             best, best_mean = i, mean
     return best
@@ -329,7 +355,8 @@ def _spread(values: Sequence[float], active: Sequence[int], size: int) -> list[f
 
 
 def evaluate(knowledge: Knowledge, options: Sequence[Action], seed: int,
-             infer: PlayReading | None = None) -> list[float] | None:
+             infer: PlayReading | None = None, rollouts: str = "heuristic"
+             ) -> list[float] | None:
     """One sampled world: the value of each candidate for the seat, or ``None`` if no
     consistent world was found."""
     rng = Random(seed)
@@ -337,37 +364,43 @@ def evaluate(knowledge: Knowledge, options: Sequence[Action], seed: int,
     if world is None:
         return None
     seat = knowledge.view.seat
-    return [rollout(world, action, seat, seed) for action in options]
+    return [rollout(world, action, seat, seed, rollouts) for action in options]
 
 
-def rollout(world: Round, action: Action, seat: int, seed: int) -> float:
+def rollout(world: Round, action: Action, seat: int, seed: int,
+            rollouts: str = "heuristic") -> float:
     """The value for ``seat`` of playing ``action`` in ``world`` (left unchanged) and
-    finishing the round with heuristic players."""
+    finishing the round with heuristic players (``rollouts="learned"``: learned players
+    on the seat's side where partnerships are fixed)."""
     rnd = world.copy()
     rnd.apply(action)
-    return _value(_play_out(rnd, seed), seat)
+    return round_value(_play_out(rnd, seed, seat, rollouts), seat)
 
 
 def evaluate_many(knowledge: Knowledge, options: Sequence[Action], seeds: Sequence[int],
-                  infer: PlayReading | None = None) -> list[list[float] | None]:
+                  infer: PlayReading | None = None, rollouts: str = "heuristic"
+                  ) -> list[list[float] | None]:
     """:func:`evaluate` for each seed, in order (the work one process does at a time)."""
-    return [evaluate(knowledge, options, s, infer) for s in seeds]
+    return [evaluate(knowledge, options, s, infer, rollouts) for s in seeds]
 
 
-def _play_out(rnd: Round, seed: int) -> Round:
-    """Play ``rnd`` to the end with heuristic players (through :func:`decide`: a seat with
-    one legal action takes it without building a view, as the heuristic would)."""
-    players = [HeuristicPlayer(seed + s) for s in range(rnd.rules.players)]
+def _play_out(rnd: Round, seed: int, seat: int, rollouts: str) -> Round:
+    """Play ``rnd`` to the end (through :func:`decide`: a seat with one legal action takes
+    it without building a view, as the player would)."""
+    own = rollouts == "learned" and rnd.rules.partnership == Partnership.FIXED
+    players = [LearnedPlayer(seed + s) if own and s % 2 == seat % 2 else HeuristicPlayer(
+        seed + s) for s in range(rnd.rules.players)]
     while rnd.phase != Phase.DONE:
-        seat = rnd.to_move
-        assert seat is not None
-        rnd.apply(decide(rnd, seat, players[seat]))
+        mover = rnd.to_move
+        assert mover is not None
+        rnd.apply(decide(rnd, mover, players[mover]))
     return rnd
 
 
-def _value(rnd: Round, seat: int) -> float:
+def round_value(rnd: Round, seat: int) -> float:
     """The finished round's worth to ``seat``'s side: levels gained by it minus those of
-    the other side, plus a tenth of a level per 10 points of the margin."""
+    the other side, plus a tenth of a level per 10 points of the margin (what search and
+    the learned player's training maximise)."""
     result = rnd.result
     assert result is not None
     if result.redeal:
@@ -390,11 +423,14 @@ def candidates(view: SeatView, legal: Legal, default: Action, limit: int) -> lis
     phase = view.phase
     if phase == Phase.PLAY:
         plays = legal.plays
-        if isinstance(plays, LegalLeads):
-            extra: list[Action] = [Play(view.seat, c) for c in _lead_options(plays)]
+        if isinstance(plays, LegalLeads):  # the suits' top units first, then their low ones
+            units = lead_options(plays)
+            extra: list[Action] = [Play(view.seat, u.cards) for label, u in units
+                                   if label == "top"]
+            extra += [Play(view.seat, u.cards) for label, u in units if label == "low"]
         else:
             assert isinstance(plays, LegalPlays)
-            extra = [Play(view.seat, c) for c in _follow_options(view, plays)]
+            extra = [Play(view.seat, c) for _, c in follow_options(view, plays)]
     elif phase == Phase.KITTY:
         extra = list(_bury_options(view, legal))
     elif phase == Phase.DECLARE:
@@ -421,58 +457,6 @@ def _same(a: Action, b: Action) -> bool:
     return a == b
 
 
-def _cost(card: Card, trump: Trump) -> float:
-    """How much a card is worth keeping (trumps most, then high plain cards)."""
-    level = trump.level(card)
-    return 30.0 + level * 1.5 if trump.is_trump(card) else float(level)
-
-
-def _lead_options(legal: LegalLeads) -> list[tuple[Card, ...]]:
-    """Per suit held: its strongest largest unit and its lowest single, plain suits first."""
-    by_suit: dict[int, list[tuple[Card, ...]]] = {}
-    units = list(legal.units())
-    for suit in sorted({u.suit for u in units}, key=lambda s: s == TRUMP):
-        mine = [u for u in units if u.suit == suit]
-        top = max(mine, key=lambda u: (u.size, u.top))
-        low = min(mine, key=lambda u: (u.size, u.top, sum(c.points for c in u.cards)))
-        by_suit[suit] = [top.cards, low.cards]
-    return [by_suit[s][0] for s in by_suit] + [by_suit[s][1] for s in by_suit]
-
-
-def _follow_options(view: SeatView, legal: LegalPlays) -> list[tuple[Card, ...]]:
-    """The cheapest play, the richest in points, the cheapest and the strongest winners."""
-    trump = legal.trump
-    plays = list(islice(iter(legal), _ENUMERATE))
-    rng = Random(len(view.history))
-    if len(plays) == _ENUMERATE:
-        plays.extend(legal.random(rng) for _ in range(40))
-    state = current_winner(view, trump)
-    if not plays or state is None:
-        return plays
-    _, reading, lead = state
-
-    def cost(p: tuple[Card, ...]) -> float:
-        return sum(_cost(c, trump) for c in p)
-
-    def points(p: tuple[Card, ...]) -> int:
-        return sum(c.points for c in p)
-
-    cheapest = min(plays, key=lambda p: (cost(p) + 3 * points(p), p))
-    richest = max(plays, key=lambda p: (points(p), -cost(p), p))
-    winners = [p for p in plays if _wins(p, reading, lead, trump, view)]
-    found = [cheapest, richest]
-    if winners:
-        found.append(min(winners, key=lambda p: (cost(p), p)))
-        found.append(max(winners, key=lambda p: (cost(p), p)))
-        found.append(max(winners, key=lambda p: (points(p), -cost(p), p)))
-    return found
-
-
-def _wins(play: tuple[Card, ...], reading: object, lead: Lead, trump: Trump,
-          view: SeatView) -> bool:
-    return beats(play, reading, lead, trump, view.rules) is not None  # type: ignore[arg-type]
-
-
 def _bury_options(view: SeatView, legal: Legal) -> list[Action]:
     """Buries that empty one short plain suit each (its cards first, then the cheapest
     other cards, points last), and the plain cheapest bury."""
@@ -484,7 +468,7 @@ def _bury_options(view: SeatView, legal: Legal) -> list[Action]:
     suits = Counter(trump.suit_of(c) for c in hand if not trump.is_trump(c))
 
     def keep(card: Card) -> tuple[int, float]:
-        return (1 if card.points else 0, _cost(card, trump) + 20 * (hand.count(card) > 1))
+        return (1 if card.points else 0, card_cost(card, trump) + 20 * (hand.count(card) > 1))
 
     found: list[Action] = []
     for suit, _ in sorted(suits.items(), key=lambda item: (item[1], item[0])):
@@ -526,4 +510,4 @@ def _call_options(view: SeatView, legal: Legal) -> list[Action]:
 
 __all__ = ["MAX_WORLDS", "RACE", "SearchPlayer", "SearchStats", "Z", "candidates",
            "checkpoints", "choose", "evaluate", "evaluate_many", "raced", "rollout",
-           "survivors", "verdict"]
+           "round_value", "survivors", "verdict"]

@@ -39,7 +39,7 @@ def decide(game: Round | Match, seat: int, player: Player) -> Action:
                 return forced
         return player.act(game.view(seat), legal)
     legal = game.legal(seat)
-    if rnd.phase is _PLAY and type(player) is HeuristicPlayer:
+    if rnd.phase is _PLAY and isinstance(player, HeuristicPlayer):
         play = player.forced_play(legal)  # its play when it has no choice: no view built
         if play is not None:
             return play

@@ -172,5 +172,6 @@ export const KINDS_ZH = {
   random: "随便出一手合法的牌",
   heuristic: "按规则出牌，会记牌",
   "heuristic-nomem": "不记牌的启发式玩家（基准）",
+  learned: "启发式加上从大量对局中学到的出牌选择，出牌很快",
   search: "蒙特卡洛搜索，每步约 1 秒",
 };

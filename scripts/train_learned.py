@@ -1,0 +1,173 @@
+"""Train the learned player's play model: collect positions, then fit two forests.
+
+``collect`` plays rounds and values every labelled lead and follow option in the real deal
+(:mod:`shengji.players.training`), writing the rows and gains to a ``.npz`` file;
+``fit`` fits scikit-learn's ``HistGradientBoostingRegressor`` to them, one forest for leads
+and one for follows, and writes a model that :class:`~shengji.players.learned.PlayModel`
+reads (``pip install -e ".[train]"``: numpy and scikit-learn). The shipped tractor model
+is the first step of policy iteration: 16,000 rounds of heuristic players, every seat
+learning (collected in 728 s on two cores with the compiled build, README, *The compiled
+build*), fitted with the defaults below (about 90 s)::
+
+    python3 scripts/train_learned.py collect --rounds 16000 --seed 1 --workers 2 --out step1.npz
+    python3 scripts/train_learned.py fit step1.npz --out tractor.json.gz
+
+A next step collects rounds played on by that model (``--model``: only the model's side
+learns, and every option's round is finished with the model on that side), about 25
+times slower, and fits a new model to them::
+
+    python3 scripts/train_learned.py collect --rounds 4000 --seed 2 --workers 2 \\
+        --model tractor.json.gz --out step2.npz
+    python3 scripts/train_learned.py fit step2.npz --out step2.json.gz
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from datetime import date
+from multiprocessing import Pool
+from typing import Any
+
+import numpy as np
+
+from shengji.engine.rules import Rules
+from shengji.game.presets import preset
+from shengji.players.features import FOLLOW_FEATURES, LEAD_FEATURES
+from shengji.players.forest import Forest
+from shengji.players.learned import PlayModel
+from shengji.players.training import collect
+
+_JOB: dict[str, Any] = {}
+
+
+def _init(rules: Rules, seed: int, model_path: str) -> None:
+    _JOB.update(rules=rules, seed=seed,
+                model=PlayModel.load(model_path) if model_path else None)
+
+
+def _chunk(rounds: range) -> dict[str, list[tuple[list[list[float]], list[float]]]]:
+    found: dict[str, list[tuple[list[list[float]], list[float]]]] = {"lead": [], "follow": []}
+    for sample in collect(_JOB["rules"], _JOB["seed"], rounds, _JOB["model"]):
+        found[sample.kind].append((sample.rows, sample.gains))
+    return found
+
+
+def _rules(args: argparse.Namespace) -> Rules:
+    return preset(args.preset, **({"players": args.table} if args.table else {}))
+
+
+def run_collect(args: argparse.Namespace) -> int:
+    rules = _rules(args)
+    chunks = [range(i, min(i + 25, args.rounds)) for i in range(0, args.rounds, 25)]
+    rows: dict[str, list[list[float]]] = {"lead": [], "follow": []}
+    gains: dict[str, list[float]] = {"lead": [], "follow": []}
+    start = time.time()
+    with Pool(args.workers, initializer=_init, initargs=(rules, args.seed, args.model)) as pool:
+        for done, part in enumerate(pool.imap(_chunk, chunks), 1):
+            for kind, samples in part.items():
+                for sample_rows, sample_gains in samples:
+                    rows[kind] += sample_rows
+                    gains[kind] += sample_gains
+            print(f"\r{min(done * 25, args.rounds)}/{args.rounds} rounds, "
+                  f"{time.time() - start:.0f} s", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    info = {"preset": args.preset, "table": rules.players, "rounds": args.rounds,
+            "seed": args.seed, "model": args.model or None}
+    np.savez_compressed(args.out, info=json.dumps(info),
+                        lead_x=np.array(rows["lead"], np.float32).reshape(-1, len(LEAD_FEATURES)),
+                        lead_y=np.array(gains["lead"], np.float32),
+                        follow_x=np.array(rows["follow"], np.float32).reshape(
+                            -1, len(FOLLOW_FEATURES)),
+                        follow_y=np.array(gains["follow"], np.float32))
+    print(f"{args.out}: {len(gains['lead'])} lead and {len(gains['follow'])} follow rows "
+          f"from {args.rounds} rounds in {time.time() - start:.0f} s")
+    return 0
+
+
+def _forest(model: Any, features: Sequence[str]) -> Forest:
+    """A fitted ``HistGradientBoostingRegressor`` as a :class:`Forest` (its trees' nodes
+    laid end to end)."""
+    roots: list[int] = []
+    feature: list[int] = []
+    threshold: list[float] = []
+    left: list[int] = []
+    right: list[int] = []
+    value: list[float] = []
+    for (tree,) in model._predictors:
+        nodes = tree.nodes
+        offset = len(feature)
+        roots.append(offset)
+        for node in nodes:
+            leaf = bool(node["is_leaf"])
+            feature.append(-1 if leaf else int(node["feature_idx"]))
+            threshold.append(0.0 if leaf else float(node["num_threshold"]))
+            left.append(0 if leaf else offset + int(node["left"]))
+            right.append(0 if leaf else offset + int(node["right"]))
+            value.append(float(node["value"]) if leaf else 0.0)
+    base = float(np.ravel(model._baseline_prediction)[0])
+    return Forest(features, base, roots, feature, threshold, left, right, value)
+
+
+def run_fit(args: argparse.Namespace) -> int:
+    from sklearn.ensemble import HistGradientBoostingRegressor
+
+    data = [np.load(path) for path in args.data]
+    infos = [json.loads(str(d["info"])) for d in data]
+    forests = {}
+    for kind, names in (("lead", LEAD_FEATURES), ("follow", FOLLOW_FEATURES)):
+        x = np.concatenate([d[f"{kind}_x"] for d in data]).astype(np.float64)
+        y = np.concatenate([d[f"{kind}_y"] for d in data]).astype(np.float64)
+        start = time.time()
+        fitted = HistGradientBoostingRegressor(
+            max_iter=args.trees, learning_rate=args.rate, max_leaf_nodes=args.leaves,
+            min_samples_leaf=args.min_leaf, random_state=0).fit(x, y)
+        forests[kind] = _forest(fitted, names)
+        check = x[:200]
+        drift = max(abs(forests[kind].predict(list(r)) - p)
+                    for r, p in zip(check, fitted.predict(check), strict=True))
+        print(f"{kind}: {len(y)} rows, {forests[kind]!r}, fitted in {time.time() - start:.0f} s"
+              f" (largest difference from scikit-learn on 200 rows: {drift:.2e})")
+    first = infos[0]
+    rules = preset(first["preset"], players=first["table"])
+    info = {"data": infos, "trees": args.trees, "leaves": args.leaves, "rate": args.rate,
+            "min_leaf": args.min_leaf, "date": date.today().isoformat()}
+    model = PlayModel(args.name or first["preset"], forests["lead"], forests["follow"],
+                      rules.players, rules.decks, rules.partnership.value, info)
+    model.save(args.out)
+    print(f"wrote {args.out}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    c = commands.add_parser("collect", help="play rounds and value every option")
+    c.add_argument("--preset", default="tractor")
+    c.add_argument("--table", type=int, default=0, help="players (default: the preset's)")
+    c.add_argument("--rounds", type=int, default=1000)
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--workers", type=int, default=2)
+    c.add_argument("--model", default="", help="the model the learning seats play (a file)")
+    c.add_argument("--out", required=True, help="the .npz file to write")
+    f = commands.add_parser("fit", help="fit a model to collected rows")
+    f.add_argument("data", nargs="+", help=".npz files written by collect")
+    f.add_argument("--out", required=True, help="the model file (.json or .json.gz)")
+    f.add_argument("--name", default="", help="the model's name (default: the preset)")
+    f.add_argument("--trees", type=int, default=400)
+    f.add_argument("--leaves", type=int, default=63)
+    f.add_argument("--rate", type=float, default=0.05)
+    f.add_argument("--min-leaf", type=int, default=200)
+    args = parser.parse_args(argv)
+    if args.command == "collect":
+        if args.rounds < 1 or args.workers < 1:
+            parser.error("--rounds and --workers must be at least 1")
+        return run_collect(args)
+    return run_fit(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,222 @@
+"""What the learned player's model reads of a lead or a follow: one row of numbers per
+labelled option (:mod:`shengji.players.options`), from the seat's view alone.
+
+A row describes the position (the trick so far, the seat's hand, what it remembers of
+the cards played, the points taken) and the option (its label, points, strength, suit).
+The names of the columns are :data:`FOLLOW_FEATURES` and :data:`LEAD_FEATURES`; a model is
+trained on exactly these rows (``scripts/train_learned.py``) and read with them
+(:class:`~shengji.players.learned.LearnedPlayer`), so this module is the one place that
+says what they mean. Nothing here reads a hidden card: a row depends only on the view.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from shengji.engine.cards import Card
+from shengji.engine.follow import LegalPlays
+from shengji.engine.lead import LegalLeads
+from shengji.engine.trick import beats
+from shengji.engine.trump import TRUMP as _TRUMP_SUIT
+from shengji.engine.trump import Trump
+from shengji.engine.units import Unit
+from shengji.game.view import SeatView
+from shengji.players.memory import Memory, current_winner
+from shengji.players.options import (
+    FOLLOW_LABELS,
+    follow_options,
+    lead_options,
+    play_cost,
+    play_points,
+)
+
+TRUMP: Final = _TRUMP_SUIT
+
+FOLLOW_FEATURES: Final = (
+    *FOLLOW_LABELS,          # the option's label (1 for its own, 0 for the others)
+    "in_trick",              # plays made in the trick before this one
+    "after",                 # seats still to play after this one
+    "partner_winning",       # the trick's winner is on the seat's (known) side
+    "trump_led",             # the led suit is trumps
+    "held_in_suit",          # the seat's cards of the led suit
+    "lead_size",             # cards led
+    "trick_points",          # points in the trick so far
+    "default_wins",          # the heuristic's choice would take the trick now
+    "default_points",        # points in the heuristic's choice
+    "declaring",             # the seat is (or will be) a declarer
+    "hand_size",             # cards in the seat's hand
+    "safe",                  # nobody still to play can beat the winning play (as known)
+    "opponent_after_void",   # an opponent still to play is void in the led suit
+    "unseen_in_suit",        # unseen cards of the led suit
+    "ruffed",                # the winning play is trumps on a plain lead
+    "points_in_suit",        # points among the seat's cards of the led suit
+    "trumps_held",           # the seat's trumps
+    "kitty_points",          # points in the kitty the seat buried (-1 if unknown)
+    "attacker_points",       # points the non-declaring seats have taken
+    "points",                # points in the option
+    "wins",                  # the option would take the trick now
+    "safe_win",              # ... and nobody still to play could beat it (as known)
+    "trumps",                # trumps in the option
+    "cost",                  # the option's worth keeping (options.play_cost)
+)
+"""The columns of a follow's row."""
+
+LEAD_FEATURES: Final = (
+    "top",                   # 1 for the suit's top unit, 0 for its low one
+    "declaring",
+    "hand_size",
+    "trumps_held",
+    "unseen_trumps",         # unseen trumps
+    "kitty_points",
+    "attacker_points",
+    "trump",                 # the option is trumps
+    "size",                  # its cards
+    "width",                 # copies of each face (1 single, 2 pair ...)
+    "sure",                  # no unseen unit beats it, nor may an opponent ruff it
+    "points",
+    "opponent_void",         # an opponent is void in its suit
+    "partner_void",          # a known partner is void in its suit
+    "suit_length",           # the seat's cards of its suit
+    "unseen_in_suit",        # unseen cards of its suit
+    "height",                # its top level over the levels of its suit (0 to 1)
+)
+"""The columns of a lead's row."""
+
+
+class Rows:
+    """The options of one decision and the model's rows for them (same order)."""
+
+    def __init__(self, options: list[tuple[Card, ...]], rows: list[list[float]]) -> None:
+        self.options = options
+        self.rows = rows
+
+
+def _suit_count(cards: tuple[Card, ...], suit: int, trump: Trump) -> int:
+    index = trump.suit_index
+    found = 0
+    for card in cards:
+        if index[card] == suit:
+            found += 1
+    return found
+
+
+def _unseen_in(memory: Memory, suit: int, trump: Trump) -> int:
+    unseen, index = memory.unseen, trump.suit_index
+    found = 0
+    for face in range(54):
+        if index[face] == suit:
+            found += unseen[face]
+    return found
+
+
+def _common(view: SeatView, memory: Memory) -> tuple[float, float, float]:
+    """(declaring, kitty points or -1, points taken by the non-declaring seats)."""
+    kitty = view.kitty
+    taken = 0
+    declarers = view.declarers
+    for seat, points in enumerate(view.captured):
+        if seat not in declarers:
+            taken += points
+    return (1.0 if memory.declaring() else 0.0,
+            float(play_points(kitty)) if kitty is not None else -1.0, float(taken))
+
+
+def follow_rows(view: SeatView, legal: LegalPlays, memory: Memory,
+                default: tuple[Card, ...]) -> Rows:
+    """The labelled follows and their rows (:data:`FOLLOW_FEATURES`); ``default`` is the
+    heuristic's choice."""
+    trump = legal.trump
+    labelled = follow_options(view, legal)
+    state = current_winner(view, trump, legal.lead)
+    if not labelled or state is None:
+        return Rows([], [])
+    winner, reading, lead = state
+    players = view.rules.players
+    trick = view.trick
+    seat = view.seat
+    after = [(seat + k) % players for k in range(1, players - len(trick))]
+    side = memory.side()
+    led = lead.suit
+    voids = memory.voids
+    hand = view.hand
+    declaring, kitty_points, taken = _common(view, memory)
+    points_in_suit = 0
+    for card in hand:
+        if trump.suit_index[card] == led:
+            points_in_suit += card.points
+    trick_points = 0
+    for play in trick:
+        trick_points += play_points(play.cards)
+    opponent_after_void = 0.0
+    for s in after:
+        if s not in side and led in voids[s]:
+            opponent_after_void = 1.0
+    position = [
+        float(len(trick)), float(len(after)),
+        1.0 if winner in side and winner != seat else 0.0,
+        1.0 if led == TRUMP else 0.0,
+        float(_suit_count(hand, led, trump)), float(lead.size), float(trick_points),
+        1.0 if beats(default, reading, lead, trump, view.rules) is not None else 0.0,
+        float(play_points(default)),
+        declaring, float(len(hand)),
+        1.0 if memory.safe(reading, after, side, lead) else 0.0,
+        opponent_after_void, float(_unseen_in(memory, led, trump)),
+        1.0 if reading[0].suit == TRUMP and led != TRUMP else 0.0,
+        float(points_in_suit), float(_suit_count(hand, TRUMP, trump)), kitty_points, taken,
+    ]
+    options: list[tuple[Card, ...]] = []
+    rows: list[list[float]] = []
+    rules = view.rules
+    for label, cards in labelled:
+        better = beats(cards, reading, lead, trump, rules)
+        safe_win = better is not None and memory.safe(better, after, side, lead)
+        row = [1.0 if label == name else 0.0 for name in FOLLOW_LABELS]
+        row += position
+        row += [float(play_points(cards)), 1.0 if better is not None else 0.0,
+                1.0 if safe_win else 0.0, float(_suit_count(cards, TRUMP, trump)),
+                play_cost(cards, trump)]
+        options.append(cards)
+        rows.append(row)
+    return Rows(options, rows)
+
+
+def lead_rows(view: SeatView, legal: LegalLeads, memory: Memory) -> Rows:
+    """The labelled leads and their rows (:data:`LEAD_FEATURES`)."""
+    trump = legal.trump
+    hand = view.hand
+    side = memory.side()
+    voids = memory.voids
+    players = view.rules.players
+    declaring, kitty_points, taken = _common(view, memory)
+    trumps_held = float(_suit_count(hand, TRUMP, trump))
+    unseen_trumps = float(_unseen_in(memory, TRUMP, trump))
+    options: list[tuple[Card, ...]] = []
+    rows: list[list[float]] = []
+    for label, unit in lead_options(legal):
+        suit = unit.suit
+        opponent_void = partner_void = False
+        for s in range(players):
+            if suit in voids[s]:
+                if s not in side:
+                    opponent_void = True
+                elif s != view.seat:
+                    partner_void = True
+        sure = not memory.beaten(suit, unit, trump) and (suit == TRUMP or not opponent_void)
+        rows.append([
+            1.0 if label == "top" else 0.0, declaring, float(len(hand)), trumps_held,
+            unseen_trumps, kitty_points, taken, 1.0 if suit == TRUMP else 0.0,
+            float(unit.size), float(unit.width), 1.0 if sure else 0.0,
+            float(play_points(unit.cards)), 1.0 if opponent_void else 0.0,
+            1.0 if partner_void else 0.0, float(_suit_count(hand, suit, trump)),
+            float(_unseen_in(memory, suit, trump)), _height(unit, trump),
+        ])
+        options.append(unit.cards)
+    return Rows(options, rows)
+
+
+def _height(unit: Unit, trump: Trump) -> float:
+    size = trump.suit_size(unit.suit)
+    return unit.top / (size - 1) if size > 1 else 1.0
+
+
+__all__ = ["FOLLOW_FEATURES", "LEAD_FEATURES", "Rows", "follow_rows", "lead_rows"]

@@ -1,0 +1,105 @@
+"""A forest of regression trees (gradient boosting's sum of trees), read from plain data.
+
+Trained elsewhere (``scripts/train_learned.py`` fits scikit-learn's
+``HistGradientBoostingRegressor``), a forest is kept as flat lists of numbers, so that
+evaluating one needs nothing but this module: each node is a split (a feature, a
+threshold, a left and a right child) or a leaf (feature ``-1``, a value). A row goes left
+where its feature is at most the threshold; the prediction is the base value plus the
+leaf reached in each tree. Children come after their parent in the lists (checked when a
+forest is made), so every walk down a tree ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+
+class Forest:
+    """A sum of regression trees over rows of ``features``."""
+
+    def __init__(self, features: Sequence[str], base: float, roots: list[int],
+                 feature: list[int], threshold: list[float], left: list[int],
+                 right: list[int], value: list[float]) -> None:
+        nodes = len(feature)
+        if not (len(threshold) == len(left) == len(right) == len(value) == nodes):
+            raise ValueError("a forest's node lists must have one entry per node")
+        for i in range(nodes):
+            f = feature[i]
+            if f >= len(features) or (f >= 0 and not (
+                    i < left[i] < nodes and i < right[i] < nodes)):
+                # (children after their parent: every walk down a tree ends)
+                raise ValueError(f"node {i} names a missing feature or child")
+        if any(not 0 <= r < nodes for r in roots):
+            raise ValueError("a forest's roots must be nodes")
+        self.features = tuple(features)
+        self.base = base
+        self.roots = roots
+        self.feature = feature
+        self.threshold = threshold
+        self.left = left
+        self.right = right
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"Forest({len(self.roots)} trees, {len(self.feature)} nodes)"
+
+    def predict(self, row: Sequence[float]) -> float:
+        """The forest's value for one row (one number per feature, in order)."""
+        feature, threshold = self.feature, self.threshold
+        left, right, value = self.left, self.right, self.value
+        total = self.base
+        for root in self.roots:
+            node = root
+            f = feature[node]
+            while f >= 0:
+                node = left[node] if row[f] <= threshold[node] else right[node]
+                f = feature[node]
+            total += value[node]
+        return total
+
+    def to_data(self) -> dict[str, object]:
+        """The forest as JSON-ready data (:meth:`from_data` reads it back)."""
+        return {"features": list(self.features), "base": self.base, "roots": self.roots,
+                "feature": self.feature, "threshold": self.threshold, "left": self.left,
+                "right": self.right, "value": self.value}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, object]) -> Forest:
+        """Read a forest written by :meth:`to_data` (``ValueError`` if it is malformed)."""
+        try:
+            features = _list(data["features"])
+            if not all(isinstance(f, str) for f in features):
+                raise TypeError("feature names must be strings")
+            return cls([str(f) for f in features], _floats([data["base"]])[0],
+                       _ints(data["roots"]), _ints(data["feature"]),
+                       _floats(data["threshold"]), _ints(data["left"]), _ints(data["right"]),
+                       _floats(data["value"]))
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"not a forest: {error}") from None
+
+
+def _list(value: object) -> list[object]:
+    if not isinstance(value, list):
+        raise TypeError("expected a list")
+    return value
+
+
+def _ints(value: object) -> list[int]:
+    found: list[int] = []
+    for item in _list(value):
+        if not isinstance(item, int) or isinstance(item, bool):
+            raise TypeError("expected integers")
+        found.append(item)
+    return found
+
+
+def _floats(value: object) -> list[float]:
+    found: list[float] = []
+    for item in _list(value):
+        if not isinstance(item, (int, float)) or isinstance(item, bool):
+            raise TypeError("expected numbers")
+        found.append(float(item))
+    return found
+
+
+__all__ = ["Forest"]

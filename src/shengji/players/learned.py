@@ -1,0 +1,205 @@
+"""The learned player: the heuristic's habits, with its leads and follows chosen by a
+model learned from played-out positions.
+
+At a lead or a follow the player lists the labelled options of
+:mod:`shengji.players.options` (the top and low unit of each suit; the cheapest, the
+richest and the cheapest, strongest and richest winning follows), describes each with
+the row of :mod:`shengji.players.features` (what its view shows: the trick, its hand, the
+cards it remembers, the points taken) and asks a :class:`PlayModel` how much better than
+the heuristic's own choice each would do. It plays the best option where the model
+expects a gain, else the heuristic's choice; everything else (bids, the kitty, friend
+calls, trump naming) it does as the heuristic does.
+
+A model is two forests of regression trees (:class:`~shengji.players.forest.Forest`), one
+for leads and one for follows, trained by ``scripts/train_learned.py`` on positions of
+many rounds: at each, every option was played in the real deal and the round finished by
+the players the model will play beside (the heuristic, or an earlier learned player, on
+its own side; the heuristic on the other), and the model learned the gain over the
+heuristic's choice from the rows. It therefore reads only the seat's view, as any player
+does. The models that ship are listed in :data:`MODELS`; a model serves rules with its
+number of players, decks and kind of partnership (:meth:`PlayModel.fits`), and where none
+fits the player plays exactly as the heuristic.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Final
+
+from shengji.engine.cards import Card
+from shengji.engine.follow import LegalPlays
+from shengji.engine.lead import LegalLeads
+from shengji.engine.rules import Rules
+from shengji.game.actions import Action, Play, made_play
+from shengji.game.legal import Legal
+from shengji.game.view import SeatView
+from shengji.players.features import FOLLOW_FEATURES, LEAD_FEATURES, follow_rows, lead_rows
+from shengji.players.forest import Forest
+from shengji.players.heuristic import HeuristicPlayer
+from shengji.players.memory import Memory
+
+FORMAT: Final = "shengji-play-model"
+"""The ``format`` field of a model file."""
+MODELS: Final = ("tractor",)
+"""The models that ship with the package (``players/models/NAME.json.gz``)."""
+
+
+class PlayModel:
+    """Forests that value lead and follow options over the heuristic's choice, for rules
+    of ``players`` seats, ``decks`` decks and ``partnership``."""
+
+    def __init__(self, name: str, lead: Forest, follow: Forest, players: int, decks: int,
+                 partnership: str, info: dict[str, object] | None = None) -> None:
+        if lead.features != LEAD_FEATURES or follow.features != FOLLOW_FEATURES:
+            raise ValueError(f"model {name!r} reads other features than this version's "
+                             "(train it again with scripts/train_learned.py)")
+        self.name = name
+        self.lead = lead
+        self.follow = follow
+        self.players = players
+        self.decks = decks
+        self.partnership = partnership
+        self.info = info or {}
+        """How the model was trained (command, positions, date), as written by the trainer."""
+
+    def __repr__(self) -> str:
+        return (f"PlayModel({self.name!r}, {self.players} players, {self.decks} decks, "
+                f"{self.partnership})")
+
+    def fits(self, rules: Rules) -> bool:
+        """True if the model was trained for rules like these (players, decks and kind of
+        partnership)."""
+        return (rules.players == self.players and rules.decks == self.decks
+                and rules.partnership.value == self.partnership)
+
+    def to_data(self) -> dict[str, object]:
+        """The model as JSON-ready data (:meth:`from_data` reads it back)."""
+        return {"format": FORMAT, "name": self.name, "players": self.players,
+                "decks": self.decks, "partnership": self.partnership, "info": self.info,
+                "lead": self.lead.to_data(), "follow": self.follow.to_data()}
+
+    @classmethod
+    def from_data(cls, data: object) -> PlayModel:
+        """Read a model written by :meth:`to_data` (``ValueError`` if it is not one)."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError(f"not a play model (no format {FORMAT!r})")
+        try:
+            lead, follow = data["lead"], data["follow"]
+            players, decks, info = data["players"], data["decks"], data.get("info", {})
+            if not (isinstance(lead, dict) and isinstance(follow, dict) and isinstance(
+                    players, int) and isinstance(decks, int) and isinstance(info, dict)):
+                raise TypeError("lead, follow and info must be tables; players and decks "
+                                "numbers")
+            return cls(str(data["name"]), Forest.from_data(lead), Forest.from_data(follow),
+                       players, decks, str(data["partnership"]), info)
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"not a play model: {error}") from None
+
+    def save(self, path: str | Path) -> None:
+        """Write the model to ``path`` (gzip-compressed JSON where it ends in ``.gz``)."""
+        text = json.dumps(self.to_data(), separators=(",", ":"))
+        target = Path(path)
+        if target.suffix == ".gz":
+            target.write_bytes(gzip.compress(text.encode(), mtime=0))
+        else:
+            target.write_text(text, encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> PlayModel:
+        """Read a model file written by :meth:`save`."""
+        raw = Path(path).read_bytes()
+        return cls.from_data(json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b"
+                                        else raw))
+
+
+_SHIPPED: Final[dict[str, PlayModel]] = {}
+
+
+def shipped_model(name: str) -> PlayModel:
+    """One of the :data:`MODELS` that ship with the package (read once)."""
+    if name not in MODELS:
+        raise ValueError(f"no model {name!r}; the package has {', '.join(MODELS)}")
+    model = _SHIPPED.get(name)
+    if model is None:
+        raw = resources.files("shengji.players").joinpath(f"models/{name}.json.gz")
+        model = _SHIPPED[name] = PlayModel.from_data(json.loads(gzip.decompress(
+            raw.read_bytes())))
+    return model
+
+
+def model_for(rules: Rules) -> PlayModel | None:
+    """The first shipped model that fits ``rules``, if any."""
+    for name in MODELS:
+        model = shipped_model(name)
+        if model.fits(rules):
+            return model
+    return None
+
+
+class LearnedPlayer(HeuristicPlayer):
+    """The heuristic player with leads and follows chosen by a :class:`PlayModel` (by
+    default the shipped model that fits the round's rules; the heuristic's choice where
+    none does)."""
+
+    def __init__(self, seed: int | None = None, *, model: PlayModel | None = None) -> None:
+        super().__init__(seed)
+        self.model = model
+        self._rules: Rules | None = None
+        self._fitted: PlayModel | None = None
+
+    def __repr__(self) -> str:
+        return f"LearnedPlayer({self.model.name!r})" if self.model else "LearnedPlayer()"
+
+    def _model(self, rules: Rules) -> PlayModel | None:
+        if rules is not self._rules:
+            self._rules = rules
+            chosen = self.model if self.model is not None else model_for(rules)
+            self._fitted = chosen if chosen is not None and chosen.fits(rules) else None
+        return self._fitted
+
+    def _play(self, view: SeatView, legal: Legal) -> Action:
+        valued = self.valued(view, legal)
+        return valued[0][0] if valued else super()._play(view, legal)
+
+    def valued(self, view: SeatView, legal: Legal) -> list[tuple[Play, float]]:
+        """The plays the model compares at a lead or a follow, each with its expected gain
+        over the heuristic's choice: the heuristic's choice and each labelled option, each
+        play once with its greatest value (the heuristic's choice at least 0), the best
+        first (the heuristic's choice first among equals); ``[]`` where no model fits the
+        rules or the seat has one card."""
+        model = self._model(view.rules)
+        if model is None or len(view.hand) <= 1:
+            return []
+        default = super()._play(view, legal)
+        assert isinstance(default, Play)
+        plays = legal.plays
+        memory = Memory(view, remember=self.remember, log=self.log)
+        if isinstance(plays, LegalLeads):
+            rows, forest = lead_rows(view, plays, memory), model.lead
+        else:
+            assert isinstance(plays, LegalPlays)
+            rows, forest = follow_rows(view, plays, memory, default.cards), model.follow
+        values: dict[tuple[Card, ...], float] = {_key(default.cards): 0.0}
+        found: list[tuple[Play, float]] = [(default, 0.0)]
+        for cards, row in zip(rows.options, rows.rows, strict=True):
+            key = _key(cards)
+            value = forest.predict(row)
+            if key not in values:
+                values[key] = value
+                found.append((made_play(view.seat, cards), value))
+            elif value > values[key]:
+                values[key] = value
+        ranked = [(play, values[_key(play.cards)]) for play, _ in found]
+        ranked.sort(key=lambda item: -item[1])  # (stable: the heuristic's choice first of ties)
+        return ranked
+
+
+def _key(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """A play's cards as a multiset (sorted)."""
+    return tuple(sorted(cards))
+
+
+__all__ = ["FORMAT", "MODELS", "LearnedPlayer", "PlayModel", "model_for", "shipped_model"]

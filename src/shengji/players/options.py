@@ -1,0 +1,127 @@
+"""Labelled candidate plays: the few leads and follows worth comparing at a decision.
+
+Both the search player (its candidates) and the learned player (the plays its model
+values) choose among these, each named by a *label* that says what kind of play it is:
+
+- a **lead**, per effective suit held: ``top``, its strongest unit of the most cards,
+  and ``low``, its lowest unit of the fewest cards (fewest points among equals);
+- a **follow**: ``cheapest`` (least worth keeping, points counted against it),
+  ``richest`` (most points), and where a play can take the trick, ``cheapwin``,
+  ``strongwin`` and ``richwin`` (the cheapest, the strongest and the richest of the
+  plays that beat the winning one).
+
+A play's worth keeping is :func:`play_cost`: trumps most, then high plain cards.
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+from random import Random
+from typing import Final
+
+from shengji.engine.cards import Card
+from shengji.engine.follow import LegalPlays
+from shengji.engine.lead import LegalLeads
+from shengji.engine.trick import beats
+from shengji.engine.trump import TRUMP as _TRUMP_SUIT
+from shengji.engine.trump import Trump
+from shengji.engine.units import Unit
+from shengji.game.view import SeatView
+from shengji.players.memory import current_winner
+
+TRUMP: Final = _TRUMP_SUIT
+LEAD_LABELS: Final = ("top", "low")
+"""The labels of :func:`lead_options`."""
+FOLLOW_LABELS: Final = ("cheapest", "richest", "cheapwin", "strongwin", "richwin")
+"""The labels of :func:`follow_options`, in the order it lists them."""
+ENUMERATE: Final = 300
+"""The most follows listed before the rest are sampled (40 random ones)."""
+
+
+def card_cost(card: Card, trump: Trump) -> float:
+    """How much a card is worth keeping: trumps most (by level), then plain cards by level."""
+    level = trump.levels[card]
+    return 30.0 + level * 1.5 if trump.suit_index[card] == TRUMP else float(level)
+
+
+def play_cost(cards: tuple[Card, ...], trump: Trump) -> float:
+    """The sum of :func:`card_cost` over ``cards``."""
+    total = 0.0
+    for card in cards:
+        total += card_cost(card, trump)
+    return total
+
+
+def play_points(cards: tuple[Card, ...]) -> int:
+    """The points in ``cards``."""
+    total = 0
+    for card in cards:
+        total += card.points
+    return total
+
+
+def lead_options(legal: LegalLeads) -> list[tuple[str, Unit]]:
+    """Per effective suit held (plain suits in order, then trumps): its ``top`` unit, then
+    its ``low`` unit (the same unit twice where the suit holds one)."""
+    units = list(legal.units())
+    found: list[tuple[str, Unit]] = []
+    for suit in (0, 1, 2, 3, TRUMP):
+        top: Unit | None = None
+        low: Unit | None = None
+        low_points = 0
+        for unit in units:
+            if unit.suit != suit:
+                continue
+            if top is None or (unit.size, unit.top) > (top.size, top.top):
+                top = unit
+            points = play_points(unit.cards)
+            if low is None or (unit.size, unit.top, points) < (low.size, low.top, low_points):
+                low, low_points = unit, points
+        if top is not None and low is not None:
+            found.append(("top", top))
+            found.append(("low", low))
+    return found
+
+
+def follow_options(view: SeatView, legal: LegalPlays) -> list[tuple[str, tuple[Card, ...]]]:
+    """The labelled follows (see the module docstring): the legal follows are listed up
+    to :data:`ENUMERATE`, with 40 random ones beyond (seeded by the position)."""
+    trump = legal.trump
+    plays = list(islice(iter(legal), ENUMERATE))
+    if len(plays) == ENUMERATE:
+        rng = Random(len(view.history))
+        plays.extend(legal.random(rng) for _ in range(40))
+    state = current_winner(view, trump, legal.lead)
+    if not plays or state is None:
+        return []
+    _, reading, lead = state
+    costs = [play_cost(p, trump) for p in plays]
+    points = [play_points(p) for p in plays]
+    cheapest = richest = 0
+    winners: list[int] = []
+    for i in range(len(plays)):
+        if (costs[i] + 3 * points[i], plays[i]) < (
+                costs[cheapest] + 3 * points[cheapest], plays[cheapest]):
+            cheapest = i
+        if (points[i], -costs[i], plays[i]) > (points[richest], -costs[richest],
+                                               plays[richest]):
+            richest = i
+        if beats(plays[i], reading, lead, trump, view.rules) is not None:
+            winners.append(i)
+    found = [("cheapest", plays[cheapest]), ("richest", plays[richest])]
+    if winners:
+        cheap = strong = rich = winners[0]
+        for i in winners[1:]:
+            if (costs[i], plays[i]) < (costs[cheap], plays[cheap]):
+                cheap = i
+            if (costs[i], plays[i]) > (costs[strong], plays[strong]):
+                strong = i
+            if (points[i], -costs[i], plays[i]) > (points[rich], -costs[rich], plays[rich]):
+                rich = i
+        found += [("cheapwin", plays[cheap]), ("strongwin", plays[strong]),
+                  ("richwin", plays[rich])]
+    return found
+
+
+__all__ = ["ENUMERATE", "FOLLOW_LABELS", "LEAD_LABELS", "card_cost", "follow_options",
+           "lead_options", "play_cost", "play_points"]

@@ -1,0 +1,127 @@
+"""Positions to train a play model on (:mod:`shengji.players.learned`).
+
+Rounds are played, and at each lead and follow of the *learning* seats every labelled
+option (:mod:`shengji.players.options`) and the heuristic's choice are played in the
+real deal, each round then finished by the same players; an option's *gain* is its
+:func:`~shengji.players.search.round_value` for the seat less that of the heuristic's
+choice. A :class:`Sample` holds the decision's rows (:mod:`shengji.players.features`)
+and gains: a model learns the gain from the row.
+
+With no model, every seat is a heuristic player and every seat learns. With a model
+(the next step of policy iteration), the learning seats (one side, alternating from
+round to round) play it and the others the heuristic, in the rounds and in every
+finishing of them: the new model learns what each option is worth with the old one
+playing on after it, beside its partners and against heuristic opponents. Everything is
+reproducible from the seed and the round numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from shengji.engine.cards import Card
+from shengji.engine.follow import LegalPlays
+from shengji.engine.lead import LegalLeads
+from shengji.engine.rules import Partnership, Rules
+from shengji.game.actions import Play, made_play
+from shengji.game.round import Phase, Round
+from shengji.players.features import follow_rows, lead_rows
+from shengji.players.heuristic import HeuristicPlayer
+from shengji.players.learned import LearnedPlayer, PlayModel
+from shengji.players.memory import Memory
+from shengji.players.search import round_value
+from shengji.players.table import decide
+
+
+class Sample:
+    """One decision: its kind (``"lead"`` or ``"follow"``), a row per option and each
+    option's gain over the heuristic's choice."""
+
+    def __init__(self, kind: str, rows: list[list[float]], gains: list[float]) -> None:
+        self.kind = kind
+        self.rows = rows
+        self.gains = gains
+
+
+def round_seed(seed: int, number: int) -> int:
+    """The deal of round ``number`` of a run seeded ``seed``."""
+    return (seed * 1_000_003 + number * 7_919 + 17) % (2**48)
+
+
+def collect(rules: Rules, seed: int, rounds: Iterable[int], model: PlayModel | None = None
+            ) -> Iterator[Sample]:
+    """The samples of the given rounds (see the module docstring)."""
+    for number in rounds:
+        yield from _round(rules, round_seed(seed, number), number % 2, model)
+
+
+def _learning(rules: Rules, seat: int, side: int, model: PlayModel | None) -> bool:
+    """True if ``seat`` learns (and plays ``model``) in a round whose learning side is
+    ``side``: every seat without a model or in rules without fixed partnerships."""
+    return model is None or rules.partnership != Partnership.FIXED or seat % 2 == side
+
+
+def _players(rules: Rules, seed: int, side: int, model: PlayModel | None
+             ) -> list[HeuristicPlayer]:
+    return [LearnedPlayer(seed + s, model=model) if model is not None and _learning(
+        rules, s, side, model) else HeuristicPlayer(seed + s) for s in range(rules.players)]
+
+
+def _round(rules: Rules, seed: int, side: int, model: PlayModel | None) -> Iterator[Sample]:
+    rnd = Round(rules, seed=seed, track_undo=False)
+    players = _players(rules, seed, side, model)
+    baseline = [HeuristicPlayer(seed + s) for s in range(rules.players)]
+    while rnd.phase != Phase.DONE:
+        seat = rnd.to_move
+        assert seat is not None
+        if rnd.phase == Phase.PLAY and _learning(rules, seat, side, model):
+            sample = _sample(rnd, seat, baseline[seat], seed, side, model)
+            if sample is not None:
+                yield sample
+        rnd.apply(decide(rnd, seat, players[seat]))
+
+
+def _sample(rnd: Round, seat: int, heuristic: HeuristicPlayer, seed: int, side: int,
+            model: PlayModel | None) -> Sample | None:
+    view = rnd.view(seat)
+    if len(view.hand) <= 1:
+        return None
+    legal = rnd.legal(seat)
+    default = heuristic.act(view, legal)
+    assert isinstance(default, Play)
+    plays = legal.plays
+    memory = Memory(view)
+    if isinstance(plays, LegalLeads):
+        kind, rows = "lead", lead_rows(view, plays, memory)
+    else:
+        assert isinstance(plays, LegalPlays)
+        kind, rows = "follow", follow_rows(view, plays, memory, default.cards)
+    values: dict[tuple[Card, ...], float] = {}
+    base = _key(default.cards)
+    for cards in [default.cards, *rows.options]:
+        key = _key(cards)
+        if key not in values:
+            values[key] = _finish(rnd, made_play(seat, cards), seat, seed, side, model)
+    if len(values) < 2:
+        return None
+    return Sample(kind, rows.rows, [values[_key(c)] - values[base] for c in rows.options])
+
+
+def _key(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    return tuple(sorted(cards))
+
+
+def _finish(rnd: Round, play: Play, seat: int, seed: int, side: int,
+            model: PlayModel | None) -> float:
+    """``play`` made in a copy of ``rnd``, the round finished by fresh players."""
+    world = rnd.copy()
+    world.apply(play)
+    players = _players(rnd.rules, seed * 31 + len(rnd.history), side, model)
+    while world.phase != Phase.DONE:
+        mover = world.to_move
+        assert mover is not None
+        world.apply(decide(world, mover, players[mover]))
+    return round_value(world, seat)
+
+
+__all__ = ["Sample", "collect", "round_seed"]

@@ -1,0 +1,284 @@
+"""The learned player: its forests, options, feature rows, model files and training data.
+
+A learned player plays the heuristic's choice unless its model expects a labelled option
+to do better; it reads only its view (two deals a seat cannot tell apart give the same
+rows and the same play) and plays exactly as the heuristic where no model fits the rules.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from flow_helpers import positions, swap_hidden
+from shengji.engine.follow import LegalPlays
+from shengji.engine.lead import LegalLeads
+from shengji.engine.rules import Rules
+from shengji.game.actions import Play
+from shengji.game.presets import preset
+from shengji.game.round import Phase, Round
+from shengji.players import HeuristicPlayer, LearnedPlayer, make_player
+from shengji.players.features import FOLLOW_FEATURES, LEAD_FEATURES, follow_rows, lead_rows
+from shengji.players.forest import Forest
+from shengji.players.learned import MODELS, PlayModel, model_for, shipped_model
+from shengji.players.memory import Memory
+from shengji.players.options import FOLLOW_LABELS, follow_options, lead_options
+from shengji.players.table import decide, play_round
+from shengji.players.training import collect
+
+
+def stump(features: tuple[str, ...], name: str, at: float, low: float, high: float
+          ) -> Forest:
+    """One tree, one split: ``low`` where feature ``name`` is at most ``at``, else ``high``."""
+    return Forest(features, 0.0, [0], [features.index(name), -1, -1], [at, 0.0, 0.0],
+                  [1, 0, 0], [2, 0, 0], [0.0, low, high])
+
+
+def constant(features: tuple[str, ...], value: float) -> Forest:
+    return Forest(features, value, [0], [-1], [0.0], [0], [0], [0.0])
+
+
+def tractor_model(lead: Forest | None = None, follow: Forest | None = None) -> PlayModel:
+    return PlayModel("test", lead or constant(LEAD_FEATURES, -1.0),
+                     follow or constant(FOLLOW_FEATURES, -1.0), 4, 2, "fixed")
+
+
+# -- forests ---------------------------------------------------------------------------
+
+
+def test_a_forest_adds_the_leaf_each_tree_reaches_to_its_base() -> None:
+    names = ("a", "b")
+    two = Forest(names, 0.5, [0, 3], [0, -1, -1, 1, -1, -1], [1.0, 0, 0, 2.0, 0, 0],
+                 [1, 0, 0, 4, 0, 0], [2, 0, 0, 5, 0, 0], [0, 10.0, 20.0, 0, 1.0, 2.0])
+    assert two.predict([1.0, 2.0]) == 0.5 + 10.0 + 1.0  # at most the threshold: left
+    assert two.predict([1.5, 3.0]) == 0.5 + 20.0 + 2.0
+    assert Forest.from_data(json.loads(json.dumps(two.to_data()))).predict([0, 9]) == 12.5
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"left": [0, 0, 0]}, "child"),            # a child before its parent (a cycle)
+    ({"feature": [5, -1, -1]}, "feature"),     # a feature the rows do not have
+    ({"roots": [7]}, "roots"),
+    ({"value": [0.0]}, "one entry per node"),
+    ({"value": "x"}, "not a forest"),
+    ({"base": True}, "not a forest"),
+])
+def test_a_malformed_forest_is_refused_with_what_is_wrong(change: dict[str, object],
+                                                          message: str) -> None:
+    data = stump(("a",), "a", 0.0, 1.0, 2.0).to_data() | change
+    with pytest.raises(ValueError, match=message):
+        Forest.from_data(data)
+
+
+# -- options and rows ------------------------------------------------------------------
+
+
+def play_positions(rules: Rules, seeds: range) -> list[tuple[Round, int]]:
+    return [(rnd, seat) for seed in seeds for rnd, seat in positions(rules, seed, every=5)
+            if rnd.phase == Phase.PLAY and len(rnd.hands[seat]) > 1]
+
+
+@pytest.mark.parametrize("name", ["tractor", "finding-friends", "da-bai-fen"])
+def test_options_are_legal_and_labelled_and_rows_fit_the_features(name: str) -> None:
+    rules = preset(name)
+    leads = follows = 0
+    for rnd, seat in play_positions(rules, range(5)):
+        view, legal = rnd.view(seat), rnd.legal(seat)
+        plays, memory = legal.plays, Memory(view)
+        if isinstance(plays, LegalLeads):
+            units = lead_options(plays)
+            assert [label for label, _ in units] == ["top", "low"] * (len(units) // 2)
+            assert len({u.suit for _, u in units}) == len(units) // 2
+            rows = lead_rows(view, plays, memory)
+            assert all(len(r) == len(LEAD_FEATURES) for r in rows.rows)
+            leads += 1
+        else:
+            assert isinstance(plays, LegalPlays)
+            labelled = follow_options(view, plays)
+            assert [label for label, _ in labelled] in (
+                list(FOLLOW_LABELS[:2]), list(FOLLOW_LABELS))
+            default = HeuristicPlayer(1).act(view, legal)
+            assert isinstance(default, Play)
+            rows = follow_rows(view, plays, memory, default.cards)
+            assert all(len(r) == len(FOLLOW_FEATURES) for r in rows.rows)
+            for label, row in zip(FOLLOW_LABELS, rows.rows, strict=False):
+                assert row[FOLLOW_LABELS.index(label)] == 1.0  # its own label, one-hot
+                assert sum(row[:len(FOLLOW_LABELS)]) == 1.0
+            follows += 1
+        assert rows.options and all(Play(seat, c) in legal for c in rows.options)
+    assert leads > 5 and follows > 20
+
+
+def test_a_winning_follow_is_labelled_as_one() -> None:
+    rules = preset("tractor")
+    for rnd, seat in play_positions(rules, range(2)):
+        view, plays = rnd.view(seat), rnd.legal(seat).plays
+        if isinstance(plays, LegalPlays):
+            rows = follow_rows(view, plays, Memory(view), rows_default(rnd, seat))
+            wins = FOLLOW_FEATURES.index("wins")
+            for i, row in enumerate(rows.rows):
+                if i >= 2:  # cheapwin, strongwin, richwin take the trick
+                    assert row[wins] == 1.0
+
+
+def rows_default(rnd: Round, seat: int) -> tuple:  # type: ignore[type-arg]
+    action = HeuristicPlayer(1).act(rnd.view(seat), rnd.legal(seat))
+    assert isinstance(action, Play)
+    return action.cards
+
+
+@pytest.mark.parametrize("name", ["tractor", "finding-friends"])
+def test_rows_and_choices_read_only_the_seats_view(name: str) -> None:
+    """Two deals that differ only in cards the seat cannot see give the same rows, and a
+    learned player makes the same play in both."""
+    rules = preset(name)
+    model = tractor_model(follow=stump(FOLLOW_FEATURES, "points", 4.0, -1.0, 0.5))
+    compared = 0
+    for rnd, seat in play_positions(rules, range(4)):
+        changed = swap_hidden(rnd, seat)
+        if changed is None:
+            continue
+        assert changed.hands != rnd.hands and changed.view(seat) == rnd.view(seat)
+        rows = []
+        for game in (rnd, changed):
+            view, plays = game.view(seat), game.legal(seat).plays
+            memory = Memory(view)
+            if isinstance(plays, LegalLeads):
+                rows.append(lead_rows(view, plays, memory).rows)
+            else:
+                assert isinstance(plays, LegalPlays)
+                rows.append(follow_rows(view, plays, memory, rows_default(game, seat)).rows)
+        assert rows[0] == rows[1]
+        plays_made = [LearnedPlayer(3, model=model).act(g.view(seat), g.legal(seat))
+                      for g in (rnd, changed)]
+        assert plays_made[0] == plays_made[1]
+        compared += 1
+    assert compared >= 10
+
+
+# -- the player --------------------------------------------------------------------------
+
+
+def test_the_player_takes_the_option_its_model_prefers_else_the_heuristics() -> None:
+    """A model that values every follow with 5 or more points at +0.5 (and everything
+    else below zero) makes the player follow with points wherever it may; a model that
+    expects no gain anywhere leaves it playing exactly as the heuristic."""
+    rules = preset("tractor")
+    greedy = LearnedPlayer(1, model=tractor_model(
+        follow=stump(FOLLOW_FEATURES, "points", 4.0, -1.0, 0.5)))
+    never = LearnedPlayer(1, model=tractor_model())
+    changed = 0
+    for rnd, seat in play_positions(rules, range(3)):
+        view, legal = rnd.view(seat), rnd.legal(seat)
+        heuristic = HeuristicPlayer(1).act(view, legal)
+        assert never.act(view, legal) == heuristic
+        plays = legal.plays
+        if isinstance(plays, LegalPlays):
+            labelled = follow_options(view, plays)
+            richest = max(sum(c.points for c in cards) for _, cards in labelled)
+            chosen = greedy.act(view, legal)
+            assert isinstance(chosen, Play)
+            if richest >= 5:
+                assert sum(c.points for c in chosen.cards) >= 5
+                changed += chosen != heuristic
+            else:
+                assert chosen == heuristic
+    assert changed > 5
+
+
+@pytest.mark.parametrize("name", ["da-bai-fen", "tractor-6", "hundred"])
+def test_without_a_model_for_the_rules_it_plays_as_the_heuristic(name: str) -> None:
+    rules = preset(name)
+    assert model_for(rules) is None or name == "tractor"
+    for seed in range(2):
+        one = play_round(Round(rules, seed=seed), [LearnedPlayer(s) for s in range(
+            rules.players)])
+        two = play_round(Round(rules, seed=seed), [HeuristicPlayer(s) for s in range(
+            rules.players)])
+        assert one.history == two.history
+
+
+@pytest.mark.parametrize("name", ["tractor", "finding-friends", "hundred"])
+def test_learned_players_finish_rounds_with_legal_plays(name: str) -> None:
+    rules = preset(name)
+    for seed in range(3):
+        rnd = play_round(Round(rules, seed=seed), [make_player("learned", seed=s)
+                                                   for s in range(rules.players)])
+        assert rnd.result is not None
+
+
+def test_the_shipped_tractor_model_fits_tractor_and_reads_these_features() -> None:
+    model = shipped_model("tractor")
+    assert "tractor" in MODELS and model_for(preset("tractor")) is model
+    assert model.fits(preset("tractor", kitty_multiplier="double"))
+    assert not model.fits(preset("tractor-6")) and not model.fits(preset("da-bai-fen"))
+    assert model.lead.features == LEAD_FEATURES and model.follow.features == FOLLOW_FEATURES
+    rnd = play_round(Round(preset("tractor"), seed=5), [make_player("learned", seed=s)
+                                                       for s in range(4)])
+    assert rnd.result is not None
+    with pytest.raises(ValueError, match="no model 'nope'"):
+        shipped_model("nope")
+
+
+# -- model files ------------------------------------------------------------------------
+
+
+def test_a_model_file_reads_back_and_a_wrong_one_is_refused(tmp_path: Path) -> None:
+    model = tractor_model(follow=stump(FOLLOW_FEATURES, "points", 4.0, -1.0, 0.5))
+    for name in ("m.json", "m.json.gz"):
+        model.save(tmp_path / name)
+        again = PlayModel.load(tmp_path / name)
+        assert again.to_data() == model.to_data()
+    data = model.to_data()
+    with pytest.raises(ValueError, match="not a play model"):
+        PlayModel.from_data({**data, "format": "other"})
+    with pytest.raises(ValueError, match="not a play model"):
+        PlayModel.from_data({k: v for k, v in data.items() if k != "lead"})
+    renamed = {**data, "follow": {**model.follow.to_data(), "features": ["x"] * len(
+        FOLLOW_FEATURES)}}
+    with pytest.raises(ValueError, match="other features"):
+        PlayModel.from_data(renamed)
+    (tmp_path / "bad.json.gz").write_bytes(gzip.compress(b"[1, 2]"))
+    with pytest.raises(ValueError, match="not a play model"):
+        PlayModel.load(tmp_path / "bad.json.gz")
+
+
+# -- training data --------------------------------------------------------------------
+
+
+def test_training_samples_value_every_option_against_the_heuristics_choice() -> None:
+    rules = preset("tractor")
+    samples = list(collect(rules, 3, range(2)))
+    assert len(samples) > 50
+    for sample in samples:
+        width = len(LEAD_FEATURES) if sample.kind == "lead" else len(FOLLOW_FEATURES)
+        assert len(sample.rows) == len(sample.gains) >= 1
+        assert all(len(r) == width for r in sample.rows)
+    assert any(g != 0 for s in samples for g in s.gains)
+    again = list(collect(rules, 3, range(2)))
+    assert [(s.kind, s.rows, s.gains) for s in again] == [
+        (s.kind, s.rows, s.gains) for s in samples]
+
+
+def test_with_a_model_only_its_side_learns_and_plays_it() -> None:
+    rules = preset("tractor")
+    model = tractor_model(follow=stump(FOLLOW_FEATURES, "points", 4.0, -1.0, 0.5))
+    samples = list(collect(rules, 3, range(1), model))
+    plain = list(collect(rules, 3, range(1)))
+    assert 0 < len(samples) < len(plain)
+
+
+def test_decide_takes_a_learned_players_forced_plays_without_asking() -> None:
+    rules = preset("tractor")
+    rnd = Round(rules, seed=2)
+    player = LearnedPlayer(1, model=tractor_model())
+    heuristic = HeuristicPlayer(1)
+    while rnd.phase != Phase.DONE:
+        seat = rnd.to_move
+        assert seat is not None
+        action = decide(rnd, seat, player)
+        assert action == decide(rnd, seat, heuristic)
+        rnd.apply(action)
