@@ -3,8 +3,9 @@
 ``python benchmarks/bench_search.py [--preset P] [--table N] [--deals N] [--iterations W |
 --time-budget S] [--curve B1,B2,B3,B4] [--plot FILE] [--json FILE] [--workers N] [--seed S]
 [--infer KEEP,PLAYS | --refine STEPS,KEEP] [--solo] [--z Z] [--race R|off]
-[--log FILE [--report [--against FILE]]] [--phases P,P] [--held-out N [--reference R] |
---truth N] [--plays-only] [--score FILE [--against FILE]]``
+[--log FILE [--report [--against FILE]]] [--phases P,P] [--base learned|heuristic]
+[--prior W] [--rollouts heuristic|learned] [--held-out N [--reference R] | --truth N]
+[--plays-only] [--score FILE [--against FILE]]``
 
 Each deal is one round played twice with the same cards: first with the search player in
 the even seats and the heuristic in the odd ones, then with the players moved one seat
@@ -27,7 +28,13 @@ of the same deals (e.g. two budgets) deal by deal. ``--z`` and ``--race`` set th
 decision rule (:class:`~shengji.players.search.SearchPlayer`'s ``z`` and ``race``) in games,
 ``--held-out``, ``--truth`` and ``--score``. ``--phases play`` (or any of bid, call,
 declare, kitty, play) lets the search players search in those phases only, the
-heuristic's choice elsewhere.
+heuristic's choice elsewhere. ``--base`` names the player whose choice search keeps unless
+the worlds show a better one (``learned``, the default, or ``heuristic``: the search
+player before the learned player, as in the tractor logs stored before it, which
+``--report`` reads with ``--base heuristic``; where no model fits the rules the two are
+the same player and their logs match); ``--iterations 1`` plays the base alone (one world never
+overrides it). ``--prior W`` and ``--rollouts`` are the search player's ``prior`` and
+``rollouts``.
 
 ``--curve`` plays the same deals at several budgets, each a number of worlds per decision
 (``4``: reproducible) or seconds per decision (``0.25s``), and prints the strength against
@@ -81,6 +88,7 @@ from shengji.game.match import Match
 from shengji.game.presets import preset
 from shengji.game.round import Phase, Round
 from shengji.players.heuristic import HeuristicPlayer
+from shengji.players.learned import model_for
 from shengji.players.search import (
     MAX_WORLDS,
     RACE,
@@ -153,11 +161,11 @@ class Setting:
                             phases=self.phases, learned=self.learned, prior=self.prior,
                             rollouts=self.rollouts)
 
-    def key(self) -> dict[str, object]:
+    def key(self, rules: Rules) -> dict[str, object]:
         """What a ``--log`` line records of the setting beyond the budget, seed and ``z``
         (only what differs from the settings of earlier logs, so that they still match)."""
         key: dict[str, object] = {}
-        if self.learned:
+        if self.learned and model_for(rules) is not None:
             key["base"] = "learned"  # (logs without it: the heuristic's choices)
         if self.prior:
             key["prior"] = self.prior
@@ -317,7 +325,7 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
     again, so a long run that was stopped goes on where it stopped; without ``play``,
     the figures are those of the deals the log holds (of the first ``deals``)."""
     key = {**(key or {}), "budget": str(budget), "seed": seed, "solo": solo, "z": setting.z,
-           **setting.key()}
+           **setting.key(rules)}
     race = setting.race
     if race is not None and (budget.iterations is None or budget.iterations > RACE_FROM):
         key["race"] = race  # (where racing can act: older logs of such budgets need --race off)
@@ -345,7 +353,9 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
             keep(deal, _job(job))
     results = [done[d] for d in range(deals) if d in done]
     if not results:
-        raise ValueError(f"{log} holds none of these deals ({key})")
+        hint = ("; a log from before the learned player needs --base heuristic"
+                if key.get("base") == "learned" else "")
+        raise ValueError(f"{log} holds none of these deals ({key}){hint}")
     levels = [r[0] for r in results]
     times = sorted(t for r in results for t in r[1])
     mean = statistics.fmean(levels)

@@ -86,6 +86,27 @@ def test_a_logged_run_resumes_where_it_stopped_with_the_same_figures(tmp_path: P
         bench.run(rules, bench.Budget(3, 1.0), 3, 5, 1, log=log, key=key, play=False)
 
 
+def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> None:
+    # where no model fits, the learned base is the heuristic: its logs are the same deals
+    bench = _bench()
+    assert bench.Setting().key(preset("tractor")) == {"base": "learned"}
+    assert bench.Setting().key(preset("da-bai-fen")) == {}
+    assert bench.Setting(learned=False).key(preset("tractor")) == {}
+
+
+def test_a_stored_log_of_the_heuristic_base_reports_with_base_heuristic() -> None:
+    # the README's 1,000-deal figure of search on the heuristic base, read again
+    stored = SCRIPT.parent / "results" / "tractor-32w-seed7-compiled.jsonl.gz"
+    flags = ["--report", "--log", str(stored), "--deals", "1000", "--iterations", "32",
+             "--seed", "7"]
+    out = subprocess.run([sys.executable, str(SCRIPT), *flags, "--base", "heuristic"],
+                         capture_output=True, text=True, check=True)
+    assert "+0.318 ± 0.032 levels per deal over 1000 duplicate deals" in out.stdout
+    refused = subprocess.run([sys.executable, str(SCRIPT), *flags], capture_output=True,
+                             text=True)
+    assert refused.returncode == 2 and "needs --base heuristic" in refused.stderr
+
+
 def test_two_logs_of_the_same_deals_are_paired_by_deal(tmp_path: Path) -> None:
     # two budgets' logs of the same deals: each one's figure over the deals both hold, and
     # the paired difference; logs of other deals or of several settings are refused

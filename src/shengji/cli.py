@@ -309,7 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="number of players, 2 to 12 (e.g. finding-friends)")
     sim.add_argument("--players", default="heuristic,random",
                      help="player per seat, comma-separated, repeated round the table "
-                          "(random, heuristic, heuristic-nomem)")
+                          "(random, heuristic, heuristic-nomem, learned, search)")
     count = sim.add_mutually_exclusive_group()
     count.add_argument("--rounds", type=whole_number(1), default=100,
                        help="deals played as single rounds (default 100)")

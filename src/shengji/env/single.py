@@ -1,5 +1,5 @@
 """A Gymnasium environment for one seat; the other seats are the project's players
-(``random``, ``heuristic``, ``heuristic-nomem``, ``search``:
+(``random``, ``heuristic``, ``heuristic-nomem``, ``learned``, ``search``:
 :func:`shengji.players.make_player`), or players made by a factory of your own.
 
 Observations, action ids and rewards are those of the AEC environment for that seat; an
