@@ -91,6 +91,7 @@ from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.learned import model_for
 from shengji.players.search import (
     MAX_WORLDS,
+    PRIOR,
     RACE,
     RACE_FROM,
     ROLLOUTS,
@@ -151,7 +152,7 @@ class Setting:
     race: float | None = RACE
     phases: tuple[Phase, ...] = ()
     learned: bool = True
-    prior: float = 0.0
+    prior: float = PRIOR
     rollouts: str = "heuristic"
 
     def player(self, seed: int, budget: Budget) -> SearchPlayer:
@@ -167,8 +168,8 @@ class Setting:
         key: dict[str, object] = {}
         if self.learned and model_for(rules) is not None:
             key["base"] = "learned"  # (logs without it: the heuristic's choices)
-        if self.prior:
-            key["prior"] = self.prior
+            if self.prior:
+                key["prior"] = self.prior
         if self.rollouts != "heuristic":
             key["rollouts"] = self.rollouts
         return key
@@ -725,9 +726,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", default="learned", choices=("learned", "heuristic"),
                         help="games: the player whose choice search starts from and keeps "
                         "unless the worlds show a better one (default learned)")
-    parser.add_argument("--prior", type=float, default=0.0, metavar="W",
+    parser.add_argument("--prior", type=float, default=PRIOR, metavar="W",
                         help="games: weight of the learned model's values in the override "
-                        "rule (default 0: search's gains alone)")
+                        f"rule (default {PRIOR:g}; 0: search's gains alone)")
     parser.add_argument("--rollouts", default="heuristic", choices=ROLLOUTS,
                         help="games: who finishes the rounds of the worlds (learned: learned "
                         "players on the searching side)")

@@ -89,7 +89,8 @@ def test_a_logged_run_resumes_where_it_stopped_with_the_same_figures(tmp_path: P
 def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> None:
     # where no model fits, the learned base is the heuristic: its logs are the same deals
     bench = _bench()
-    assert bench.Setting().key(preset("tractor")) == {"base": "learned"}
+    assert bench.Setting().key(preset("tractor")) == {"base": "learned", "prior": 1.0}
+    assert bench.Setting(prior=0.0).key(preset("tractor")) == {"base": "learned"}
     assert bench.Setting().key(preset("da-bai-fen")) == {}
     assert bench.Setting(learned=False).key(preset("tractor")) == {}
 

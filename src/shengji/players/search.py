@@ -2,8 +2,11 @@
 
 At each decision worth searching, the player
 
-1. lists a few **candidate** actions: the heuristic player's choice (the *default*)
-   and a handful of sensible alternatives (see :func:`candidates`): for a lead, the
+1. lists a few **candidate** actions: its *base* player's choice (the *default*: the
+   :class:`~shengji.players.learned.LearnedPlayer`'s, which is the heuristic's where no
+   model fits the rules; with ``learned=False`` the heuristic's) and a handful of
+   sensible alternatives: at a lead or a follow where a model fits, the model's next
+   best plays; elsewhere those of :func:`candidates`: for a lead, the
    highest and the lowest unit of each suit held; for a follow, the cheapest play,
    the play richest in points, the cheapest and the strongest winning plays; for the
    kitty, burying to make a void in each short suit; for the Hundred's trump, each
@@ -24,8 +27,10 @@ At each decision worth searching, the player
    plus a small share of the points (the same worlds for every candidate, so the
    comparison is paired);
 4. keeps the default unless the best candidate's paired gain over it has a
-   **lower confidence bound above zero** (mean − ``z`` standard errors): search
-   overrides the heuristic only where the evidence says it should.
+   **lower confidence bound above zero** (mean − ``z`` standard errors; where the model
+   valued the candidates, ``prior`` times its value of the candidate less that of the
+   default is added to the gain): search overrides its base only where the evidence
+   says it should.
 
 **Racing** saves most of the rollouts of a large budget: after 32 worlds, and again at each
 doubling (:func:`checkpoints`), a candidate whose gain over the default has an *upper*
@@ -79,6 +84,8 @@ Z: Final = 1.0
 RACE: Final = 1.0
 """The default ``race``: the standard errors by which a candidate must fall short of the
 default to be dropped at a checkpoint."""
+PRIOR: Final = 1.0
+"""The default ``prior``: the weight of the learned model's values in the override rule."""
 ROLLOUTS: Final = ("heuristic", "learned")
 """Who finishes the round in a rollout: heuristic players, or learned players on the
 searching seat's side (where partnerships are fixed) and heuristic ones on the other."""
@@ -97,20 +104,24 @@ class SearchPlayer:
     ``iterations``: worlds per decision (reproducible); when it is not given,
     ``max_worlds`` worlds or ``time_budget`` seconds per decision, whichever comes first;
     ``candidates``: the most actions compared;
-    ``z``: how sure the gain over the heuristic's choice must be; ``race``: how sure the
+    ``z``: how sure the gain over the base player's choice must be; ``race``: how sure the
     loss of a candidate must be to stop rolling it out (``None``: never); ``workers``:
     processes;
     ``infer``: read the other seats' plays into the worlds (a
     :data:`~shengji.players.worlds.PlayReading`: ``Inference`` or ``Refine``);
     ``phases``: the phases searched (default :data:`SEARCHED`, every phase with a choice;
-    in the others it plays the heuristic's choice).
+    in the others it plays the base player's choice);
+    ``learned``: the base player is the :class:`~shengji.players.learned.LearnedPlayer`
+    (``False``: the heuristic); where its model fits, its best plays are the candidates of
+    a lead or a follow and ``prior`` weighs its values into the override rule
+    (:func:`choose`'s ``shift``); ``rollouts``: one of :data:`ROLLOUTS`.
     """
 
     def __init__(self, seed: int | None = None, *, time_budget: float = 1.0,
                  iterations: int | None = None, max_worlds: int = MAX_WORLDS,
                  candidates: int = 5, z: float = Z, race: float | None = RACE,
                  workers: int = 1, infer: PlayReading | None = None,
-                 phases: Iterable[Phase] = (), learned: bool = True, prior: float = 0.0,
+                 phases: Iterable[Phase] = (), learned: bool = True, prior: float = PRIOR,
                  rollouts: str = "heuristic") -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
