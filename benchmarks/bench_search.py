@@ -327,6 +327,8 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
     the figures are those of the deals the log holds (of the first ``deals``)."""
     key = {**(key or {}), "budget": str(budget), "seed": seed, "solo": solo, "z": setting.z,
            **setting.key(rules)}
+    if budget.iterations == 1:
+        key.pop("prior", None)  # (one world never overrides: the prior cannot act)
     race = setting.race
     if race is not None and (budget.iterations is None or budget.iterations > RACE_FROM):
         key["race"] = race  # (where racing can act: older logs of such budgets need --race off)
