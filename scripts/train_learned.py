@@ -171,6 +171,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "collect":
         if args.rounds < 1 or args.workers < 1:
             parser.error("--rounds and --workers must be at least 1")
+        if args.model:
+            try:
+                PlayModel.load(args.model)
+            except (OSError, ValueError) as error:
+                parser.error(f"--model {args.model}: {error}")
         return run_collect(args)
     return run_fit(args)
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -244,6 +246,33 @@ def test_a_model_file_reads_back_and_a_wrong_one_is_refused(tmp_path: Path) -> N
     (tmp_path / "bad.json.gz").write_bytes(gzip.compress(b"[1, 2]"))
     with pytest.raises(ValueError, match="not a play model"):
         PlayModel.load(tmp_path / "bad.json.gz")
+
+
+def test_a_model_is_saved_atomically(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                      ) -> None:
+    # a save that fails before its new file is complete leaves the old file whole
+    path = tmp_path / "m.json.gz"
+    tractor_model().save(path)
+    before = path.read_bytes()
+
+    def failing_fsync(fd: int) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr("os.fsync", failing_fsync)
+    with pytest.raises(OSError, match="disk full"):
+        tractor_model(follow=stump(FOLLOW_FEATURES, "points", 4.0, -1.0, 0.5)).save(path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["m.json.gz"]  # no stray file
+
+
+def test_the_trainer_refuses_a_model_file_that_is_not_one(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json.gz"
+    bad.write_bytes(b"not gzip, not json")
+    script = Path(__file__).resolve().parent.parent / "scripts" / "train_learned.py"
+    out = subprocess.run([sys.executable, str(script), "collect", "--model", str(bad),
+                          "--out", str(tmp_path / "x.npz")], capture_output=True, text=True)
+    assert out.returncode == 2 and "--model" in out.stderr and "Traceback" not in out.stderr
+    assert not (tmp_path / "x.npz").exists()
 
 
 # -- training data --------------------------------------------------------------------

@@ -31,7 +31,7 @@ import stat
 from pathlib import Path
 
 __all__ = ["MAX_NESTING", "TextFileError", "check_text", "decode_text", "read_text",
-           "write_text_atomic"]
+           "write_bytes_atomic", "write_text_atomic"]
 
 MAX_NESTING = 32
 """The deepest nesting of lists and tables, and the most parts of a dotted key, that a
@@ -146,6 +146,15 @@ def write_text_atomic(path: str | Path, text: str) -> None:
     to the disk, then renamed over ``path`` (the old file keeps its permissions). If
     anything fails the old file is left as it was and the new one removed; a process
     killed mid-write leaves the old file and a stray ``.NAME.XXXXXXXX.tmp`` beside it."""
+    _write_atomic(path, text)
+
+
+def write_bytes_atomic(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically, as :func:`write_text_atomic` writes text."""
+    _write_atomic(path, data)
+
+
+def _write_atomic(path: str | Path, content: str | bytes) -> None:
     target = Path(path)
     temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
     mode = None
@@ -153,10 +162,16 @@ def write_text_atomic(path: str | Path, text: str) -> None:
         mode = stat.S_IMODE(os.stat(target).st_mode)
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        with open(fd, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
+        if isinstance(content, bytes):
+            with open(fd, "wb") as binary:
+                binary.write(content)
+                binary.flush()
+                os.fsync(binary.fileno())
+        else:
+            with open(fd, "w", encoding="utf-8") as file:
+                file.write(content)
+                file.flush()
+                os.fsync(file.fileno())
         if mode is not None:
             os.chmod(temporary, mode)
         os.replace(temporary, target)

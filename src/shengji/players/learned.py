@@ -34,6 +34,7 @@ from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import LegalLeads
 from shengji.engine.rules import Rules
 from shengji.game.actions import Action, Play, made_play
+from shengji.game.files import write_bytes_atomic, write_text_atomic
 from shengji.game.legal import Legal
 from shengji.game.view import SeatView
 from shengji.players.features import FOLLOW_FEATURES, LEAD_FEATURES, follow_rows, lead_rows
@@ -99,13 +100,13 @@ class PlayModel:
             raise ValueError(f"not a play model: {error}") from None
 
     def save(self, path: str | Path) -> None:
-        """Write the model to ``path`` (gzip-compressed JSON where it ends in ``.gz``)."""
+        """Write the model to ``path`` atomically (gzip-compressed JSON where it ends in
+        ``.gz``)."""
         text = json.dumps(self.to_data(), separators=(",", ":"))
-        target = Path(path)
-        if target.suffix == ".gz":
-            target.write_bytes(gzip.compress(text.encode(), mtime=0))
+        if Path(path).suffix == ".gz":
+            write_bytes_atomic(path, gzip.compress(text.encode(), mtime=0))
         else:
-            target.write_text(text, encoding="utf-8")
+            write_text_atomic(path, text)
 
     @classmethod
     def load(cls, path: str | Path) -> PlayModel:
