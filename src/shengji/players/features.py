@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from shengji.engine.cards import Card
+from shengji.engine.cards import Card, card_points
 from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import LegalLeads
 from shengji.engine.trick import beats
@@ -27,7 +27,6 @@ from shengji.players.options import (
     follow_options,
     lead_options,
     play_cost,
-    play_points,
 )
 
 TRUMP: Final = _TRUMP_SUIT
@@ -101,11 +100,11 @@ def _suit_count(cards: tuple[Card, ...], suit: int, trump: Trump) -> int:
 
 
 def _unseen_in(memory: Memory, suit: int, trump: Trump) -> int:
-    unseen, index = memory.unseen, trump.suit_index
+    """The unseen cards of ``suit`` (from the memory's counts by level, read once)."""
     found = 0
-    for face in range(54):
-        if index[face] == suit:
-            found += unseen[face]
+    for by_face in memory.unseen_in(suit, trump).values():
+        for count in by_face.values():
+            found += count
     return found
 
 
@@ -118,7 +117,7 @@ def _common(view: SeatView, memory: Memory) -> tuple[float, float, float]:
         if seat not in declarers:
             taken += points
     return (1.0 if memory.declaring() else 0.0,
-            float(play_points(kitty)) if kitty is not None else -1.0, float(taken))
+            float(card_points(kitty)) if kitty is not None else -1.0, float(taken))
 
 
 def follow_rows(view: SeatView, legal: LegalPlays, memory: Memory,
@@ -146,7 +145,7 @@ def follow_rows(view: SeatView, legal: LegalPlays, memory: Memory,
             points_in_suit += card.points
     trick_points = 0
     for play in trick:
-        trick_points += play_points(play.cards)
+        trick_points += card_points(play.cards)
     opponent_after_void = 0.0
     for s in after:
         if s not in side and led in voids[s]:
@@ -157,7 +156,7 @@ def follow_rows(view: SeatView, legal: LegalPlays, memory: Memory,
         1.0 if led == TRUMP else 0.0,
         float(_suit_count(hand, led, trump)), float(lead.size), float(trick_points),
         1.0 if beats(default, reading, lead, trump, view.rules) is not None else 0.0,
-        float(play_points(default)),
+        float(card_points(default)),
         declaring, float(len(hand)),
         1.0 if memory.safe(reading, after, side, lead) else 0.0,
         opponent_after_void, float(_unseen_in(memory, led, trump)),
@@ -172,7 +171,7 @@ def follow_rows(view: SeatView, legal: LegalPlays, memory: Memory,
         safe_win = better is not None and memory.safe(better, after, side, lead)
         row = [1.0 if label == name else 0.0 for name in FOLLOW_LABELS]
         row += position
-        row += [float(play_points(cards)), 1.0 if better is not None else 0.0,
+        row += [float(card_points(cards)), 1.0 if better is not None else 0.0,
                 1.0 if safe_win else 0.0, float(_suit_count(cards, TRUMP, trump)),
                 play_cost(cards, trump)]
         options.append(cards)
@@ -206,7 +205,7 @@ def lead_rows(view: SeatView, legal: LegalLeads, memory: Memory) -> Rows:
             1.0 if label == "top" else 0.0, declaring, float(len(hand)), trumps_held,
             unseen_trumps, kitty_points, taken, 1.0 if suit == TRUMP else 0.0,
             float(unit.size), float(unit.width), 1.0 if sure else 0.0,
-            float(play_points(unit.cards)), 1.0 if opponent_void else 0.0,
+            float(card_points(unit.cards)), 1.0 if opponent_void else 0.0,
             1.0 if partner_void else 0.0, float(_suit_count(hand, suit, trump)),
             float(_unseen_in(memory, suit, trump)), _height(unit, trump),
         ])
@@ -214,9 +213,19 @@ def lead_rows(view: SeatView, legal: LegalLeads, memory: Memory) -> Rows:
     return Rows(options, rows)
 
 
+def option_rows(view: SeatView, plays: LegalLeads | LegalPlays, memory: Memory,
+                default: tuple[Card, ...]) -> tuple[str, Rows]:
+    """The decision's kind (``"lead"`` or ``"follow"``) and its labelled options' rows
+    (:func:`lead_rows` or :func:`follow_rows`; ``default`` is the heuristic's choice)."""
+    if isinstance(plays, LegalLeads):
+        return "lead", lead_rows(view, plays, memory)
+    return "follow", follow_rows(view, plays, memory, default)
+
+
 def _height(unit: Unit, trump: Trump) -> float:
     size = trump.suit_size(unit.suit)
     return unit.top / (size - 1) if size > 1 else 1.0
 
 
-__all__ = ["FOLLOW_FEATURES", "LEAD_FEATURES", "Rows", "follow_rows", "lead_rows"]
+__all__ = ["FOLLOW_FEATURES", "LEAD_FEATURES", "Rows", "follow_rows", "lead_rows",
+           "option_rows"]

@@ -30,17 +30,16 @@ from pathlib import Path
 from typing import Final
 
 from shengji.engine.cards import Card
-from shengji.engine.follow import LegalPlays
-from shengji.engine.lead import LegalLeads
 from shengji.engine.rules import Rules
 from shengji.game.actions import Action, Play, made_play
 from shengji.game.files import write_bytes_atomic, write_text_atomic
 from shengji.game.legal import Legal
 from shengji.game.view import SeatView
-from shengji.players.features import FOLLOW_FEATURES, LEAD_FEATURES, follow_rows, lead_rows
+from shengji.players.features import FOLLOW_FEATURES, LEAD_FEATURES, option_rows
 from shengji.players.forest import Forest
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.memory import Memory
+from shengji.players.options import play_key
 
 FORMAT: Final = "shengji-play-model"
 """The ``format`` field of a model file."""
@@ -177,30 +176,23 @@ class LearnedPlayer(HeuristicPlayer):
         default = super()._play(view, legal)
         assert isinstance(default, Play)
         plays = legal.plays
+        assert plays is not None
         memory = Memory(view, remember=self.remember, log=self.log)
-        if isinstance(plays, LegalLeads):
-            rows, forest = lead_rows(view, plays, memory), model.lead
-        else:
-            assert isinstance(plays, LegalPlays)
-            rows, forest = follow_rows(view, plays, memory, default.cards), model.follow
-        values: dict[tuple[Card, ...], float] = {_key(default.cards): 0.0}
+        kind, rows = option_rows(view, plays, memory, default.cards)
+        forest = model.lead if kind == "lead" else model.follow
+        values: dict[tuple[Card, ...], float] = {play_key(default.cards): 0.0}
         found: list[tuple[Play, float]] = [(default, 0.0)]
         for cards, row in zip(rows.options, rows.rows, strict=True):
-            key = _key(cards)
+            key = play_key(cards)
             value = forest.predict(row)
             if key not in values:
                 values[key] = value
                 found.append((made_play(view.seat, cards), value))
             elif value > values[key]:
                 values[key] = value
-        ranked = [(play, values[_key(play.cards)]) for play, _ in found]
+        ranked = [(play, values[play_key(play.cards)]) for play, _ in found]
         ranked.sort(key=lambda item: -item[1])  # (stable: the heuristic's choice first of ties)
         return ranked
-
-
-def _key(cards: tuple[Card, ...]) -> tuple[Card, ...]:
-    """A play's cards as a multiset (sorted)."""
-    return tuple(sorted(cards))
 
 
 __all__ = ["FORMAT", "MODELS", "LearnedPlayer", "PlayModel", "model_for", "shipped_model"]

@@ -19,7 +19,7 @@ from itertools import islice
 from random import Random
 from typing import Final
 
-from shengji.engine.cards import Card
+from shengji.engine.cards import Card, card_points
 from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import LegalLeads
 from shengji.engine.trick import beats
@@ -52,12 +52,9 @@ def play_cost(cards: tuple[Card, ...], trump: Trump) -> float:
     return total
 
 
-def play_points(cards: tuple[Card, ...]) -> int:
-    """The points in ``cards``."""
-    total = 0
-    for card in cards:
-        total += card.points
-    return total
+def play_key(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """A play's cards as a multiset (sorted): equal for the same cards in any order."""
+    return tuple(sorted(cards))
 
 
 def lead_options(legal: LegalLeads) -> list[tuple[str, Unit]]:
@@ -74,7 +71,7 @@ def lead_options(legal: LegalLeads) -> list[tuple[str, Unit]]:
                 continue
             if top is None or (unit.size, unit.top) > (top.size, top.top):
                 top = unit
-            points = play_points(unit.cards)
+            points = card_points(unit.cards)
             if low is None or (unit.size, unit.top, points) < (low.size, low.top, low_points):
                 low, low_points = unit, points
         if top is not None and low is not None:
@@ -96,7 +93,7 @@ def follow_options(view: SeatView, legal: LegalPlays) -> list[tuple[str, tuple[C
         return []
     _, reading, lead = state
     costs = [play_cost(p, trump) for p in plays]
-    points = [play_points(p) for p in plays]
+    points = [card_points(p) for p in plays]
     cheapest = richest = 0
     winners: list[int] = []
     for i in range(len(plays)):
@@ -124,4 +121,4 @@ def follow_options(view: SeatView, legal: LegalPlays) -> list[tuple[str, tuple[C
 
 
 __all__ = ["ENUMERATE", "FOLLOW_LABELS", "LEAD_LABELS", "card_cost", "follow_options",
-           "lead_options", "play_cost", "play_points"]
+           "lead_options", "play_cost", "play_key"]

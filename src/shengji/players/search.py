@@ -519,6 +519,7 @@ def _call_options(view: SeatView, legal: Legal) -> list[Action]:
     return [a for a in found if a in legal]
 
 
-__all__ = ["MAX_WORLDS", "RACE", "SearchPlayer", "SearchStats", "Z", "candidates",
+__all__ = ["MAX_WORLDS", "PRIOR", "RACE", "ROLLOUTS", "SearchPlayer", "SearchStats", "Z",
+           "candidates",
            "checkpoints", "choose", "evaluate", "evaluate_many", "raced", "rollout",
            "round_value", "survivors", "verdict"]

@@ -20,15 +20,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from shengji.engine.cards import Card
-from shengji.engine.follow import LegalPlays
-from shengji.engine.lead import LegalLeads
 from shengji.engine.rules import Partnership, Rules
 from shengji.game.actions import Play, made_play
 from shengji.game.round import Phase, Round
-from shengji.players.features import follow_rows, lead_rows
+from shengji.players.features import option_rows
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.learned import LearnedPlayer, PlayModel
 from shengji.players.memory import Memory
+from shengji.players.options import play_key
 from shengji.players.search import round_value
 from shengji.players.table import decide
 
@@ -90,25 +89,17 @@ def _sample(rnd: Round, seat: int, heuristic: HeuristicPlayer, seed: int, side: 
     default = heuristic.act(view, legal)
     assert isinstance(default, Play)
     plays = legal.plays
-    memory = Memory(view)
-    if isinstance(plays, LegalLeads):
-        kind, rows = "lead", lead_rows(view, plays, memory)
-    else:
-        assert isinstance(plays, LegalPlays)
-        kind, rows = "follow", follow_rows(view, plays, memory, default.cards)
+    assert plays is not None
+    kind, rows = option_rows(view, plays, Memory(view), default.cards)
     values: dict[tuple[Card, ...], float] = {}
-    base = _key(default.cards)
+    base = play_key(default.cards)
     for cards in [default.cards, *rows.options]:
-        key = _key(cards)
+        key = play_key(cards)
         if key not in values:
             values[key] = _finish(rnd, made_play(seat, cards), seat, seed, side, model)
     if len(values) < 2:
         return None
-    return Sample(kind, rows.rows, [values[_key(c)] - values[base] for c in rows.options])
-
-
-def _key(cards: tuple[Card, ...]) -> tuple[Card, ...]:
-    return tuple(sorted(cards))
+    return Sample(kind, rows.rows, [values[play_key(c)] - values[base] for c in rows.options])
 
 
 def _finish(rnd: Round, play: Play, seat: int, seed: int, side: int,
