@@ -4,7 +4,8 @@
 --time-budget S] [--curve B1,B2,B3,B4] [--plot FILE] [--json FILE] [--workers N] [--seed S]
 [--infer KEEP,PLAYS | --refine STEPS,KEEP] [--solo] [--z Z] [--race R|off]
 [--log FILE [--report [--against FILE]]] [--phases P,P] [--base learned|heuristic]
-[--prior W] [--rollouts heuristic|learned] [--held-out N [--reference R] | --truth N]
+[--prior W] [--model FILE] [--margins LEAD,FOLLOW] [--rollouts heuristic|learned]
+[--held-out N [--reference R] | --truth N]
 [--plays-only] [--score FILE [--against FILE]]``
 
 Each deal is one round played twice with the same cards: first with the search player in
@@ -34,7 +35,10 @@ player before the learned player, as in the tractor logs stored before it, which
 ``--report`` reads with ``--base heuristic``; where no model fits the rules the two are
 the same player and their logs match); ``--iterations 1`` plays the base alone (one world never
 overrides it). ``--prior W`` and ``--rollouts`` are the search player's ``prior`` and
-``rollouts``.
+``rollouts``; ``--model FILE`` gives the learned base a model file of
+``scripts/train_learned.py`` instead of the shipped model, and ``--margins LEAD,FOLLOW`` its
+margins instead of the model's (``--margins 0,0 --report`` reads the logs of the first
+shipped model, which had none).
 
 ``--curve`` plays the same deals at several budgets, each a number of worlds per decision
 (``4``: reproducible) or seconds per decision (``0.25s``), and prints the strength against
@@ -88,7 +92,7 @@ from shengji.game.match import Match
 from shengji.game.presets import preset
 from shengji.game.round import Phase, Round
 from shengji.players.heuristic import HeuristicPlayer
-from shengji.players.learned import model_for
+from shengji.players.learned import PlayModel, model_for
 from shengji.players.search import (
     MAX_WORLDS,
     PRIOR,
@@ -107,6 +111,8 @@ from shengji.players.search import (
 from shengji.players.table import decide
 from shengji.players.worlds import Inference, Knowledge, PlayReading, Refine
 
+_MODELS: dict[str, PlayModel] = {}
+"""Model files read in this process, by path (a game's players share one)."""
 _NO_CAP = 10_000
 """The players' ``max_worlds`` here: a budget of seconds is the time alone (the default
 player also stops at :data:`~shengji.players.search.MAX_WORLDS` worlds, which ``--iterations``
@@ -154,22 +160,46 @@ class Setting:
     learned: bool = True
     prior: float = PRIOR
     rollouts: str = "heuristic"
+    model_file: str = ""
+    margins: tuple[float, float] | None = None
 
-    def player(self, seed: int, budget: Budget) -> SearchPlayer:
-        """A search player of this setting and ``budget``."""
+    def model(self, rules: Rules) -> PlayModel | None:
+        """The learned base's model where one fits ``rules``: the ``model_file``'s (read
+        once per process) or the shipped one, with ``margins`` where given."""
+        if not self.learned:
+            return None
+        if self.model_file:
+            model: PlayModel | None = _MODELS.get(self.model_file)
+            if model is None:
+                model = _MODELS[self.model_file] = PlayModel.load(self.model_file)
+            if not model.fits(rules):
+                return None
+        else:
+            model = model_for(rules)
+        if model is not None and self.margins is not None:
+            model = model.with_margins(*self.margins)
+        return model
+
+    def player(self, seed: int, budget: Budget, rules: Rules) -> SearchPlayer:
+        """A search player of this setting and ``budget`` for ``rules``."""
         return SearchPlayer(seed, iterations=budget.iterations, time_budget=budget.seconds,
                             max_worlds=_NO_CAP, infer=self.infer, z=self.z, race=self.race,
                             phases=self.phases, learned=self.learned, prior=self.prior,
-                            rollouts=self.rollouts)
+                            rollouts=self.rollouts, model=self.model(rules))
 
     def key(self, rules: Rules) -> dict[str, object]:
         """What a ``--log`` line records of the setting beyond the budget, seed and ``z``
         (only what differs from the settings of earlier logs, so that they still match)."""
         key: dict[str, object] = {}
-        if self.learned and model_for(rules) is not None:
+        model = self.model(rules)
+        if model is not None:
             key["base"] = "learned"  # (logs without it: the heuristic's choices)
             if self.prior:
                 key["prior"] = self.prior
+            if self.model_file:
+                key["model"] = self.model_file
+            if model.lead_margin or model.follow_margin:  # (logs without: the first model)
+                key["margins"] = [model.lead_margin, model.follow_margin]
         if self.rollouts != "heuristic":
             key["rollouts"] = self.rollouts
         return key
@@ -183,7 +213,7 @@ def _game(rules: Rules, seed: int, budget: Budget, setting: Setting, search_seat
     times: list[float] = []
     overrides = 0
     players: list[HeuristicPlayer | SearchPlayer] = [
-        setting.player(seed * 10 + s, budget) if s in search_seats
+        setting.player(seed * 10 + s, budget, rules) if s in search_seats
         else HeuristicPlayer(seed * 10 + s) for s in range(rules.players)]
     match = Match(rules, seed=seed, max_rounds=1)
     while not match.is_over:
@@ -356,7 +386,8 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
             keep(deal, _job(job))
     results = [done[d] for d in range(deals) if d in done]
     if not results:
-        hint = ("; a log from before the learned player needs --base heuristic"
+        hint = ("; a log from before the learned player needs --base heuristic, one of "
+                "the first shipped model (no margins) --margins 0,0"
                 if key.get("base") == "learned" else "")
         raise ValueError(f"{log} holds none of these deals ({key}){hint}")
     levels = [r[0] for r in results]
@@ -731,6 +762,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--prior", type=float, default=PRIOR, metavar="W",
                         help="games: weight of the learned model's values in the override "
                         f"rule (default {PRIOR:g}; 0: search's gains alone)")
+    parser.add_argument("--model", default="", metavar="FILE",
+                        help="games: the learned base plays this model file "
+                        "(scripts/train_learned.py) instead of the shipped one")
+    parser.add_argument("--margins", default="", metavar="LEAD,FOLLOW",
+                        help="games: the learned base's margins instead of its model's "
+                        "(0,0: as the first shipped model, to --report logs made with it)")
     parser.add_argument("--rollouts", default="heuristic", choices=ROLLOUTS,
                         help="games: who finishes the rounds of the worlds (learned: learned "
                         "players on the searching side)")
@@ -747,6 +784,21 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--z must be 0 or more, got {args.z}")
     if not args.prior >= 0:
         parser.error(f"--prior must be 0 or more, got {args.prior}")
+    margins: tuple[float, float] | None = None
+    if args.margins:
+        try:
+            lead, follow = (float(m) for m in args.margins.split(","))
+        except ValueError:
+            parser.error(f"--margins takes two numbers, LEAD,FOLLOW (e.g. 0.07,0.02), not "
+                         f"{args.margins!r}")
+        if not (0 <= lead < 1 and 0 <= follow < 1):
+            parser.error(f"--margins {args.margins}: each must be from 0 up to 1 (levels)")
+        margins = (lead, follow)
+    if args.model:
+        try:
+            PlayModel.load(args.model)
+        except (OSError, ValueError) as error:
+            parser.error(f"--model {args.model}: {error}")
     try:
         race = _race(args.race)
     except ValueError as error:
@@ -828,7 +880,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.refine:
         key["refine"] = args.refine
     setting = Setting(infer, args.z, race, tuple(phases), args.base == "learned", args.prior,
-                      args.rollouts)
+                      args.rollouts, args.model, margins)
     figures = []
     for budget in budgets:
         try:

@@ -142,7 +142,8 @@ def run_fit(args: argparse.Namespace) -> int:
     info = {"data": infos, "trees": args.trees, "leaves": args.leaves, "rate": args.rate,
             "min_leaf": args.min_leaf, "date": date.today().isoformat()}
     model = PlayModel(args.name or first["preset"], forests["lead"], forests["follow"],
-                      rules.players, rules.decks, rules.partnership.value, info)
+                      rules.players, rules.decks, rules.partnership.value, info,
+                      lead_margin=args.lead_margin, follow_margin=args.follow_margin)
     model.save(args.out)
     print(f"wrote {args.out}")
     return 0
@@ -167,7 +168,13 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--leaves", type=int, default=63)
     f.add_argument("--rate", type=float, default=0.05)
     f.add_argument("--min-leaf", type=int, default=200)
+    f.add_argument("--lead-margin", type=float, default=0.0,
+                   help="the gain a lead option must be expected to exceed (levels; 0 to <1)")
+    f.add_argument("--follow-margin", type=float, default=0.0,
+                   help="the same for follow options")
     args = parser.parse_args(argv)
+    if args.command == "fit" and not (0 <= args.lead_margin < 1 and 0 <= args.follow_margin < 1):
+        parser.error("--lead-margin and --follow-margin must be from 0 up to 1 (levels)")
     if args.command == "collect":
         if args.rounds < 1 or args.workers < 1:
             parser.error("--rounds and --workers must be at least 1")

@@ -89,8 +89,12 @@ def test_a_logged_run_resumes_where_it_stopped_with_the_same_figures(tmp_path: P
 def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> None:
     # where no model fits, the learned base is the heuristic: its logs are the same deals
     bench = _bench()
-    assert bench.Setting().key(preset("tractor")) == {"base": "learned", "prior": 1.0}
-    assert bench.Setting(prior=0.0).key(preset("tractor")) == {"base": "learned"}
+    # (and the shipped model's margins: logs without them were played by the first model)
+    margins = [0.07, 0.02]
+    assert bench.Setting().key(preset("tractor")) == {"base": "learned", "prior": 1.0,
+                                                      "margins": margins}
+    assert bench.Setting(prior=0.0).key(preset("tractor")) == {"base": "learned",
+                                                               "margins": margins}
     assert bench.Setting().key(preset("da-bai-fen")) == {}
     assert bench.Setting(learned=False).key(preset("tractor")) == {}
 
@@ -106,6 +110,24 @@ def test_a_stored_log_of_the_heuristic_base_reports_with_base_heuristic() -> Non
     refused = subprocess.run([sys.executable, str(SCRIPT), *flags], capture_output=True,
                              text=True)
     assert refused.returncode == 2 and "needs --base heuristic" in refused.stderr
+
+
+def test_a_stored_log_of_the_first_model_reports_with_no_margins() -> None:
+    # the README's figure of the learned player before its model had margins
+    stored = SCRIPT.parent / "results" / "tractor-learned-1w-seed7-compiled.jsonl.gz"
+    flags = ["--report", "--log", str(stored), "--deals", "200", "--iterations", "1",
+             "--seed", "7"]
+    out = subprocess.run([sys.executable, str(SCRIPT), *flags, "--margins", "0,0"],
+                         capture_output=True, text=True, check=True)
+    assert "+0.405 ± 0.066 levels per deal over 200 duplicate deals" in out.stdout
+    refused = subprocess.run([sys.executable, str(SCRIPT), *flags], capture_output=True,
+                             text=True)
+    assert refused.returncode == 2 and "--margins 0,0" in refused.stderr
+    for bad, said in ((["--margins", "0.1"], "two numbers"), (["--margins", "0,1"],
+                      "from 0 up to 1"), (["--model", "/no/such.json"], "--model")):
+        out = subprocess.run([sys.executable, str(SCRIPT), *flags, *bad],
+                             capture_output=True, text=True)
+        assert out.returncode == 2 and said in out.stderr and "Traceback" not in out.stderr
 
 
 def test_two_logs_of_the_same_deals_are_paired_by_deal(tmp_path: Path) -> None:

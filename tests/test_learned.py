@@ -28,6 +28,7 @@ from shengji.players.forest import Forest
 from shengji.players.learned import MODELS, PlayModel, model_for, shipped_model
 from shengji.players.memory import Memory
 from shengji.players.options import FOLLOW_LABELS, follow_options, lead_options
+from shengji.players.search import SearchPlayer
 from shengji.players.table import decide, play_round
 from shengji.players.training import collect
 
@@ -43,9 +44,11 @@ def constant(features: tuple[str, ...], value: float) -> Forest:
     return Forest(features, value, [0], [-1], [0.0], [0], [0], [0.0])
 
 
-def tractor_model(lead: Forest | None = None, follow: Forest | None = None) -> PlayModel:
+def tractor_model(lead: Forest | None = None, follow: Forest | None = None,
+                  margins: tuple[float, float] = (0.0, 0.0)) -> PlayModel:
     return PlayModel("test", lead or constant(LEAD_FEATURES, -1.0),
-                     follow or constant(FOLLOW_FEATURES, -1.0), 4, 2, "fixed")
+                     follow or constant(FOLLOW_FEATURES, -1.0), 4, 2, "fixed",
+                     lead_margin=margins[0], follow_margin=margins[1])
 
 
 # -- forests ---------------------------------------------------------------------------
@@ -191,6 +194,49 @@ def test_the_player_takes_the_option_its_model_prefers_else_the_heuristics() -> 
     assert changed > 5
 
 
+def test_an_option_must_beat_the_heuristics_choice_by_the_models_margin() -> None:
+    """Every option valued at +0.3: with margins of 0.2 (leads) and 0.1 (follows) the
+    player leaves the heuristic's choice wherever it is not itself an option, and the
+    values it reports are less the margin of the kind; with a margin of 0.3 or more (a
+    gain equal to the margin is no gain) it keeps the heuristic's choice of that kind."""
+    rules = preset("tractor")
+    lead, follow = constant(LEAD_FEATURES, 0.3), constant(FOLLOW_FEATURES, 0.3)
+    eager = LearnedPlayer(1, model=tractor_model(lead, follow, margins=(0.2, 0.1)))
+    no_leads = LearnedPlayer(1, model=tractor_model(lead, follow, margins=(0.3, 0.0)))
+    no_follows = LearnedPlayer(1, model=tractor_model(lead, follow, margins=(0.0, 0.5)))
+    left = {"lead": 0, "follow": 0}
+    for rnd, seat in play_positions(rules, range(6)):
+        view, legal = rnd.view(seat), rnd.legal(seat)
+        kind = "lead" if isinstance(legal.plays, LegalLeads) else "follow"
+        heuristic = HeuristicPlayer(1).act(view, legal)
+        keeps, leaves = (no_leads, no_follows) if kind == "lead" else (no_follows, no_leads)
+        assert keeps.act(view, legal) == heuristic
+        values = dict(eager.valued(view, legal))
+        expected = 0.1 if kind == "lead" else 0.2
+        assert all(v == pytest.approx(expected) for p, v in values.items() if p != heuristic)
+        if values[heuristic] == 0.0 and len(values) > 1:  # (not an option itself)
+            assert eager.act(view, legal) != heuristic
+            assert leaves.act(view, legal) != heuristic
+            left[kind] += 1
+    assert left["lead"] >= 3 and left["follow"] >= 3
+
+
+def test_a_model_with_other_margins_keeps_its_forests_and_search_plays_it() -> None:
+    shipped = shipped_model("tractor")
+    plain = shipped.with_margins(0.0, 0.0)
+    assert (plain.lead, plain.follow) == (shipped.lead, shipped.follow)
+    assert (plain.lead_margin, plain.follow_margin) == (0.0, 0.0)
+    assert shipped.lead_margin > 0 and shipped.follow_margin > 0  # (chosen: README)
+    searching = SearchPlayer(1, iterations=1, model=plain)
+    assert isinstance(searching.base, LearnedPlayer) and searching.base.model is plain
+
+
+@pytest.mark.parametrize("margins", [(-0.1, 0.0), (0.0, 1.0), (0.0, "0.1")])
+def test_a_margin_outside_zero_to_one_is_refused(margins: tuple[float, float]) -> None:
+    with pytest.raises(ValueError, match=r"margin .* must be a number from 0 up to 1"):
+        tractor_model(margins=margins)
+
+
 @pytest.mark.parametrize("name", ["da-bai-fen", "tractor-6", "hundred"])
 def test_without_a_model_for_the_rules_it_plays_as_the_heuristic(name: str) -> None:
     rules = preset(name)
@@ -229,12 +275,18 @@ def test_the_shipped_tractor_model_fits_tractor_and_reads_these_features() -> No
 
 
 def test_a_model_file_reads_back_and_a_wrong_one_is_refused(tmp_path: Path) -> None:
-    model = tractor_model(follow=stump(FOLLOW_FEATURES, "points", 4.0, -1.0, 0.5))
+    model = tractor_model(follow=stump(FOLLOW_FEATURES, "points", 4.0, -1.0, 0.5),
+                          margins=(0.07, 0.02))
     for name in ("m.json", "m.json.gz"):
         model.save(tmp_path / name)
         again = PlayModel.load(tmp_path / name)
         assert again.to_data() == model.to_data()
+        assert (again.lead_margin, again.follow_margin) == (0.07, 0.02)
     data = model.to_data()
+    older = PlayModel.from_data({k: v for k, v in data.items() if "margin" not in k})
+    assert older.lead_margin == older.follow_margin == 0.0  # (files before margins: none)
+    with pytest.raises(ValueError, match="margins numbers"):
+        PlayModel.from_data({**data, "follow_margin": "big"})
     with pytest.raises(ValueError, match="not a play model"):
         PlayModel.from_data({**data, "format": "other"})
     with pytest.raises(ValueError, match="not a play model"):
@@ -265,7 +317,7 @@ def test_a_model_is_saved_atomically(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert [p.name for p in tmp_path.iterdir()] == ["m.json.gz"]  # no stray file
 
 
-def test_the_trainer_refuses_a_model_file_that_is_not_one(tmp_path: Path) -> None:
+def test_the_trainer_refuses_a_bad_model_file_or_margin(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json.gz"
     bad.write_bytes(b"not gzip, not json")
     script = Path(__file__).resolve().parent.parent / "scripts" / "train_learned.py"
@@ -273,6 +325,11 @@ def test_the_trainer_refuses_a_model_file_that_is_not_one(tmp_path: Path) -> Non
                           "--out", str(tmp_path / "x.npz")], capture_output=True, text=True)
     assert out.returncode == 2 and "--model" in out.stderr and "Traceback" not in out.stderr
     assert not (tmp_path / "x.npz").exists()
+    out = subprocess.run([sys.executable, str(script), "fit", str(tmp_path / "x.npz"),
+                          "--out", str(tmp_path / "m.json"), "--lead-margin", "1.5"],
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and "--lead-margin" in out.stderr
+    assert not (tmp_path / "m.json").exists()
 
 
 # -- training data --------------------------------------------------------------------

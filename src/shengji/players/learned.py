@@ -7,8 +7,10 @@ richest and the cheapest, strongest and richest winning follows), describes each
 the row of :mod:`shengji.players.features` (what its view shows: the trick, its hand, the
 cards it remembers, the points taken) and asks a :class:`PlayModel` how much better than
 the heuristic's own choice each would do. It plays the best option where the model
-expects a gain, else the heuristic's choice; everything else (bids, the kitty, friend
-calls, trump naming) it does as the heuristic does.
+expects a gain above the model's *margin* for leads or for follows, else the heuristic's
+choice; everything else (bids, the kitty, friend calls, trump naming) it does as the
+heuristic does. The margins keep the player from leaving a sound choice for a gain within
+the model's error (their values were chosen by duplicate deals, README).
 
 A model is two forests of regression trees (:class:`~shengji.players.forest.Forest`), one
 for leads and one for follows, trained by ``scripts/train_learned.py`` on positions of
@@ -52,7 +54,8 @@ class PlayModel:
     of ``players`` seats, ``decks`` decks and ``partnership``."""
 
     def __init__(self, name: str, lead: Forest, follow: Forest, players: int, decks: int,
-                 partnership: str, info: dict[str, object] | None = None) -> None:
+                 partnership: str, info: dict[str, object] | None = None, *,
+                 lead_margin: float = 0.0, follow_margin: float = 0.0) -> None:
         if lead.features != LEAD_FEATURES or follow.features != FOLLOW_FEATURES:
             raise ValueError(f"model {name!r} reads other features than this version's "
                              "(train it again with scripts/train_learned.py)")
@@ -64,10 +67,19 @@ class PlayModel:
         self.partnership = partnership
         self.info = info or {}
         """How the model was trained (command, positions, date), as written by the trainer."""
+        for margin in (lead_margin, follow_margin):
+            if not (isinstance(margin, float | int) and 0 <= margin < 1):
+                raise ValueError(f"model {name!r}: margin {margin!r} must be a number from "
+                                 "0 up to 1 (levels)")
+        self.lead_margin = float(lead_margin)
+        """What a lead option's predicted gain must exceed for the player to leave the
+        heuristic's choice for it (levels; the predictions are taken less it)."""
+        self.follow_margin = float(follow_margin)
+        """The same for follow options."""
 
     def __repr__(self) -> str:
         return (f"PlayModel({self.name!r}, {self.players} players, {self.decks} decks, "
-                f"{self.partnership})")
+                f"{self.partnership}, margins {self.lead_margin:g}/{self.follow_margin:g})")
 
     def fits(self, rules: Rules) -> bool:
         """True if the model was trained for rules like these (players, decks and kind of
@@ -75,10 +87,16 @@ class PlayModel:
         return (rules.players == self.players and rules.decks == self.decks
                 and rules.partnership.value == self.partnership)
 
+    def with_margins(self, lead: float, follow: float) -> PlayModel:
+        """The same forests with other margins (for leads and for follows)."""
+        return PlayModel(self.name, self.lead, self.follow, self.players, self.decks,
+                         self.partnership, self.info, lead_margin=lead, follow_margin=follow)
+
     def to_data(self) -> dict[str, object]:
         """The model as JSON-ready data (:meth:`from_data` reads it back)."""
         return {"format": FORMAT, "name": self.name, "players": self.players,
                 "decks": self.decks, "partnership": self.partnership, "info": self.info,
+                "lead_margin": self.lead_margin, "follow_margin": self.follow_margin,
                 "lead": self.lead.to_data(), "follow": self.follow.to_data()}
 
     @classmethod
@@ -89,12 +107,15 @@ class PlayModel:
         try:
             lead, follow = data["lead"], data["follow"]
             players, decks, info = data["players"], data["decks"], data.get("info", {})
+            margins = data.get("lead_margin", 0.0), data.get("follow_margin", 0.0)
             if not (isinstance(lead, dict) and isinstance(follow, dict) and isinstance(
-                    players, int) and isinstance(decks, int) and isinstance(info, dict)):
-                raise TypeError("lead, follow and info must be tables; players and decks "
-                                "numbers")
+                    players, int) and isinstance(decks, int) and isinstance(info, dict)
+                    and all(isinstance(m, float | int) for m in margins)):
+                raise TypeError("lead, follow and info must be tables; players, decks and "
+                                "margins numbers")
             return cls(str(data["name"]), Forest.from_data(lead), Forest.from_data(follow),
-                       players, decks, str(data["partnership"]), info)
+                       players, decks, str(data["partnership"]), info,
+                       lead_margin=margins[0], follow_margin=margins[1])
         except (KeyError, TypeError) as error:
             raise ValueError(f"not a play model: {error}") from None
 
@@ -166,10 +187,10 @@ class LearnedPlayer(HeuristicPlayer):
 
     def valued(self, view: SeatView, legal: Legal) -> list[tuple[Play, float]]:
         """The plays the model compares at a lead or a follow, each with its expected gain
-        over the heuristic's choice: the heuristic's choice and each labelled option, each
-        play once with its greatest value (the heuristic's choice at least 0), the best
-        first (the heuristic's choice first among equals); ``[]`` where no model fits the
-        rules or the seat has one card."""
+        over the heuristic's choice less the model's margin: the heuristic's choice and each
+        labelled option, each play once with its greatest value (the heuristic's choice at
+        least 0), the best first (the heuristic's choice first among equals); ``[]`` where
+        no model fits the rules or the seat has one card."""
         model = self._model(view.rules)
         if model is None or len(view.hand) <= 1:
             return []
@@ -179,12 +200,13 @@ class LearnedPlayer(HeuristicPlayer):
         assert plays is not None
         memory = Memory(view, remember=self.remember, log=self.log)
         kind, rows = option_rows(view, plays, memory, default.cards)
-        forest = model.lead if kind == "lead" else model.follow
+        forest, margin = ((model.lead, model.lead_margin) if kind == "lead"
+                          else (model.follow, model.follow_margin))
         values: dict[tuple[Card, ...], float] = {play_key(default.cards): 0.0}
         found: list[tuple[Play, float]] = [(default, 0.0)]
         for cards, row in zip(rows.options, rows.rows, strict=True):
             key = play_key(cards)
-            value = forest.predict(row)
+            value = forest.predict(row) - margin
             if key not in values:
                 values[key] = value
                 found.append((made_play(view.seat, cards), value))

@@ -72,7 +72,7 @@ from shengji.game.legal import Legal
 from shengji.game.round import Phase, Round
 from shengji.game.view import SeatView
 from shengji.players.heuristic import HeuristicPlayer
-from shengji.players.learned import LearnedPlayer
+from shengji.players.learned import LearnedPlayer, PlayModel
 from shengji.players.options import card_cost, follow_options, lead_options
 from shengji.players.table import decide
 from shengji.players.worlds import Knowledge, PlayReading, sample_world
@@ -112,9 +112,10 @@ class SearchPlayer:
     ``phases``: the phases searched (default :data:`SEARCHED`, every phase with a choice;
     in the others it plays the base player's choice);
     ``learned``: the base player is the :class:`~shengji.players.learned.LearnedPlayer`
-    (``False``: the heuristic); where its model fits, its best plays are the candidates of
-    a lead or a follow and ``prior`` weighs its values into the override rule
-    (:func:`choose`'s ``shift``); ``rollouts``: one of :data:`ROLLOUTS`.
+    (``False``: the heuristic), playing ``model`` (default: the shipped model that fits the
+    rules); where its model fits, its best plays are the candidates of a lead or a follow
+    and ``prior`` weighs its values into the override rule (:func:`choose`'s ``shift``);
+    ``rollouts``: one of :data:`ROLLOUTS` (learned rollouts play the shipped model).
     """
 
     def __init__(self, seed: int | None = None, *, time_budget: float = 1.0,
@@ -122,7 +123,7 @@ class SearchPlayer:
                  candidates: int = 5, z: float = Z, race: float | None = RACE,
                  workers: int = 1, infer: PlayReading | None = None,
                  phases: Iterable[Phase] = (), learned: bool = True, prior: float = PRIOR,
-                 rollouts: str = "heuristic") -> None:
+                 rollouts: str = "heuristic", model: PlayModel | None = None) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
         if max_worlds < 1:
@@ -152,8 +153,8 @@ class SearchPlayer:
         self.learned = learned
         self.prior = prior
         self.rollouts = rollouts
-        self.base: HeuristicPlayer = LearnedPlayer(self.seed) if learned else HeuristicPlayer(
-            self.seed)
+        self.base: HeuristicPlayer = (LearnedPlayer(self.seed, model=model) if learned
+                                      else HeuristicPlayer(self.seed))
         """The player whose choice is the default: the learned player (where a model
         fits the rules; else it plays as the heuristic), or with ``learned=False`` the
         heuristic."""
