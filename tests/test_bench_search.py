@@ -99,35 +99,35 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
     assert bench.Setting(learned=False).key(preset("tractor")) == {}
 
 
-def test_a_stored_log_of_the_heuristic_base_reports_with_base_heuristic() -> None:
+@pytest.mark.parametrize(("stored", "deals", "worlds", "fix", "figure", "hint"), [
     # the README's 1,000-deal figure of search on the heuristic base, read again
-    stored = SCRIPT.parent / "results" / "tractor-32w-seed7-compiled.jsonl.gz"
-    flags = ["--report", "--log", str(stored), "--deals", "1000", "--iterations", "32",
-             "--seed", "7"]
-    out = subprocess.run([sys.executable, str(SCRIPT), *flags, "--base", "heuristic"],
-                         capture_output=True, text=True, check=True)
-    assert "+0.318 ± 0.032 levels per deal over 1000 duplicate deals" in out.stdout
-    refused = subprocess.run([sys.executable, str(SCRIPT), *flags], capture_output=True,
-                             text=True)
-    assert refused.returncode == 2 and "needs --base heuristic" in refused.stderr
-
-
-def test_a_stored_log_of_the_first_model_reports_with_no_margins() -> None:
+    ("tractor-32w-seed7-compiled", "1000", "32", ["--base", "heuristic"],
+     "+0.318 ± 0.032 levels per deal over 1000 duplicate deals", "needs --base heuristic"),
     # the README's figure of the learned player before its model had margins
-    stored = SCRIPT.parent / "results" / "tractor-learned-1w-seed7-compiled.jsonl.gz"
-    flags = ["--report", "--log", str(stored), "--deals", "200", "--iterations", "1",
+    ("tractor-learned-1w-seed7-compiled", "200", "1", ["--margins", "0,0"],
+     "+0.405 ± 0.066 levels per deal over 200 duplicate deals", "--margins 0,0"),
+])
+def test_a_stored_log_of_an_earlier_player_reports_with_the_flags_that_name_it(
+        stored: str, deals: str, worlds: str, fix: list[str], figure: str, hint: str) -> None:
+    log = SCRIPT.parent / "results" / f"{stored}.jsonl.gz"
+    flags = ["--report", "--log", str(log), "--deals", deals, "--iterations", worlds,
              "--seed", "7"]
-    out = subprocess.run([sys.executable, str(SCRIPT), *flags, "--margins", "0,0"],
+    out = subprocess.run([sys.executable, str(SCRIPT), *flags, *fix],
                          capture_output=True, text=True, check=True)
-    assert "+0.405 ± 0.066 levels per deal over 200 duplicate deals" in out.stdout
+    assert figure in out.stdout
     refused = subprocess.run([sys.executable, str(SCRIPT), *flags], capture_output=True,
                              text=True)
-    assert refused.returncode == 2 and "--margins 0,0" in refused.stderr
-    for bad, said in ((["--margins", "0.1"], "two numbers"), (["--margins", "0,1"],
-                      "from 0 up to 1"), (["--model", "/no/such.json"], "--model")):
-        out = subprocess.run([sys.executable, str(SCRIPT), *flags, *bad],
-                             capture_output=True, text=True)
-        assert out.returncode == 2 and said in out.stderr and "Traceback" not in out.stderr
+    assert refused.returncode == 2 and hint in refused.stderr
+
+
+@pytest.mark.parametrize(("bad", "said"), [
+    (["--margins", "0.1"], "two numbers"), (["--margins", "0,1"], "from 0 up to 1"),
+    (["--model", "/no/such.json"], "--model")])
+def test_bad_margins_or_model_files_are_refused_in_one_line(bad: list[str], said: str
+                                                              ) -> None:
+    out = subprocess.run([sys.executable, str(SCRIPT), "--deals", "1", *bad],
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and said in out.stderr and "Traceback" not in out.stderr
 
 
 def test_two_logs_of_the_same_deals_are_paired_by_deal(tmp_path: Path) -> None:
