@@ -231,7 +231,7 @@ def test_a_model_with_other_margins_keeps_its_forests_and_search_plays_it() -> N
     assert isinstance(searching.base, LearnedPlayer) and searching.base.model is plain
 
 
-@pytest.mark.parametrize("margins", [(-0.1, 0.0), (0.0, 1.0), (0.0, "0.1")])
+@pytest.mark.parametrize("margins", [(-0.1, 0.0), (0.0, 1.0), (0.0, float("nan"))])
 def test_a_margin_outside_zero_to_one_is_refused(margins: tuple[float, float]) -> None:
     with pytest.raises(ValueError, match=r"margin .* must be a number from 0 up to 1"):
         tractor_model(margins=margins)
