@@ -92,7 +92,7 @@ from shengji.game.match import Match
 from shengji.game.presets import preset
 from shengji.game.round import Phase, Round
 from shengji.players.heuristic import HeuristicPlayer
-from shengji.players.learned import PlayModel, model_for
+from shengji.players.learned import PlayModel, check_margins, model_for
 from shengji.players.search import (
     MAX_WORLDS,
     PRIOR,
@@ -791,12 +791,14 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError:
             parser.error(f"--margins takes two numbers, LEAD,FOLLOW (e.g. 0.07,0.02), not "
                          f"{args.margins!r}")
-        if not (0 <= lead < 1 and 0 <= follow < 1):
-            parser.error(f"--margins {args.margins}: each must be from 0 up to 1 (levels)")
+        try:
+            check_margins(lead, follow)
+        except ValueError as error:
+            parser.error(f"--margins {args.margins}: {error}")
         margins = (lead, follow)
     if args.model:
         try:
-            PlayModel.load(args.model)
+            _MODELS[args.model] = PlayModel.load(args.model)
         except (OSError, ValueError) as error:
             parser.error(f"--model {args.model}: {error}")
     try:

@@ -51,7 +51,7 @@ from shengji.engine.rules import Rules
 from shengji.game.presets import preset
 from shengji.players.features import FOLLOW_FEATURES, LEAD_FEATURES
 from shengji.players.forest import Forest
-from shengji.players.learned import PlayModel
+from shengji.players.learned import PlayModel, check_margins
 from shengji.players.training import collect
 
 _JOB: dict[str, Any] = {}
@@ -180,8 +180,11 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--follow-margin", type=float, default=0.0,
                    help="the same for follow options")
     args = parser.parse_args(argv)
-    if args.command == "fit" and not (0 <= args.lead_margin < 1 and 0 <= args.follow_margin < 1):
-        parser.error("--lead-margin and --follow-margin must be from 0 up to 1 (levels)")
+    if args.command == "fit":
+        try:
+            check_margins(args.lead_margin, args.follow_margin)
+        except ValueError as error:
+            parser.error(f"--lead-margin/--follow-margin: {error}")
     if args.command == "collect":
         if args.rounds < 1 or args.workers < 1:
             parser.error("--rounds and --workers must be at least 1")

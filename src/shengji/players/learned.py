@@ -49,6 +49,14 @@ MODELS: Final = ("tractor",)
 """The models that ship with the package (``players/models/NAME.json.gz``)."""
 
 
+def check_margins(lead: float, follow: float) -> None:
+    """Refuse (``ValueError``, saying which) margins that are not numbers from 0 up to 1
+    (levels)."""
+    for margin in (lead, follow):
+        if not (isinstance(margin, float | int) and 0 <= margin < 1):
+            raise ValueError(f"margin {margin!r} must be a number from 0 up to 1 (levels)")
+
+
 class PlayModel:
     """Forests that value lead and follow options over the heuristic's choice, for rules
     of ``players`` seats, ``decks`` decks and ``partnership``."""
@@ -67,10 +75,10 @@ class PlayModel:
         self.partnership = partnership
         self.info = info or {}
         """How the model was trained (command, positions, date), as written by the trainer."""
-        for margin in (lead_margin, follow_margin):
-            if not (isinstance(margin, float | int) and 0 <= margin < 1):
-                raise ValueError(f"model {name!r}: margin {margin!r} must be a number from "
-                                 "0 up to 1 (levels)")
+        try:
+            check_margins(lead_margin, follow_margin)
+        except ValueError as error:
+            raise ValueError(f"model {name!r}: {error}") from None
         self.lead_margin = float(lead_margin)
         """What a lead option's predicted gain must exceed for the player to leave the
         heuristic's choice for it (levels; the predictions are taken less it)."""
@@ -217,4 +225,5 @@ class LearnedPlayer(HeuristicPlayer):
         return ranked
 
 
-__all__ = ["FORMAT", "MODELS", "LearnedPlayer", "PlayModel", "model_for", "shipped_model"]
+__all__ = ["FORMAT", "MODELS", "LearnedPlayer", "PlayModel", "check_margins", "model_for",
+           "shipped_model"]

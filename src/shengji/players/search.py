@@ -521,6 +521,5 @@ def _call_options(view: SeatView, legal: Legal) -> list[Action]:
 
 
 __all__ = ["MAX_WORLDS", "PRIOR", "RACE", "ROLLOUTS", "SearchPlayer", "SearchStats", "Z",
-           "candidates",
-           "checkpoints", "choose", "evaluate", "evaluate_many", "raced", "rollout",
-           "round_value", "survivors", "verdict"]
+           "candidates", "checkpoints", "choose", "evaluate", "evaluate_many", "raced",
+           "rollout", "round_value", "survivors", "verdict"]
