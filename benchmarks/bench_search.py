@@ -4,7 +4,7 @@
 --time-budget S] [--curve B1,B2,B3,B4] [--plot FILE] [--json FILE] [--workers N] [--seed S]
 [--infer KEEP,PLAYS | --refine STEPS,KEEP] [--solo] [--z Z] [--race R|off]
 [--log FILE [--report [--against FILE]]] [--phases P,P] [--base learned|heuristic]
-[--prior W] [--model FILE] [--margins LEAD,FOLLOW] [--rollouts heuristic|learned]
+[--prior W] [--model FILE] [--margins LEAD,FOLLOW] [--no-bury] [--rollouts heuristic|learned]
 [--held-out N [--reference R] | --truth N]
 [--plays-only] [--score FILE [--against FILE]]``
 
@@ -37,8 +37,9 @@ the same player and their logs match); ``--iterations 1`` plays the base alone (
 overrides it). ``--prior W`` and ``--rollouts`` are the search player's ``prior`` and
 ``rollouts``; ``--model FILE`` gives the learned base a model file of
 ``scripts/train_learned.py`` instead of the shipped model, and ``--margins LEAD,FOLLOW`` its
-margins instead of the model's (``--margins 0,0 --report`` reads the logs of the first
-shipped model, which had none).
+margins instead of the model's (``--margins 0,0 --no-bury --report`` reads the logs of
+the first shipped model, which had none); ``--no-bury`` leaves the kitty to the heuristic
+(as every model before the kitty forest: ``--no-bury --report`` reads their logs).
 
 ``--curve`` plays the same deals at several budgets, each a number of worlds per decision
 (``4``: reproducible) or seconds per decision (``0.25s``), and prints the strength against
@@ -162,10 +163,12 @@ class Setting:
     rollouts: str = "heuristic"
     model_file: str = ""
     margins: tuple[float, float] | None = None
+    bury: bool = True
 
     def model(self, rules: Rules) -> PlayModel | None:
         """The learned base's model where one fits ``rules``: the ``model_file``'s (read
-        once per process) or the shipped one, with ``margins`` where given."""
+        once per process) or the shipped one, with ``margins`` where given, without its
+        kitty forest unless ``bury``."""
         if not self.learned:
             return None
         if self.model_file:
@@ -178,6 +181,8 @@ class Setting:
             model = model_for(rules)
         if model is not None and self.margins is not None:
             model = model.with_margins(*self.margins)
+        if model is not None and not self.bury and model.bury is not None:
+            model = model.without_bury()
         return model
 
     def player(self, seed: int, budget: Budget, rules: Rules) -> SearchPlayer:
@@ -200,6 +205,8 @@ class Setting:
                 key["model"] = self.model_file
             if model.lead_margin or model.follow_margin:  # (logs without: the first model)
                 key["margins"] = [model.lead_margin, model.follow_margin]
+            if model.bury is not None:  # (logs without: models without a kitty forest)
+                key["bury"] = model.bury_margin
         if self.rollouts != "heuristic":
             key["rollouts"] = self.rollouts
         return key
@@ -387,7 +394,8 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
     results = [done[d] for d in range(deals) if d in done]
     if not results:
         hint = ("; a log from before the learned player needs --base heuristic, one of "
-                "the first shipped model (no margins) --margins 0,0"
+                "a model without a kitty forest --no-bury, one of the first shipped model "
+                "(no margins) --margins 0,0 --no-bury"
                 if key.get("base") == "learned" else "")
         raise ValueError(f"{log} holds none of these deals ({key}){hint}")
     levels = [r[0] for r in results]
@@ -768,6 +776,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--margins", default="", metavar="LEAD,FOLLOW",
                         help="games: the learned base's margins instead of its model's "
                         "(0,0: as the first shipped model, to --report logs made with it)")
+    parser.add_argument("--no-bury", action="store_true",
+                        help="games: the learned base buries as the heuristic (to --report "
+                        "logs made before the model's kitty forest)")
     parser.add_argument("--rollouts", default="heuristic", choices=ROLLOUTS,
                         help="games: who finishes the rounds of the worlds (learned: learned "
                         "players on the searching side)")
@@ -882,7 +893,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.refine:
         key["refine"] = args.refine
     setting = Setting(infer, args.z, race, tuple(phases), args.base == "learned", args.prior,
-                      args.rollouts, args.model, margins)
+                      args.rollouts, args.model, margins, not args.no_bury)
     figures = []
     for budget in budgets:
         try:

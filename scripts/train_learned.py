@@ -1,16 +1,27 @@
-"""Train the learned player's play model: collect positions, then fit two forests.
+"""Train the learned player's play model: collect positions, then fit its forests.
 
-``collect`` plays rounds and values every labelled lead and follow option in the real deal
+``collect`` plays rounds and values every labelled lead and follow option (``--kinds``:
+those kinds of decision of ``lead``, ``follow`` and ``bury``) in the real deal
 (:mod:`shengji.players.training`), writing the rows and gains to a ``.npz`` file;
-``fit`` fits scikit-learn's ``HistGradientBoostingRegressor`` to them, one forest for leads
-and one for follows, and writes a model that :class:`~shengji.players.learned.PlayModel`
-reads (``pip install -e ".[train]"``: numpy and scikit-learn). The shipped tractor model
-is the first step of policy iteration: 16,000 rounds of heuristic players, every seat
-learning (collected in 728 s on two cores with the compiled build, README, *The compiled
-build*), fitted with the defaults below (about 90 s)::
+``fit`` fits scikit-learn's ``HistGradientBoostingRegressor`` to them, one forest per kind
+(a kind without rows takes the forest of the ``--keep`` model; a model may have no kitty
+forest), and writes a model that :class:`~shengji.players.learned.PlayModel` reads
+(``pip install -e ".[train]"``: numpy and scikit-learn). The shipped tractor model's play
+forests are the first step of policy iteration: 16,000 rounds of heuristic players, every
+seat learning (collected in 728 s on two cores with the compiled build, README, *The
+compiled build*), fitted with the defaults below (about 90 s; the margins 0.07 and 0.02
+were chosen by duplicate deals, README)::
 
     python3 scripts/train_learned.py collect --rounds 16000 --seed 1 --workers 2 --out step1.npz
-    python3 scripts/train_learned.py fit step1.npz --out tractor.json.gz
+    python3 scripts/train_learned.py fit step1.npz --out play.json.gz
+
+Its kitty forest was fitted to the buries of 120,000 more heuristic rounds (298 s and
+615 s to collect, 9 s to fit), keeping those play forests::
+
+    python3 scripts/train_learned.py collect --rounds 40000 --seed 2 --kinds bury --out bury2.npz
+    python3 scripts/train_learned.py collect --rounds 80000 --seed 3 --kinds bury --out bury3.npz
+    python3 scripts/train_learned.py fit bury2.npz bury3.npz --keep play.json.gz \\
+        --lead-margin 0.07 --follow-margin 0.02 --bury-margin 0.05 --out tractor.json.gz
 
 A next step collects rounds played on by that model (``--model``: only the model's side
 learns, and every option's round is finished with the model on that side), about 25
@@ -37,34 +48,37 @@ rows; what it can learn is bounded by its options and rows.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import sys
 import time
 from collections.abc import Sequence
 from datetime import date
 from multiprocessing import Pool
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from shengji.engine.rules import Rules
 from shengji.game.presets import preset
-from shengji.players.features import FOLLOW_FEATURES, LEAD_FEATURES
+from shengji.players.features import BURY_FEATURES, FOLLOW_FEATURES, LEAD_FEATURES
 from shengji.players.forest import Forest
 from shengji.players.learned import PlayModel, check_margins
-from shengji.players.training import collect
+from shengji.players.training import KINDS, collect
 
 _JOB: dict[str, Any] = {}
+FEATURES = {"lead": LEAD_FEATURES, "follow": FOLLOW_FEATURES, "bury": BURY_FEATURES}
 
 
-def _init(rules: Rules, seed: int, model_path: str) -> None:
-    _JOB.update(rules=rules, seed=seed,
+def _init(rules: Rules, seed: int, model_path: str, kinds: list[str]) -> None:
+    _JOB.update(rules=rules, seed=seed, kinds=kinds,
                 model=PlayModel.load(model_path) if model_path else None)
 
 
 def _chunk(rounds: range) -> dict[str, list[tuple[list[list[float]], list[float]]]]:
-    found: dict[str, list[tuple[list[list[float]], list[float]]]] = {"lead": [], "follow": []}
-    for sample in collect(_JOB["rules"], _JOB["seed"], rounds, _JOB["model"]):
+    found: dict[str, list[tuple[list[list[float]], list[float]]]] = {k: [] for k in KINDS}
+    for sample in collect(_JOB["rules"], _JOB["seed"], rounds, _JOB["model"], _JOB["kinds"]):
         found[sample.kind].append((sample.rows, sample.gains))
     return found
 
@@ -76,10 +90,11 @@ def _rules(args: argparse.Namespace) -> Rules:
 def run_collect(args: argparse.Namespace) -> int:
     rules = _rules(args)
     chunks = [range(i, min(i + 25, args.rounds)) for i in range(0, args.rounds, 25)]
-    rows: dict[str, list[list[float]]] = {"lead": [], "follow": []}
-    gains: dict[str, list[float]] = {"lead": [], "follow": []}
+    rows: dict[str, list[list[float]]] = {k: [] for k in KINDS}
+    gains: dict[str, list[float]] = {k: [] for k in KINDS}
     start = time.time()
-    with Pool(args.workers, initializer=_init, initargs=(rules, args.seed, args.model)) as pool:
+    with Pool(args.workers, initializer=_init, initargs=(rules, args.seed, args.model,
+                                                           args.kinds)) as pool:
         for done, part in enumerate(pool.imap(_chunk, chunks), 1):
             for kind, samples in part.items():
                 for sample_rows, sample_gains in samples:
@@ -89,15 +104,15 @@ def run_collect(args: argparse.Namespace) -> int:
                   f"{time.time() - start:.0f} s", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     info = {"preset": args.preset, "table": rules.players, "rounds": args.rounds,
-            "seed": args.seed, "model": args.model or None}
-    np.savez_compressed(args.out, info=json.dumps(info),
-                        lead_x=np.array(rows["lead"], np.float32).reshape(-1, len(LEAD_FEATURES)),
-                        lead_y=np.array(gains["lead"], np.float32),
-                        follow_x=np.array(rows["follow"], np.float32).reshape(
-                            -1, len(FOLLOW_FEATURES)),
-                        follow_y=np.array(gains["follow"], np.float32))
-    print(f"{args.out}: {len(gains['lead'])} lead and {len(gains['follow'])} follow rows "
-          f"from {args.rounds} rounds in {time.time() - start:.0f} s")
+            "seed": args.seed, "model": args.model or None, "kinds": args.kinds}
+    arrays: dict[str, Any] = {}
+    for kind, names in FEATURES.items():
+        arrays[f"{kind}_x"] = np.array(rows[kind], np.float32).reshape(-1, len(names))
+        arrays[f"{kind}_y"] = np.array(gains[kind], np.float32)
+    np.savez_compressed(args.out, info=json.dumps(info), **arrays)
+    counts = ", ".join(f"{len(gains[kind])} {kind}" for kind in KINDS)
+    print(f"{args.out}: {counts} rows from {args.rounds} rounds in "
+          f"{time.time() - start:.0f} s")
     return 0
 
 
@@ -125,20 +140,68 @@ def _forest(model: Any, features: Sequence[str]) -> Forest:
     return Forest(features, base, roots, feature, threshold, left, right, value)
 
 
-def run_fit(args: argparse.Namespace) -> int:
-    from sklearn.ensemble import HistGradientBoostingRegressor
+def model_data(path: str) -> dict[str, Any]:
+    """The data of the model file at ``path`` (``ValueError`` if it is not one)."""
+    raw = Path(path).read_bytes()
+    data = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+    if not isinstance(data, dict) or not isinstance(data.get("follow"), dict):
+        raise ValueError("not a play model")
+    return data
 
+
+def kept_forest(data: dict[str, Any], kind: str, names: Sequence[str]) -> Forest | None:
+    """The ``kind`` forest of a model's ``data`` (whose other forests may read other
+    features; ``None`` if it has none of that kind), refused (``ValueError``) unless it
+    reads ``names``."""
+    table = data.get(kind)
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise ValueError(f"its {kind} forest is not a table")
+    forest = Forest.from_data(table)
+    if forest.features != tuple(names):
+        raise ValueError(f"its {kind} forest reads other features than this version's")
+    return forest
+
+
+def run_fit(args: argparse.Namespace) -> int:
     data = [np.load(path) for path in args.data]
     infos = [json.loads(str(d["info"])) for d in data]
-    forests = {}
-    for kind, names in (("lead", LEAD_FEATURES), ("follow", FOLLOW_FEATURES)):
-        x = np.concatenate([d[f"{kind}_x"] for d in data]).astype(np.float64)
-        y = np.concatenate([d[f"{kind}_y"] for d in data]).astype(np.float64)
+    forests: dict[str, Forest] = {}
+    rows: dict[str, tuple[Any, Any]] = {}
+    kept_data: dict[str, Any] = {}
+    if args.keep:
+        try:
+            kept_data = model_data(args.keep)
+        except (OSError, ValueError) as error:
+            print(f"--keep {args.keep}: {error}", file=sys.stderr)
+            return 2
+    for kind, names in FEATURES.items():
+        found = [(d[f"{kind}_x"], d[f"{kind}_y"]) for d in data if f"{kind}_y" in d]
+        if found and sum(len(y) for _, y in found):
+            rows[kind] = (np.concatenate([x for x, _ in found]).astype(np.float64),
+                          np.concatenate([y for _, y in found]).astype(np.float64))
+            continue
+        try:
+            kept = kept_forest(kept_data, kind, names)
+        except ValueError as error:
+            print(f"--keep {args.keep}: {error}", file=sys.stderr)
+            return 2
+        if kept is not None:
+            forests[kind] = kept
+            print(f"{kind}: no rows, the forest of {args.keep} kept")
+        elif kind != "bury":  # (a model may leave the kitty to the heuristic)
+            print(f"no {kind} rows in the data: collect them, or --keep a model whose "
+                  f"{kind} forest serves", file=sys.stderr)
+            return 2
+    from sklearn.ensemble import HistGradientBoostingRegressor
+
+    for kind, (x, y) in rows.items():
         start = time.time()
         fitted = HistGradientBoostingRegressor(
             max_iter=args.trees, learning_rate=args.rate, max_leaf_nodes=args.leaves,
             min_samples_leaf=args.min_leaf, random_state=0).fit(x, y)
-        forests[kind] = _forest(fitted, names)
+        forests[kind] = _forest(fitted, FEATURES[kind])
         check = x[:200]
         drift = max(abs(forests[kind].predict(list(r)) - p)
                     for r, p in zip(check, fitted.predict(check), strict=True))
@@ -146,11 +209,14 @@ def run_fit(args: argparse.Namespace) -> int:
               f" (largest difference from scikit-learn on 200 rows: {drift:.2e})")
     first = infos[0]
     rules = preset(first["preset"], players=first["table"])
-    info = {"data": infos, "trees": args.trees, "leaves": args.leaves, "rate": args.rate,
-            "min_leaf": args.min_leaf, "date": date.today().isoformat()}
+    kept_info = {"file": args.keep, "info": kept_data.get("info")} if args.keep else None
+    info = {"data": infos, "kept": kept_info, "trees": args.trees,
+            "leaves": args.leaves, "rate": args.rate, "min_leaf": args.min_leaf,
+            "date": date.today().isoformat()}
     model = PlayModel(args.name or first["preset"], forests["lead"], forests["follow"],
                       rules.players, rules.decks, rules.partnership.value, info,
-                      lead_margin=args.lead_margin, follow_margin=args.follow_margin)
+                      lead_margin=args.lead_margin, follow_margin=args.follow_margin,
+                      bury=forests.get("bury"), bury_margin=args.bury_margin)
     model.save(args.out)
     print(f"wrote {args.out}")
     return 0
@@ -166,11 +232,15 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("--workers", type=int, default=2)
     c.add_argument("--model", default="", help="the model the learning seats play (a file)")
+    c.add_argument("--kinds", default="lead,follow",
+                   help="the decisions to value, comma-separated: lead, follow, bury")
     c.add_argument("--out", required=True, help="the .npz file to write")
     f = commands.add_parser("fit", help="fit a model to collected rows")
     f.add_argument("data", nargs="+", help=".npz files written by collect")
     f.add_argument("--out", required=True, help="the model file (.json or .json.gz)")
     f.add_argument("--name", default="", help="the model's name (default: the preset)")
+    f.add_argument("--keep", default="",
+                   help="a model file whose forest serves a kind the data has no rows of")
     f.add_argument("--trees", type=int, default=400)
     f.add_argument("--leaves", type=int, default=63)
     f.add_argument("--rate", type=float, default=0.05)
@@ -179,15 +249,21 @@ def main(argv: list[str] | None = None) -> int:
                    help="the gain a lead option must be expected to exceed (levels; 0 to <1)")
     f.add_argument("--follow-margin", type=float, default=0.0,
                    help="the same for follow options")
+    f.add_argument("--bury-margin", type=float, default=0.0,
+                   help="the same for buries (over the heuristic's bury's value)")
     args = parser.parse_args(argv)
     if args.command == "fit":
         try:
-            check_margins(args.lead_margin, args.follow_margin)
+            check_margins(args.lead_margin, args.follow_margin, args.bury_margin)
         except ValueError as error:
-            parser.error(f"--lead-margin/--follow-margin: {error}")
+            parser.error(f"--lead-margin/--follow-margin/--bury-margin: {error}")
+
     if args.command == "collect":
         if args.rounds < 1 or args.workers < 1:
             parser.error("--rounds and --workers must be at least 1")
+        args.kinds = [k for k in args.kinds.split(",") if k]
+        if not args.kinds or set(args.kinds) - set(KINDS):
+            parser.error(f"--kinds: a comma-separated choice of {', '.join(KINDS)}")
         if args.model:
             try:
                 PlayModel.load(args.model)

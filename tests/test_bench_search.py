@@ -14,6 +14,7 @@ from types import ModuleType
 import pytest
 
 from shengji.game.presets import preset
+from shengji.players.learned import shipped_model
 from shengji.players.search import RACE, Z, verdict
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_search.py"
@@ -89,29 +90,35 @@ def test_a_logged_run_resumes_where_it_stopped_with_the_same_figures(tmp_path: P
 def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> None:
     # where no model fits, the learned base is the heuristic: its logs are the same deals
     bench = _bench()
-    # (and the shipped model's margins: logs without them were played by the first model)
-    margins = [0.07, 0.02]
-    assert bench.Setting().key(preset("tractor")) == {"base": "learned", "prior": 1.0,
-                                                      "margins": margins}
-    assert bench.Setting(prior=0.0).key(preset("tractor")) == {"base": "learned",
-                                                               "margins": margins}
+    # (and the shipped model's margins and kitty margin: logs without them were played by
+    # the models without them)
+    model = shipped_model("tractor")
+    assert model.bury is not None
+    named = {"base": "learned", "margins": [0.07, 0.02], "bury": model.bury_margin}
+    assert bench.Setting().key(preset("tractor")) == {**named, "prior": 1.0}
+    assert bench.Setting(prior=0.0).key(preset("tractor")) == named
+    assert "bury" not in bench.Setting(bury=False).key(preset("tractor"))
     assert bench.Setting().key(preset("da-bai-fen")) == {}
     assert bench.Setting(learned=False).key(preset("tractor")) == {}
 
 
-@pytest.mark.parametrize(("stored", "deals", "worlds", "fix", "figure", "hint"), [
+@pytest.mark.parametrize(("stored", "deals", "worlds", "seed", "fix", "figure", "hint"), [
     # the README's 1,000-deal figure of search on the heuristic base, read again
-    ("tractor-32w-seed7-compiled", "1000", "32", ["--base", "heuristic"],
+    ("tractor-32w-seed7-compiled", "1000", "32", "7", ["--base", "heuristic"],
      "+0.318 ± 0.032 levels per deal over 1000 duplicate deals", "needs --base heuristic"),
     # the README's figure of the learned player before its model had margins
-    ("tractor-learned-1w-seed7-compiled", "200", "1", ["--margins", "0,0"],
-     "+0.405 ± 0.066 levels per deal over 200 duplicate deals", "--margins 0,0"),
+    ("tractor-learned-1w-seed7-compiled", "200", "1", "7", ["--margins", "0,0", "--no-bury"],
+     "+0.405 ± 0.066 levels per deal over 200 duplicate deals", "--margins 0,0 --no-bury"),
+    # ... and with margins, before the kitty forest
+    ("tractor-learned-margins-1w-seed13-compiled", "1000", "1", "13", ["--no-bury"],
+     "+0.420 ± 0.027 levels per deal over 1000 duplicate deals", "--no-bury"),
 ])
 def test_a_stored_log_of_an_earlier_player_reports_with_the_flags_that_name_it(
-        stored: str, deals: str, worlds: str, fix: list[str], figure: str, hint: str) -> None:
+        stored: str, deals: str, worlds: str, seed: str, fix: list[str], figure: str,
+        hint: str) -> None:
     log = SCRIPT.parent / "results" / f"{stored}.jsonl.gz"
     flags = ["--report", "--log", str(log), "--deals", deals, "--iterations", worlds,
-             "--seed", "7"]
+             "--seed", seed]
     out = subprocess.run([sys.executable, str(SCRIPT), *flags, *fix],
                          capture_output=True, text=True, check=True)
     assert figure in out.stdout

@@ -11,6 +11,8 @@ import gzip
 import json
 import subprocess
 import sys
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,15 +21,22 @@ from flow_helpers import positions, swap_hidden
 from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import LegalLeads
 from shengji.engine.rules import Rules
-from shengji.game.actions import Play
+from shengji.game.actions import Bury, Play
 from shengji.game.presets import preset
 from shengji.game.round import Phase, Round
 from shengji.players import HeuristicPlayer, LearnedPlayer, make_player
-from shengji.players.features import FOLLOW_FEATURES, LEAD_FEATURES, follow_rows, lead_rows
+from shengji.players.features import (
+    BURY_FEATURES,
+    FOLLOW_FEATURES,
+    LEAD_FEATURES,
+    bury_rows,
+    follow_rows,
+    lead_rows,
+)
 from shengji.players.forest import Forest
 from shengji.players.learned import MODELS, PlayModel, model_for, shipped_model
 from shengji.players.memory import Memory
-from shengji.players.options import FOLLOW_LABELS, follow_options, lead_options
+from shengji.players.options import FOLLOW_LABELS, bury_options, follow_options, lead_options
 from shengji.players.search import SearchPlayer
 from shengji.players.table import decide, play_round
 from shengji.players.training import collect
@@ -45,10 +54,12 @@ def constant(features: tuple[str, ...], value: float) -> Forest:
 
 
 def tractor_model(lead: Forest | None = None, follow: Forest | None = None,
-                  margins: tuple[float, float] = (0.0, 0.0)) -> PlayModel:
+                  margins: tuple[float, float] = (0.0, 0.0), bury: Forest | None = None,
+                  bury_margin: float = 0.0) -> PlayModel:
     return PlayModel("test", lead or constant(LEAD_FEATURES, -1.0),
                      follow or constant(FOLLOW_FEATURES, -1.0), 4, 2, "fixed",
-                     lead_margin=margins[0], follow_margin=margins[1])
+                     lead_margin=margins[0], follow_margin=margins[1], bury=bury,
+                     bury_margin=bury_margin)
 
 
 # -- forests ---------------------------------------------------------------------------
@@ -117,6 +128,86 @@ def test_options_are_legal_and_labelled_and_rows_fit_the_features(name: str) -> 
     assert leads > 5 and follows > 20
 
 
+def unseen_changes(found: list[tuple[Round, int]]) -> Iterator[tuple[Round, Round, int]]:
+    """(round, the round with cards the seat cannot see swapped, seat) for each position
+    where such a swap exists."""
+    for rnd, seat in found:
+        changed = swap_hidden(rnd, seat)
+        if changed is not None:
+            assert changed.hands != rnd.hands and changed.view(seat) == rnd.view(seat)
+            yield rnd, changed, seat
+
+
+def kitty_positions(rules: Rules, seeds: range) -> list[tuple[Round, int]]:
+    return [(rnd, seat) for seed in seeds for rnd, seat in positions(rules, seed, every=50)
+            if rnd.phase == Phase.KITTY]
+
+
+@pytest.mark.parametrize("name", ["tractor", "finding-friends", "da-bai-fen"])
+def test_bury_options_are_legal_distinct_and_empty_the_shortest_plain_suit(name: str
+                                                                          ) -> None:
+    rules = preset(name)
+    found = 0
+    for rnd, seat in kitty_positions(rules, range(6)):
+        view, legal = rnd.view(seat), rnd.legal(seat)
+        buries = bury_options(view, legal)
+        assert buries and all(b in legal for b in buries)
+        assert all(len(b.cards) == rules.kitty_size for b in buries)
+        assert len({tuple(sorted(b.cards)) for b in buries}) == len(buries)
+        trump = view.trump
+        assert trump is not None
+        plain = Counter(trump.suit_of(c) for c in view.hand if not trump.is_trump(c))
+        suit, length = min(plain.items(), key=lambda item: (item[1], item[0]))
+        if length <= rules.kitty_size:  # the first option empties it
+            kept = Counter(view.hand) - Counter(buries[0].cards)
+            assert not any(trump.suit_of(c) == suit for c in kept)
+        rows = bury_rows(view, [b.cards for b in buries])
+        assert all(len(r) == len(BURY_FEATURES) for r in rows)
+        for bury, row in zip(buries, rows, strict=True):
+            named = dict(zip(BURY_FEATURES, row, strict=True))
+            assert named["buried_points"] == sum(c.points for c in bury.cards)
+            assert named["trumps_kept"] + named["plain_kept"] == len(view.hand) - len(bury.cards)
+            assert named["buried_trumps"] == sum(trump.is_trump(c) for c in bury.cards)
+        found += 1
+    assert found >= 4
+
+
+def test_a_learned_bury_follows_the_models_kitty_forest_and_margin() -> None:
+    """A kitty forest that values burying points at +0.5 makes the player bury points
+    where an option does (and as the heuristic where none does, or where the margin is
+    0.5 or more); a model without a kitty forest buries as the heuristic."""
+    rules = preset("tractor")
+    points = stump(BURY_FEATURES, "buried_points", 0.0, 0.0, 0.5)
+    eager = LearnedPlayer(1, model=tractor_model(bury=points))
+    wary = LearnedPlayer(1, model=tractor_model(bury=points, bury_margin=0.5))
+    plain = LearnedPlayer(1, model=tractor_model())
+    changed = 0
+    for rnd, seat in kitty_positions(rules, range(8)):
+        view, legal = rnd.view(seat), rnd.legal(seat)
+        heuristic = HeuristicPlayer(1).act(view, legal)
+        assert plain.act(view, legal) == heuristic == wary.act(view, legal)
+        assert isinstance(heuristic, Bury)
+        options = [heuristic.cards] + [b.cards for b in bury_options(view, legal)]
+        chosen = eager.act(view, legal)
+        assert isinstance(chosen, Bury) and chosen in legal
+        assert (sum(c.points for c in chosen.cards) > 0) == any(
+            sum(c.points for c in cards) > 0 for cards in options)
+        changed += chosen != heuristic
+    assert changed >= 3
+
+
+def test_a_learned_bury_reads_only_the_seats_view() -> None:
+    rules = preset("tractor")
+    player = LearnedPlayer(3, model=tractor_model(bury=stump(
+        BURY_FEATURES, "buried_points", 5.0, 0.0, 0.3)))
+    compared = 0
+    for rnd, changed, seat in unseen_changes(kitty_positions(rules, range(6))):
+        assert (player.act(rnd.view(seat), rnd.legal(seat))
+                == player.act(changed.view(seat), changed.legal(seat)))
+        compared += 1
+    assert compared >= 4
+
+
 def test_a_winning_follow_is_labelled_as_one() -> None:
     rules = preset("tractor")
     for rnd, seat in play_positions(rules, range(2)):
@@ -142,11 +233,7 @@ def test_rows_and_choices_read_only_the_seats_view(name: str) -> None:
     rules = preset(name)
     model = tractor_model(follow=stump(FOLLOW_FEATURES, "points", 4.0, -1.0, 0.5))
     compared = 0
-    for rnd, seat in play_positions(rules, range(4)):
-        changed = swap_hidden(rnd, seat)
-        if changed is None:
-            continue
-        assert changed.hands != rnd.hands and changed.view(seat) == rnd.view(seat)
+    for rnd, changed, seat in unseen_changes(play_positions(rules, range(4))):
         rows = []
         for game in (rnd, changed):
             view, plays = game.view(seat), game.legal(seat).plays
@@ -264,6 +351,8 @@ def test_the_shipped_tractor_model_fits_tractor_and_reads_these_features() -> No
     assert model.fits(preset("tractor", kitty_multiplier="double"))
     assert not model.fits(preset("tractor-6")) and not model.fits(preset("da-bai-fen"))
     assert model.lead.features == LEAD_FEATURES and model.follow.features == FOLLOW_FEATURES
+    assert model.bury is not None and model.bury.features == BURY_FEATURES
+    assert model.bury_margin > 0  # (chosen: README)
     rnd = play_round(Round(preset("tractor"), seed=5), [make_player("learned", seed=s)
                                                        for s in range(4)])
     assert rnd.result is not None
@@ -295,6 +384,22 @@ def test_a_model_file_reads_back_and_a_wrong_one_is_refused(tmp_path: Path) -> N
         FOLLOW_FEATURES)}}
     with pytest.raises(ValueError, match="other features"):
         PlayModel.from_data(renamed)
+    with_kitty = model.with_margins(0.07, 0.02, 0.05)
+    assert with_kitty.bury is None and with_kitty.bury_margin == 0.05
+    kitty = tractor_model(bury=stump(BURY_FEATURES, "voids", 0.5, 0.0, 0.5), bury_margin=0.04)
+    kitty.save(tmp_path / "k.json.gz")
+    again = PlayModel.load(tmp_path / "k.json.gz")
+    assert again.to_data() == kitty.to_data() and again.bury_margin == 0.04
+    assert again.bury is not None and "kitty margin 0.04" in repr(again)
+    assert again.with_margins(0.1, 0.1).bury_margin == 0.04  # (kept unless given)
+    assert again.without_bury().bury is None and "bury" not in again.without_bury().to_data()
+    with pytest.raises(ValueError, match="tables"):
+        PlayModel.from_data({**kitty.to_data(), "bury": [1]})
+    with pytest.raises(ValueError, match=r"margin 1\.5"):
+        PlayModel.from_data({**kitty.to_data(), "bury_margin": 1.5})
+    wrong = {**kitty.to_data(), "bury": constant(("x",), 0.0).to_data()}
+    with pytest.raises(ValueError, match="other features"):
+        PlayModel.from_data(wrong)
     (tmp_path / "bad.json.gz").write_bytes(gzip.compress(b"[1, 2]"))
     with pytest.raises(ValueError, match="not a play model"):
         PlayModel.load(tmp_path / "bad.json.gz")
@@ -338,15 +443,74 @@ def test_the_trainer_refuses_a_bad_model_file_or_margin(tmp_path: Path) -> None:
 def test_training_samples_value_every_option_against_the_heuristics_choice() -> None:
     rules = preset("tractor")
     samples = list(collect(rules, 3, range(2)))
-    assert len(samples) > 50
+    assert len(samples) > 50 and {s.kind for s in samples} == {"lead", "follow", "bury"}
     for sample in samples:
-        width = len(LEAD_FEATURES) if sample.kind == "lead" else len(FOLLOW_FEATURES)
+        width = len({"lead": LEAD_FEATURES, "follow": FOLLOW_FEATURES,
+                     "bury": BURY_FEATURES}[sample.kind])
         assert len(sample.rows) == len(sample.gains) >= 1
         assert all(len(r) == width for r in sample.rows)
     assert any(g != 0 for s in samples for g in s.gains)
     again = list(collect(rules, 3, range(2)))
     assert [(s.kind, s.rows, s.gains) for s in again] == [
         (s.kind, s.rows, s.gains) for s in samples]
+
+
+def test_samples_of_one_kind_are_those_of_that_kind_when_both_are_collected() -> None:
+    rules = preset("tractor")
+    both = list(collect(rules, 4, range(1)))
+    for kind in ("lead", "follow"):
+        alone = list(collect(rules, 4, range(1), kinds=(kind,)))
+        assert alone and {s.kind for s in alone} == {kind}
+        assert [(s.rows, s.gains) for s in alone] == [
+            (s.rows, s.gains) for s in both if s.kind == kind]
+    with pytest.raises(ValueError, match=r"no kind of decision.*lead, follow, bury"):
+        next(collect(rules, 4, range(1), kinds=("bid",)))
+
+
+def test_the_trainer_keeps_a_models_forest_only_where_asked_and_where_it_fits(
+        tmp_path: Path) -> None:
+    """Data of leads alone is fitted only with ``--keep`` naming a model whose follow
+    forest reads this version's follow features."""
+    np = pytest.importorskip("numpy")
+    data = tmp_path / "leads.npz"
+    np.savez_compressed(data, info=json.dumps({"preset": "tractor", "table": 4}),
+                        lead_x=np.zeros((300, len(LEAD_FEATURES)), np.float32),
+                        lead_y=np.linspace(-1, 1, 300, dtype=np.float32),
+                        follow_x=np.zeros((0, len(FOLLOW_FEATURES)), np.float32),
+                        follow_y=np.zeros(0, np.float32))
+    script = Path(__file__).resolve().parent.parent / "scripts" / "train_learned.py"
+    out_file = tmp_path / "m.json"
+
+    def fit(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, str(script), "fit", str(data), "--out",
+                               str(out_file), "--trees", "2", *extra],
+                              capture_output=True, text=True)
+
+    out = fit()
+    assert out.returncode == 2 and "no follow rows" in out.stderr and "--keep" in out.stderr
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"follow": constant(("x",), 0.0).to_data()}))
+    out = fit("--keep", str(other))
+    assert out.returncode == 2 and "other features" in out.stderr
+    assert "Traceback" not in out.stderr and not out_file.exists()
+    pytest.importorskip("sklearn")
+    kept = tmp_path / "kept.json"
+    tractor_model(follow=stump(FOLLOW_FEATURES, "points", 4.0, -1.0, 0.5)).save(kept)
+    out = fit("--keep", str(kept))
+    assert out.returncode == 0, out.stderr
+    model = PlayModel.load(out_file)
+    assert model.follow.to_data() == PlayModel.load(kept).follow.to_data()
+    assert model.info["kept"] == {"file": str(kept), "info": {}}
+
+
+def test_bury_samples_value_each_bury_against_the_heuristics() -> None:
+    rules = preset("tractor")
+    samples = list(collect(rules, 5, range(3), kinds=("bury",)))
+    assert len(samples) == 3 and {s.kind for s in samples} == {"bury"}
+    for sample in samples:
+        assert sample.gains[0] == 0.0 and len(sample.gains) == len(sample.rows) >= 2
+        assert all(len(r) == len(BURY_FEATURES) for r in sample.rows)
+    assert any(g != 0 for s in samples for g in s.gains)
 
 
 def test_with_a_model_only_its_side_learns_and_plays_it() -> None:

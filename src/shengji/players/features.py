@@ -3,7 +3,9 @@ labelled option (:mod:`shengji.players.options`), from the seat's view alone.
 
 A row describes the position (the trick so far, the seat's hand, what it remembers of
 the cards played, the points taken) and the option (its label, points, strength, suit).
-The names of the columns are :data:`FOLLOW_FEATURES` and :data:`LEAD_FEATURES`; a model is
+A bury's row (:data:`BURY_FEATURES`) describes the hand it keeps and the cards it buries.
+The names of the columns are :data:`FOLLOW_FEATURES`, :data:`LEAD_FEATURES` and
+:data:`BURY_FEATURES`; a model is
 trained on exactly these rows (``scripts/train_learned.py``) and read with them
 (:class:`~shengji.players.learned.LearnedPlayer`), so this module is the one place that
 says what they mean. Nothing here reads a hidden card: a row depends only on the view.
@@ -80,6 +82,31 @@ LEAD_FEATURES: Final = (
     "height",                # its top level over the levels of its suit (0 to 1)
 )
 """The columns of a lead's row."""
+
+
+BURY_FEATURES: Final = (
+    "trumps_kept",           # trumps left in the hand
+    "shortest",              # the plain suits' lengths in the hand, shortest first
+    "second_shortest",
+    "second_longest",
+    "longest",
+    "voids",                 # plain suits the hand lacks
+    "buried_points",
+    "buried_point_cards",
+    "buried_trumps",
+    "buried_high",           # plain cards of the two highest levels of their suit buried
+    "pairs_kept",            # plain faces of which the hand keeps two or more
+    "broken",                # faces buried of which the hand keeps a copy
+    "pairs_buried",          # faces buried two or more at once
+    "trump_pairs_kept",
+    "points_kept",
+    "high_kept",             # plain cards of the two highest levels of their suit kept
+    "buried_cost",           # the buried cards' worth keeping (options.card_cost)
+    "plain_kept",            # plain cards left in the hand
+    "singletons",            # plain suits of one card left
+    "doubletons",            # plain suits of two cards left
+)
+"""The columns of a bury's row."""
 
 
 class Rows:
@@ -222,10 +249,58 @@ def option_rows(view: SeatView, plays: LegalLeads | LegalPlays, memory: Memory,
     return "follow", follow_rows(view, plays, memory, default)
 
 
+def bury_rows(view: SeatView, buries: list[tuple[Card, ...]]) -> list[list[float]]:
+    """A row (:data:`BURY_FEATURES`) for each of ``buries`` (cards from the seat's hand,
+    which holds the kitty), in order."""
+    trump = view.trump
+    assert trump is not None
+    index, levels = trump.suit_index, trump.levels
+    held: dict[Card, int] = {}
+    for card in view.hand:
+        held[card] = held.get(card, 0) + 1
+    rows: list[list[float]] = []
+    for cards in buries:
+        buried: dict[Card, int] = {}
+        for card in cards:
+            buried[card] = buried.get(card, 0) + 1
+        lengths = [0] * 5
+        points_kept = high_kept = pairs_kept = trump_pairs = 0
+        for card, count in held.items():
+            n = count - buried.get(card, 0)
+            if n <= 0:
+                continue
+            suit = index[card]
+            lengths[suit] += n
+            points_kept += card.points * n
+            if suit == TRUMP:
+                trump_pairs += n >= 2
+            else:
+                pairs_kept += n >= 2
+                high_kept += n if levels[card] >= trump.suit_size(suit) - 2 else 0
+        points = point_cards = trumps = high = broken = pairs = 0
+        for card, n in buried.items():
+            suit = index[card]
+            points += card.points * n
+            point_cards += n if card.points else 0
+            if suit == TRUMP:
+                trumps += n
+            elif levels[card] >= trump.suit_size(suit) - 2:
+                high += n
+            broken += held[card] > n
+            pairs += n >= 2
+        plain = sorted(lengths[:4])
+        rows.append([float(v) for v in (
+            lengths[TRUMP], *plain, plain.count(0), points, point_cards, trumps, high,
+            pairs_kept, broken, pairs, trump_pairs, points_kept, high_kept)]
+            + [play_cost(cards, trump), float(sum(plain)), float(plain.count(1)),
+               float(plain.count(2))])
+    return rows
+
+
 def _height(unit: Unit, trump: Trump) -> float:
     size = trump.suit_size(unit.suit)
     return unit.top / (size - 1) if size > 1 else 1.0
 
 
-__all__ = ["FOLLOW_FEATURES", "LEAD_FEATURES", "Rows", "follow_rows", "lead_rows",
-           "option_rows"]
+__all__ = ["BURY_FEATURES", "FOLLOW_FEATURES", "LEAD_FEATURES", "Rows", "bury_rows",
+           "follow_rows", "lead_rows", "option_rows"]

@@ -8,19 +8,26 @@ the row of :mod:`shengji.players.features` (what its view shows: the trick, its 
 cards it remembers, the points taken) and asks a :class:`PlayModel` how much better than
 the heuristic's own choice each would do. It plays the best option where the model
 expects a gain above the model's *margin* for leads or for follows, else the heuristic's
-choice; everything else (bids, the kitty, friend calls, trump naming) it does as the
-heuristic does. The margins keep the player from leaving a sound choice for a gain within
-the model's error (their values were chosen by duplicate deals, README).
+choice. Where the model has a forest for the kitty, it buries likewise: it lists the
+buries of :func:`~shengji.players.options.bury_options`, describes each by the hand it
+keeps (:func:`~shengji.players.features.bury_rows`) and buries the one the model values
+most, where that beats the heuristic's bury by the bury margin. Everything else (bids,
+friend calls, trump naming) it does as the heuristic does. The margins keep the player
+from leaving a sound choice for a gain within the model's error (their values were chosen
+by duplicate deals, README).
 
-A model is two forests of regression trees (:class:`~shengji.players.forest.Forest`), one
-for leads and one for follows, trained by ``scripts/train_learned.py`` on positions of
+A model is two or three forests of regression trees
+(:class:`~shengji.players.forest.Forest`): one for leads, one for follows and maybe one
+for the kitty, trained by ``scripts/train_learned.py`` on positions of
 many rounds: at each, every option was played in the real deal and the round finished by
 the players the model will play beside (the heuristic, or an earlier learned player, on
 its own side; the heuristic on the other), and the model learned the gain over the
-heuristic's choice from the rows. It therefore reads only the seat's view, as any player
-does. The models that ship are listed in :data:`MODELS`; a model serves rules with its
-number of players, decks and kind of partnership (:meth:`PlayModel.fits`), and where none
-fits the player plays exactly as the heuristic.
+heuristic's choice from the rows (for the kitty, the heuristic's bury is a row too, of
+gain 0, and the player compares each bury's value with its value). It therefore reads
+only the seat's view, as any player does. The models that ship are listed in
+:data:`MODELS`; a model serves rules with its number of players, decks and kind of
+partnership (:meth:`PlayModel.fits`), and where none fits the player plays exactly as
+the heuristic.
 """
 
 from __future__ import annotations
@@ -33,15 +40,21 @@ from typing import Final
 
 from shengji.engine.cards import Card
 from shengji.engine.rules import Rules
-from shengji.game.actions import Action, Play, made_play
+from shengji.game.actions import Action, Bury, Play, made_play
 from shengji.game.files import write_bytes_atomic, write_text_atomic
 from shengji.game.legal import Legal
 from shengji.game.view import SeatView
-from shengji.players.features import FOLLOW_FEATURES, LEAD_FEATURES, option_rows
+from shengji.players.features import (
+    BURY_FEATURES,
+    FOLLOW_FEATURES,
+    LEAD_FEATURES,
+    bury_rows,
+    option_rows,
+)
 from shengji.players.forest import Forest
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.memory import Memory
-from shengji.players.options import play_key
+from shengji.players.options import bury_options, play_key
 
 FORMAT: Final = "shengji-play-model"
 """The ``format`` field of a model file."""
@@ -49,10 +62,10 @@ MODELS: Final = ("tractor",)
 """The models that ship with the package (``players/models/NAME.json.gz``)."""
 
 
-def check_margins(lead: float, follow: float) -> None:
+def check_margins(*margins: float) -> None:
     """Refuse (``ValueError``, saying which) margins that are not numbers from 0 up to 1
     (levels)."""
-    for margin in (lead, follow):
+    for margin in margins:
         if not (isinstance(margin, float | int) and 0 <= margin < 1):
             raise ValueError(f"margin {margin!r} must be a number from 0 up to 1 (levels)")
 
@@ -63,20 +76,24 @@ class PlayModel:
 
     def __init__(self, name: str, lead: Forest, follow: Forest, players: int, decks: int,
                  partnership: str, info: dict[str, object] | None = None, *,
-                 lead_margin: float = 0.0, follow_margin: float = 0.0) -> None:
-        if lead.features != LEAD_FEATURES or follow.features != FOLLOW_FEATURES:
+                 lead_margin: float = 0.0, follow_margin: float = 0.0,
+                 bury: Forest | None = None, bury_margin: float = 0.0) -> None:
+        if lead.features != LEAD_FEATURES or follow.features != FOLLOW_FEATURES or (
+                bury is not None and bury.features != BURY_FEATURES):
             raise ValueError(f"model {name!r} reads other features than this version's "
                              "(train it again with scripts/train_learned.py)")
         self.name = name
         self.lead = lead
         self.follow = follow
+        self.bury = bury
+        """The forest that values buries (``None``: the player buries as the heuristic)."""
         self.players = players
         self.decks = decks
         self.partnership = partnership
         self.info = info or {}
         """How the model was trained (command, positions, date), as written by the trainer."""
         try:
-            check_margins(lead_margin, follow_margin)
+            check_margins(lead_margin, follow_margin, bury_margin)
         except ValueError as error:
             raise ValueError(f"model {name!r}: {error}") from None
         self.lead_margin = float(lead_margin)
@@ -84,10 +101,14 @@ class PlayModel:
         heuristic's choice for it (levels; the predictions are taken less it)."""
         self.follow_margin = float(follow_margin)
         """The same for follow options."""
+        self.bury_margin = float(bury_margin)
+        """The same for buries (over the value of the heuristic's bury)."""
 
     def __repr__(self) -> str:
+        kitty = f", kitty margin {self.bury_margin:g}" if self.bury is not None else ""
         return (f"PlayModel({self.name!r}, {self.players} players, {self.decks} decks, "
-                f"{self.partnership}, margins {self.lead_margin:g}/{self.follow_margin:g})")
+                f"{self.partnership}, margins {self.lead_margin:g}/{self.follow_margin:g}"
+                f"{kitty})")
 
     def fits(self, rules: Rules) -> bool:
         """True if the model was trained for rules like these (players, decks and kind of
@@ -95,17 +116,31 @@ class PlayModel:
         return (rules.players == self.players and rules.decks == self.decks
                 and rules.partnership.value == self.partnership)
 
-    def with_margins(self, lead: float, follow: float) -> PlayModel:
-        """The same forests with other margins (for leads and for follows)."""
+    def with_margins(self, lead: float, follow: float, bury: float | None = None
+                     ) -> PlayModel:
+        """The same forests with other margins (for leads, follows and, where given,
+        buries)."""
         return PlayModel(self.name, self.lead, self.follow, self.players, self.decks,
-                         self.partnership, self.info, lead_margin=lead, follow_margin=follow)
+                         self.partnership, self.info, lead_margin=lead, follow_margin=follow,
+                         bury=self.bury, bury_margin=self.bury_margin if bury is None else bury)
+
+    def without_bury(self) -> PlayModel:
+        """The same model without its kitty forest (burying as the heuristic)."""
+        return PlayModel(self.name, self.lead, self.follow, self.players, self.decks,
+                         self.partnership, self.info, lead_margin=self.lead_margin,
+                         follow_margin=self.follow_margin)
 
     def to_data(self) -> dict[str, object]:
         """The model as JSON-ready data (:meth:`from_data` reads it back)."""
-        return {"format": FORMAT, "name": self.name, "players": self.players,
-                "decks": self.decks, "partnership": self.partnership, "info": self.info,
-                "lead_margin": self.lead_margin, "follow_margin": self.follow_margin,
-                "lead": self.lead.to_data(), "follow": self.follow.to_data()}
+        data: dict[str, object] = {
+            "format": FORMAT, "name": self.name, "players": self.players, "decks": self.decks,
+            "partnership": self.partnership, "info": self.info,
+            "lead_margin": self.lead_margin, "follow_margin": self.follow_margin,
+            "lead": self.lead.to_data(), "follow": self.follow.to_data()}
+        if self.bury is not None:
+            data["bury"] = self.bury.to_data()
+            data["bury_margin"] = self.bury_margin
+        return data
 
     @classmethod
     def from_data(cls, data: object) -> PlayModel:
@@ -115,15 +150,20 @@ class PlayModel:
         try:
             lead, follow = data["lead"], data["follow"]
             players, decks, info = data["players"], data["decks"], data.get("info", {})
-            margins = data.get("lead_margin", 0.0), data.get("follow_margin", 0.0)
+            bury = data.get("bury")
+            margins = (data.get("lead_margin", 0.0), data.get("follow_margin", 0.0),
+                       data.get("bury_margin", 0.0))
             if not (isinstance(lead, dict) and isinstance(follow, dict) and isinstance(
                     players, int) and isinstance(decks, int) and isinstance(info, dict)
+                    and (bury is None or isinstance(bury, dict))
                     and all(isinstance(m, float | int) for m in margins)):
-                raise TypeError("lead, follow and info must be tables; players, decks and "
-                                "margins numbers")
+                raise TypeError("lead, follow, bury and info must be tables; players, decks "
+                                "and margins numbers")
             return cls(str(data["name"]), Forest.from_data(lead), Forest.from_data(follow),
                        players, decks, str(data["partnership"]), info,
-                       lead_margin=margins[0], follow_margin=margins[1])
+                       lead_margin=margins[0], follow_margin=margins[1],
+                       bury=Forest.from_data(bury) if bury is not None else None,
+                       bury_margin=margins[2])
         except (KeyError, TypeError) as error:
             raise ValueError(f"not a play model: {error}") from None
 
@@ -192,6 +232,24 @@ class LearnedPlayer(HeuristicPlayer):
     def _play(self, view: SeatView, legal: Legal) -> Action:
         valued = self.valued(view, legal)
         return valued[0][0] if valued else super()._play(view, legal)
+
+    def bury(self, view: SeatView, legal: Legal) -> Action:
+        """The bury the model values most where it beats the heuristic's by the model's
+        bury margin, else the heuristic's (also where the model has no kitty forest)."""
+        default = super().bury(view, legal)
+        model = self._model(view.rules)
+        forest = model.bury if model is not None else None
+        if forest is None or model is None or not isinstance(default, Bury):
+            return default
+        options = [default.cards] + [b.cards for b in bury_options(view, legal)
+                                     if play_key(b.cards) != play_key(default.cards)]
+        if len(options) < 2:
+            return default
+        values = [forest.predict(row) for row in bury_rows(view, options)]
+        best = max(range(len(options)), key=lambda i: (values[i], -i))
+        if values[best] - values[0] > model.bury_margin:
+            return Bury(view.seat, options[best])
+        return default
 
     def valued(self, view: SeatView, legal: Legal) -> list[tuple[Play, float]]:
         """The plays the model compares at a lead or a follow, each with its expected gain

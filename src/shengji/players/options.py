@@ -11,10 +11,14 @@ values) choose among these, each named by a *label* that says what kind of play 
   plays that beat the winning one).
 
 A play's worth keeping is :func:`play_cost`: trumps most, then high plain cards.
+
+For the kitty, :func:`bury_options` lists the buries worth comparing (unlabelled: the
+learned player describes each by the hand it keeps).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import islice
 from random import Random
 from typing import Final
@@ -26,6 +30,8 @@ from shengji.engine.trick import beats
 from shengji.engine.trump import TRUMP as _TRUMP_SUIT
 from shengji.engine.trump import Trump
 from shengji.engine.units import Unit
+from shengji.game.actions import Bury
+from shengji.game.legal import Legal
 from shengji.game.view import SeatView
 from shengji.players.memory import current_winner
 
@@ -120,5 +126,47 @@ def follow_options(view: SeatView, legal: LegalPlays) -> list[tuple[str, tuple[C
     return found
 
 
-__all__ = ["ENUMERATE", "FOLLOW_LABELS", "LEAD_LABELS", "card_cost", "follow_options",
-           "lead_options", "play_cost", "play_key"]
+def bury_options(view: SeatView, legal: Legal) -> list[Bury]:
+    """Legal buries worth comparing, each once: emptying each short plain suit (shortest
+    first: its cards, then the cheapest others, points last), the cheapest cards (points
+    last), the cheapest keeping every trump (points last) and the cheapest with points
+    first (points hidden, trumps kept); ``[]`` before trumps are known."""
+    trump = view.trump
+    if trump is None:
+        return []
+    size = view.rules.kitty_size
+    hand = list(view.hand)
+    copies = Counter(hand)
+
+    def keep(card: Card) -> float:
+        return card_cost(card, trump) + 20 * (copies[card] > 1)
+
+    def cheapest(card: Card) -> tuple[int, float]:
+        return (1 if card.points else 0, keep(card))
+
+    def no_trumps(card: Card) -> tuple[int, float]:
+        return (1 if card.points else 0, keep(card) + 100 * trump.is_trump(card))
+
+    def points_first(card: Card) -> tuple[int, float]:
+        return (0 if card.points else 1, keep(card) + 100 * trump.is_trump(card))
+
+    suits = Counter(trump.suit_of(c) for c in hand if not trump.is_trump(c))
+    orders: list[list[Card]] = []
+    for suit, _ in sorted(suits.items(), key=lambda item: (item[1], item[0])):
+        first = sorted((c for c in hand if trump.suit_of(c) == suit), key=cheapest)
+        orders.append(first + sorted((c for c in hand if trump.suit_of(c) != suit),
+                                     key=cheapest))
+    orders += [sorted(hand, key=key) for key in (cheapest, no_trumps, points_first)]
+    found: list[Bury] = []
+    seen: set[tuple[Card, ...]] = set()
+    for order in orders:
+        action = Bury(view.seat, tuple(order[:size]))
+        key = play_key(action.cards)
+        if key not in seen and action in legal:
+            seen.add(key)
+            found.append(action)
+    return found
+
+
+__all__ = ["ENUMERATE", "FOLLOW_LABELS", "LEAD_LABELS", "bury_options", "card_cost",
+           "follow_options", "lead_options", "play_cost", "play_key"]

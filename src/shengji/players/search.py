@@ -9,7 +9,8 @@ At each decision worth searching, the player
    best plays; elsewhere those of :func:`candidates`: for a lead, the
    highest and the lowest unit of each suit held; for a follow, the cheapest play,
    the play richest in points, the cheapest and the strongest winning plays; for the
-   kitty, burying to make a void in each short suit; for the Hundred's trump, each
+   kitty, :func:`~shengji.players.options.bury_options` (emptying each short suit, the
+   cheapest cards, keeping trumps, hiding points); for the Hundred's trump, each
    suit; for friend calls, other aces and kings; for a bid (during the deal, after it,
    after the kitty), not bidding and each bid;
 2. samples **worlds**: the hidden cards dealt at random consistently with everything
@@ -67,13 +68,13 @@ from shengji.engine.follow import LegalPlays
 from shengji.engine.friends import FriendCall
 from shengji.engine.lead import LegalLeads
 from shengji.engine.rules import Partnership
-from shengji.game.actions import Action, Bid, Bury, Call, Declare, Draw, Pass, Play
+from shengji.game.actions import Action, Bid, Call, Declare, Draw, Pass, Play
 from shengji.game.legal import Legal
 from shengji.game.round import Phase, Round
 from shengji.game.view import SeatView
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.learned import LearnedPlayer, PlayModel
-from shengji.players.options import card_cost, follow_options, lead_options
+from shengji.players.options import bury_options, follow_options, lead_options
 from shengji.players.table import decide
 from shengji.players.worlds import Knowledge, PlayReading, sample_world
 
@@ -444,7 +445,7 @@ def candidates(view: SeatView, legal: Legal, default: Action, limit: int) -> lis
             assert isinstance(plays, LegalPlays)
             extra = [Play(view.seat, c) for _, c in follow_options(view, plays)]
     elif phase == Phase.KITTY:
-        extra = list(_bury_options(view, legal))
+        extra = list(bury_options(view, legal))
     elif phase == Phase.DECLARE:
         extra = [a for a in legal if isinstance(a, Declare)]
     elif phase == Phase.CALL:
@@ -467,28 +468,6 @@ def _same(a: Action, b: Action) -> bool:
     if cards_a is not None and cards_b is not None:
         return type(a) is type(b) and Counter(cards_a) == Counter(cards_b)
     return a == b
-
-
-def _bury_options(view: SeatView, legal: Legal) -> list[Action]:
-    """Buries that empty one short plain suit each (its cards first, then the cheapest
-    other cards, points last), and the plain cheapest bury."""
-    trump = view.trump
-    if trump is None:
-        return []
-    size = view.rules.kitty_size
-    hand = list(view.hand)
-    suits = Counter(trump.suit_of(c) for c in hand if not trump.is_trump(c))
-
-    def keep(card: Card) -> tuple[int, float]:
-        return (1 if card.points else 0, card_cost(card, trump) + 20 * (hand.count(card) > 1))
-
-    found: list[Action] = []
-    for suit, _ in sorted(suits.items(), key=lambda item: (item[1], item[0])):
-        first = sorted((c for c in hand if trump.suit_of(c) == suit), key=keep)
-        others = sorted((c for c in hand if trump.suit_of(c) != suit), key=keep)
-        found.append(Bury(view.seat, tuple((first + others)[:size])))
-    found.append(Bury(view.seat, tuple(sorted(hand, key=keep)[:size])))
-    return [a for a in found if a in legal]
 
 
 def _bid_options(view: SeatView, legal: Legal) -> list[Action]:

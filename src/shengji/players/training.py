@@ -2,7 +2,8 @@
 
 Rounds are played, and at each lead and follow of the *learning* seats every labelled
 option (:mod:`shengji.players.options`) and the heuristic's choice are played in the
-real deal, each round then finished by the same players; an option's *gain* is its
+real deal (at the kitty: every bury of ``bury_options`` and the heuristic's), each round
+then finished by the same players; an option's *gain* is its
 :func:`~shengji.players.search.round_value` for the seat less that of the heuristic's
 choice. A :class:`Sample` holds the decision's rows (:mod:`shengji.players.features`)
 and gains: a model learns the gain from the row.
@@ -17,24 +18,25 @@ reproducible from the seed and the round numbers.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
+from typing import Final
 
 from shengji.engine.cards import Card
 from shengji.engine.rules import Partnership, Rules
-from shengji.game.actions import Play, made_play
+from shengji.game.actions import Bury, Play, made_play
 from shengji.game.round import Phase, Round
-from shengji.players.features import option_rows
+from shengji.players.features import bury_rows, option_rows
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.learned import LearnedPlayer, PlayModel
 from shengji.players.memory import Memory
-from shengji.players.options import play_key
+from shengji.players.options import bury_options, play_key
 from shengji.players.search import round_value
 from shengji.players.table import decide
 
 
 class Sample:
-    """One decision: its kind (``"lead"`` or ``"follow"``), a row per option and each
-    option's gain over the heuristic's choice."""
+    """One decision: its kind (one of :data:`KINDS`), a row per option and each option's
+    gain over the heuristic's choice (a bury's rows start with the heuristic's, gain 0)."""
 
     def __init__(self, kind: str, rows: list[list[float]], gains: list[float]) -> None:
         self.kind = kind
@@ -47,11 +49,20 @@ def round_seed(seed: int, number: int) -> int:
     return (seed * 1_000_003 + number * 7_919 + 17) % (2**48)
 
 
-def collect(rules: Rules, seed: int, rounds: Iterable[int], model: PlayModel | None = None
-            ) -> Iterator[Sample]:
-    """The samples of the given rounds (see the module docstring)."""
+KINDS: Final = ("lead", "follow", "bury")
+"""The kinds of decision a sample may be."""
+
+
+def collect(rules: Rules, seed: int, rounds: Iterable[int], model: PlayModel | None = None,
+            kinds: Collection[str] = KINDS) -> Iterator[Sample]:
+    """The samples of the given rounds (see the module docstring), of the given ``kinds``
+    of decision only (the others are played, not valued)."""
+    unknown = set(kinds) - set(KINDS)
+    if unknown:
+        raise ValueError(f"no kind of decision {sorted(unknown)}; the kinds are "
+                         f"{', '.join(KINDS)}")
     for number in rounds:
-        yield from _round(rules, round_seed(seed, number), number % 2, model)
+        yield from _round(rules, round_seed(seed, number), number % 2, model, kinds)
 
 
 def _learning(rules: Rules, seat: int, side: int, model: PlayModel | None) -> bool:
@@ -66,18 +77,27 @@ def _players(rules: Rules, seed: int, side: int, model: PlayModel | None
         rules, s, side, model) else HeuristicPlayer(seed + s) for s in range(rules.players)]
 
 
-def _round(rules: Rules, seed: int, side: int, model: PlayModel | None) -> Iterator[Sample]:
+def _round(rules: Rules, seed: int, side: int, model: PlayModel | None,
+           kinds: Collection[str]) -> Iterator[Sample]:
     rnd = Round(rules, seed=seed, track_undo=False)
     players = _players(rules, seed, side, model)
     baseline = [HeuristicPlayer(seed + s) for s in range(rules.players)]
     while rnd.phase != Phase.DONE:
         seat = rnd.to_move
         assert seat is not None
-        if rnd.phase == Phase.PLAY and _learning(rules, seat, side, model):
-            sample = _sample(rnd, seat, baseline[seat], seed, side, model)
-            if sample is not None:
-                yield sample
+        sample: Sample | None = None
+        if _learning(rules, seat, side, model):
+            if rnd.phase == Phase.PLAY and ("lead" if _leading(rnd) else "follow") in kinds:
+                sample = _sample(rnd, seat, baseline[seat], seed, side, model)
+            elif rnd.phase == Phase.KITTY and "bury" in kinds:
+                sample = _bury_sample(rnd, seat, baseline[seat], seed, side, model)
+        if sample is not None:
+            yield sample
         rnd.apply(decide(rnd, seat, players[seat]))
+
+
+def _leading(rnd: Round) -> bool:
+    return rnd.trick is not None and not rnd.trick.plays
 
 
 def _sample(rnd: Round, seat: int, heuristic: HeuristicPlayer, seed: int, side: int,
@@ -102,7 +122,25 @@ def _sample(rnd: Round, seat: int, heuristic: HeuristicPlayer, seed: int, side: 
     return Sample(kind, rows.rows, [values[play_key(c)] - values[base] for c in rows.options])
 
 
-def _finish(rnd: Round, play: Play, seat: int, seed: int, side: int,
+def _bury_sample(rnd: Round, seat: int, heuristic: HeuristicPlayer, seed: int, side: int,
+                 model: PlayModel | None) -> Sample | None:
+    """The heuristic's bury and the others of ``bury_options``, each with its gain over
+    the heuristic's (0 for it)."""
+    view = rnd.view(seat)
+    legal = rnd.legal(seat)
+    default = heuristic.act(view, legal)
+    if not isinstance(default, Bury):
+        return None
+    base = play_key(default.cards)
+    options = [default.cards] + [b.cards for b in bury_options(view, legal)
+                                 if play_key(b.cards) != base]
+    if len(options) < 2:
+        return None
+    values = [_finish(rnd, Bury(seat, cards), seat, seed, side, model) for cards in options]
+    return Sample("bury", bury_rows(view, options), [v - values[0] for v in values])
+
+
+def _finish(rnd: Round, play: Play | Bury, seat: int, seed: int, side: int,
             model: PlayModel | None) -> float:
     """``play`` made in a copy of ``rnd``, the round finished by fresh players."""
     world = rnd.copy()
@@ -115,4 +153,4 @@ def _finish(rnd: Round, play: Play, seat: int, seed: int, side: int,
     return round_value(world, seat)
 
 
-__all__ = ["Sample", "collect", "round_seed"]
+__all__ = ["KINDS", "Sample", "collect", "round_seed"]
