@@ -48,14 +48,12 @@ rows; what it can learn is bounded by its options and rows.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import sys
 import time
 from collections.abc import Sequence
 from datetime import date
 from multiprocessing import Pool
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -64,7 +62,7 @@ from shengji.engine.rules import Rules
 from shengji.game.presets import preset
 from shengji.players.features import BURY_FEATURES, FOLLOW_FEATURES, LEAD_FEATURES
 from shengji.players.forest import Forest
-from shengji.players.learned import PlayModel, check_margins
+from shengji.players.learned import PlayModel, check_margins, read_model_file
 from shengji.players.training import KINDS, collect
 
 _JOB: dict[str, Any] = {}
@@ -142,8 +140,7 @@ def _forest(model: Any, features: Sequence[str]) -> Forest:
 
 def model_data(path: str) -> dict[str, Any]:
     """The data of the model file at ``path`` (``ValueError`` if it is not one)."""
-    raw = Path(path).read_bytes()
-    data = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+    data = read_model_file(path)
     if not isinstance(data, dict) or not isinstance(data.get("follow"), dict):
         raise ValueError("not a play model")
     return data

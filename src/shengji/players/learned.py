@@ -54,7 +54,7 @@ from shengji.players.features import (
 from shengji.players.forest import Forest
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.memory import Memory
-from shengji.players.options import bury_options, play_key
+from shengji.players.options import bury_choices, play_key
 
 FORMAT: Final = "shengji-play-model"
 """The ``format`` field of a model file."""
@@ -68,6 +68,13 @@ def check_margins(*margins: float) -> None:
     for margin in margins:
         if not (isinstance(margin, float | int) and 0 <= margin < 1):
             raise ValueError(f"margin {margin!r} must be a number from 0 up to 1 (levels)")
+
+
+def read_model_file(path: str | Path) -> object:
+    """The JSON data of a model file (gzip-compressed or not), unchecked:
+    :meth:`PlayModel.from_data` checks it."""
+    raw = Path(path).read_bytes()
+    return json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
 
 
 class PlayModel:
@@ -179,9 +186,7 @@ class PlayModel:
     @classmethod
     def load(cls, path: str | Path) -> PlayModel:
         """Read a model file written by :meth:`save`."""
-        raw = Path(path).read_bytes()
-        return cls.from_data(json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b"
-                                        else raw))
+        return cls.from_data(read_model_file(path))
 
 
 _SHIPPED: Final[dict[str, PlayModel]] = {}
@@ -238,11 +243,10 @@ class LearnedPlayer(HeuristicPlayer):
         bury margin, else the heuristic's (also where the model has no kitty forest)."""
         default = super().bury(view, legal)
         model = self._model(view.rules)
-        forest = model.bury if model is not None else None
-        if forest is None or model is None or not isinstance(default, Bury):
+        if model is None or model.bury is None or not isinstance(default, Bury):
             return default
-        options = [default.cards] + [b.cards for b in bury_options(view, legal)
-                                     if play_key(b.cards) != play_key(default.cards)]
+        forest = model.bury
+        options = bury_choices(view, legal, default.cards)
         if len(options) < 2:
             return default
         values = [forest.predict(row) for row in bury_rows(view, options)]
@@ -284,4 +288,4 @@ class LearnedPlayer(HeuristicPlayer):
 
 
 __all__ = ["FORMAT", "MODELS", "LearnedPlayer", "PlayModel", "check_margins", "model_for",
-           "shipped_model"]
+           "read_model_file", "shipped_model"]

@@ -168,5 +168,13 @@ def bury_options(view: SeatView, legal: Legal) -> list[Bury]:
     return found
 
 
-__all__ = ["ENUMERATE", "FOLLOW_LABELS", "LEAD_LABELS", "bury_options", "card_cost",
-           "follow_options", "lead_options", "play_cost", "play_key"]
+def bury_choices(view: SeatView, legal: Legal, default: tuple[Card, ...]
+                 ) -> list[tuple[Card, ...]]:
+    """The buries a kitty model compares (the learned player's and its training's): the
+    heuristic's ``default`` first, then the others of :func:`bury_options`."""
+    base = play_key(default)
+    return [default] + [b.cards for b in bury_options(view, legal) if play_key(b.cards) != base]
+
+
+__all__ = ["ENUMERATE", "FOLLOW_LABELS", "LEAD_LABELS", "bury_choices", "bury_options",
+           "card_cost", "follow_options", "lead_options", "play_cost", "play_key"]

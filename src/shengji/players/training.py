@@ -29,7 +29,7 @@ from shengji.players.features import bury_rows, option_rows
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.learned import LearnedPlayer, PlayModel
 from shengji.players.memory import Memory
-from shengji.players.options import bury_options, play_key
+from shengji.players.options import bury_choices, play_key
 from shengji.players.search import round_value
 from shengji.players.table import decide
 
@@ -124,16 +124,14 @@ def _sample(rnd: Round, seat: int, heuristic: HeuristicPlayer, seed: int, side: 
 
 def _bury_sample(rnd: Round, seat: int, heuristic: HeuristicPlayer, seed: int, side: int,
                  model: PlayModel | None) -> Sample | None:
-    """The heuristic's bury and the others of ``bury_options``, each with its gain over
+    """The buries of ``bury_choices`` (the heuristic's first), each with its gain over
     the heuristic's (0 for it)."""
     view = rnd.view(seat)
     legal = rnd.legal(seat)
     default = heuristic.act(view, legal)
     if not isinstance(default, Bury):
         return None
-    base = play_key(default.cards)
-    options = [default.cards] + [b.cards for b in bury_options(view, legal)
-                                 if play_key(b.cards) != base]
+    options = bury_choices(view, legal, default.cards)
     if len(options) < 2:
         return None
     values = [_finish(rnd, Bury(seat, cards), seat, seed, side, model) for cards in options]
