@@ -435,6 +435,17 @@ def test_the_trainer_refuses_a_bad_model_file_or_margin(tmp_path: Path) -> None:
                          capture_output=True, text=True)
     assert out.returncode == 2 and "--lead-margin" in out.stderr
     assert not (tmp_path / "m.json").exists()
+    out = subprocess.run([sys.executable, str(script), "fit", str(tmp_path / "x.npz"),
+                          "--out", str(tmp_path / "m.json"), "--bury-margin", "-0.1"],
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and "--bury-margin" in out.stderr and "-0.1" in out.stderr
+    assert not (tmp_path / "m.json").exists()
+    for kinds in ("bid", "lead,kitty", ","):
+        out = subprocess.run([sys.executable, str(script), "collect", "--kinds", kinds,
+                              "--out", str(tmp_path / "x.npz")], capture_output=True, text=True)
+        assert out.returncode == 2 and "--kinds" in out.stderr and "lead, follow, bury" in (
+            out.stderr) and "Traceback" not in out.stderr
+        assert not (tmp_path / "x.npz").exists()
 
 
 # -- training data --------------------------------------------------------------------
