@@ -4,7 +4,8 @@
 --time-budget S] [--curve B1,B2,B3,B4] [--plot FILE] [--json FILE] [--workers N] [--seed S]
 [--infer KEEP,PLAYS | --refine STEPS,KEEP] [--solo] [--z Z] [--race R|off]
 [--log FILE [--report [--against FILE]]] [--phases P,P] [--base learned|heuristic]
-[--prior W] [--model FILE] [--margins LEAD,FOLLOW] [--no-bury] [--rollouts heuristic|learned]
+[--prior W] [--model FILE] [--margins LEAD,FOLLOW] [--no-bury] [--no-grab] [--set-dealer]
+[--rollouts heuristic|learned]
 [--held-out N [--reference R] | --truth N]
 [--plays-only] [--score FILE [--against FILE]]``
 
@@ -33,13 +34,20 @@ heuristic's choice elsewhere. ``--base`` names the player whose choice search ke
 the worlds show a better one (``learned``, the default, or ``heuristic``: the search
 player before the learned player, as in the tractor logs stored before it, which
 ``--report`` reads with ``--base heuristic``; where no model fits the rules the two are
-the same player and their logs match); ``--iterations 1`` plays the base alone (one world never
+the same player but for the first round's bid, and their logs match with ``--no-grab``);
+``--iterations 1`` plays the base alone (one world never
 overrides it). ``--prior W`` and ``--rollouts`` are the search player's ``prior`` and
 ``rollouts``; ``--model FILE`` gives the learned base a model file of
 ``scripts/train_learned.py`` instead of the shipped model, and ``--margins LEAD,FOLLOW`` its
 margins instead of the model's (``--margins 0,0 --no-bury --report`` reads the logs of
 the first shipped model, which had none); ``--no-bury`` leaves the kitty to the heuristic
-(as every model before the kitty forest: ``--no-bury --report`` reads their logs).
+(as every model before the kitty forest: ``--no-bury --report`` reads their logs);
+``--no-grab`` lets the learned base bid for the first round's dealership as the heuristic
+does, instead of at its first chance (every log before that needs it).
+
+Each game is a match's first round, where the rules may give the dealership to the first
+bidder (tractor's ``first_dealer``); ``--set-dealer`` starts each with a dealer set
+instead (the seat of the deal's seed modulo the players), as every later round.
 
 ``--curve`` plays the same deals at several budgets, each a number of worlds per decision
 (``4``: reproducible) or seconds per decision (``0.25s``), and prints the strength against
@@ -87,7 +95,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
-from shengji.engine.rules import Rules
+from shengji.engine.rules import FirstDealer, Rules
 from shengji.game.actions import Action
 from shengji.game.match import Match
 from shengji.game.presets import preset
@@ -152,7 +160,8 @@ def parse_budget(text: str, seconds: float) -> Budget:
 
 @dataclass(frozen=True)
 class Setting:
-    """How the search players of a game are set up (:class:`SearchPlayer`'s options)."""
+    """How the search players of a game are set up (:class:`SearchPlayer`'s options), and
+    whether its dealer is set."""
 
     infer: PlayReading | None = None
     z: float = Z
@@ -164,6 +173,10 @@ class Setting:
     model_file: str = ""
     margins: tuple[float, float] | None = None
     bury: bool = True
+    grab: bool = True
+    set_dealer: bool = False
+    """Games start with a dealer set (the seat of the deal's seed modulo the players), as
+    every round after a match's first: no bid for the first round's dealership."""
 
     def model(self, rules: Rules) -> PlayModel | None:
         """The learned base's model where one fits ``rules``: the ``model_file``'s (read
@@ -190,7 +203,8 @@ class Setting:
         return SearchPlayer(seed, iterations=budget.iterations, time_budget=budget.seconds,
                             max_worlds=_NO_CAP, infer=self.infer, z=self.z, race=self.race,
                             phases=self.phases, learned=self.learned, prior=self.prior,
-                            rollouts=self.rollouts, model=self.model(rules))
+                            rollouts=self.rollouts, model=self.model(rules),
+                            grab=self.grab)
 
     def key(self, rules: Rules) -> dict[str, object]:
         """What a ``--log`` line records of the setting beyond the budget, seed and ``z``
@@ -209,6 +223,10 @@ class Setting:
                 key["bury"] = model.bury_margin
         if self.rollouts != "heuristic":
             key["rollouts"] = self.rollouts
+        if self.set_dealer:
+            key["set_dealer"] = True
+        elif self.learned and self.grab and rules.first_dealer != FirstDealer.RANDOM:
+            key["grab"] = True  # (logs without: the base bid as the heuristic does)
         return key
 
 
@@ -222,7 +240,8 @@ def _game(rules: Rules, seed: int, budget: Budget, setting: Setting, search_seat
     players: list[HeuristicPlayer | SearchPlayer] = [
         setting.player(seed * 10 + s, budget, rules) if s in search_seats
         else HeuristicPlayer(seed * 10 + s) for s in range(rules.players)]
-    match = Match(rules, seed=seed, max_rounds=1)
+    dealer = seed % rules.players if setting.set_dealer else None
+    match = Match(rules, seed=seed, max_rounds=1, dealer=dealer)
     while not match.is_over:
         seat = match.to_move
         assert seat is not None
@@ -393,10 +412,11 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
             keep(deal, _job(job))
     results = [done[d] for d in range(deals) if d in done]
     if not results:
-        hint = ("; a log from before the learned player needs --base heuristic, one of "
-                "a model without a kitty forest --no-bury, one of the first shipped model "
-                "(no margins) --margins 0,0 --no-bury"
-                if key.get("base") == "learned" else "")
+        hint = ("; a log from before the learned player needs --base heuristic, one from "
+                "before its first-round bid --no-grab, one of a model without a kitty "
+                "forest --no-bury --no-grab, one of the first shipped model (no margins) "
+                "--margins 0,0 --no-bury --no-grab"
+                if key.get("base") == "learned" or "grab" in key else "")
         raise ValueError(f"{log} holds none of these deals ({key}){hint}")
     levels = [r[0] for r in results]
     times = sorted(t for r in results for t in r[1])
@@ -779,6 +799,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-bury", action="store_true",
                         help="games: the learned base buries as the heuristic (to --report "
                         "logs made before the model's kitty forest)")
+    parser.add_argument("--no-grab", action="store_true",
+                        help="games: the learned base bids for the first round's dealership "
+                        "as the heuristic (to --report logs made before it bid at once)")
+    parser.add_argument("--set-dealer", action="store_true",
+                        help="games start with a dealer set, as every round after the "
+                        "first: no bid for the dealership")
     parser.add_argument("--rollouts", default="heuristic", choices=ROLLOUTS,
                         help="games: who finishes the rounds of the worlds (learned: learned "
                         "players on the searching side)")
@@ -893,7 +919,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.refine:
         key["refine"] = args.refine
     setting = Setting(infer, args.z, race, tuple(phases), args.base == "learned", args.prior,
-                      args.rollouts, args.model, margins, not args.no_bury)
+                      args.rollouts, args.model, margins, not args.no_bury, not args.no_grab,
+                      args.set_dealer)
     figures = []
     for budget in budgets:
         try:

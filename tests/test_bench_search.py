@@ -33,14 +33,28 @@ def _bench() -> ModuleType:
 def test_one_world_search_is_the_heuristic_so_every_deal_scores_zero(solo: bool) -> None:
     # one world never overrides the heuristic's choice: the games with and without search
     # are the same games only if each seat's players are seeded alike, as the figure needs
+    # (without a model the learned base is the heuristic, but for the first round's bid)
     bench = _bench()
     rules = preset("da-bai-fen")
     for deal in range(2):
         figure, times, overrides = bench.play_deal(rules, 7 + deal, bench.Budget(1, 1.0),
-                                                   solo=solo)
+                                                   bench.Setting(grab=False), solo=solo)
         assert figure == 0.0
         assert overrides == 0
         assert times  # search was asked
+
+
+def test_games_with_a_dealer_set_have_no_bid_for_the_dealership() -> None:
+    # the learned base without a model differs from the heuristic only in the first
+    # round's bid for the dealership: with the dealer set, one world scores zero again
+    bench = _bench()
+    rules = preset("da-bai-fen")
+    grabbed = [bench.play_deal(rules, 7 + deal, bench.Budget(1, 1.0))[0] for deal in range(6)]
+    assert any(figure != 0.0 for figure in grabbed)
+    for deal in range(6):
+        figure, _, _ = bench.play_deal(rules, 7 + deal, bench.Budget(1, 1.0),
+                                       bench.Setting(set_dealer=True))
+        assert figure == 0.0
 
 
 def test_solo_and_two_game_figures_differ_when_search_overrides() -> None:
@@ -94,11 +108,17 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
     # the models without them)
     model = shipped_model("tractor")
     assert model.bury is not None
-    named = {"base": "learned", "margins": [0.07, 0.02], "bury": model.bury_margin}
+    named = {"base": "learned", "margins": [0.07, 0.02], "bury": model.bury_margin,
+             "grab": True}
     assert bench.Setting().key(preset("tractor")) == {**named, "prior": 1.0}
     assert bench.Setting(prior=0.0).key(preset("tractor")) == named
     assert "bury" not in bench.Setting(bury=False).key(preset("tractor"))
-    assert bench.Setting().key(preset("da-bai-fen")) == {}
+    # ... and whether it bids at once for the first round's dealership (where the first
+    # bidder deals, and the games do not start with a dealer set)
+    assert "grab" not in bench.Setting(grab=False).key(preset("tractor"))
+    assert bench.Setting().key(preset("da-bai-fen")) == {"grab": True}
+    assert bench.Setting().key(preset("hundred")) == {}
+    assert bench.Setting(set_dealer=True).key(preset("da-bai-fen")) == {"set_dealer": True}
     assert bench.Setting(learned=False).key(preset("tractor")) == {}
 
 
@@ -107,11 +127,16 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
     ("tractor-32w-seed7-compiled", "1000", "32", "7", ["--base", "heuristic"],
      "+0.318 ± 0.032 levels per deal over 1000 duplicate deals", "needs --base heuristic"),
     # the README's figure of the learned player before its model had margins
-    ("tractor-learned-1w-seed7-compiled", "200", "1", "7", ["--margins", "0,0", "--no-bury"],
-     "+0.405 ± 0.066 levels per deal over 200 duplicate deals", "--margins 0,0 --no-bury"),
+    ("tractor-learned-1w-seed7-compiled", "200", "1", "7",
+     ["--margins", "0,0", "--no-bury", "--no-grab"],
+     "+0.405 ± 0.066 levels per deal over 200 duplicate deals",
+     "--margins 0,0 --no-bury --no-grab"),
     # ... and with margins, before the kitty forest
-    ("tractor-learned-margins-1w-seed13-compiled", "1000", "1", "13", ["--no-bury"],
-     "+0.420 ± 0.027 levels per deal over 1000 duplicate deals", "--no-bury"),
+    ("tractor-learned-margins-1w-seed13-compiled", "1000", "1", "13", ["--no-bury", "--no-grab"],
+     "+0.420 ± 0.027 levels per deal over 1000 duplicate deals", "--no-bury --no-grab"),
+    # ... and with the kitty forest, before the first round's bid at once
+    ("tractor-learned-kitty-1w-seed13-compiled", "1000", "1", "13", ["--no-grab"],
+     "+0.429 ± 0.029 levels per deal over 1000 duplicate deals", "--no-grab"),
 ])
 def test_a_stored_log_of_an_earlier_player_reports_with_the_flags_that_name_it(
         stored: str, deals: str, worlds: str, seed: str, fix: list[str], figure: str,

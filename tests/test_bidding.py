@@ -16,7 +16,7 @@ from typing import ClassVar
 import pytest
 
 from flow_helpers import deal, pass_round, stacked
-from shengji.engine.bidding import Bidding, BidError, Declaration
+from shengji.engine.bidding import Bidding, BidError, Declaration, takes_dealer
 from shengji.engine.cards import Card, Rank, Suit, parse_cards
 from shengji.engine.rules import Rules
 from shengji.game.actions import (
@@ -407,6 +407,15 @@ def test_first_joker_pair_becomes_dealer() -> None:
     deal(rnd)
     pass_round(rnd)
     assert rnd.trump is not None and rnd.trump.suit is None and rnd.dealer == 1
+
+
+@pytest.mark.parametrize(("how", "taken_by"), [
+    ("first-bidder", {"2S", "2S 2S", "SJ SJ"}), ("first-pair", {"2S 2S", "SJ SJ"}),
+    ("first-joker-pair", {"SJ SJ"}), ("random", set())])
+def test_which_bids_take_the_first_rounds_dealership(how: str, taken_by: set[str]) -> None:
+    rules = Rules(first_dealer=how)
+    for shown in ("2S", "2S 2S", "SJ SJ"):
+        assert takes_dealer(rules, parse_cards(shown)) == (shown in taken_by)
 
 
 def test_random_first_dealer_is_fixed_before_the_deal() -> None:

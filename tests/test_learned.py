@@ -17,13 +17,16 @@ from pathlib import Path
 
 import pytest
 
-from flow_helpers import positions, swap_hidden
+from flow_helpers import positions, stacked, swap_hidden
+from shengji.engine.cards import parse_cards
 from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import LegalLeads
 from shengji.engine.rules import Rules
-from shengji.game.actions import Bury, Play
+from shengji.game.actions import Bid, Bury, Draw, Pass, Play
+from shengji.game.legal import Legal
 from shengji.game.presets import preset
 from shengji.game.round import Phase, Round
+from shengji.game.view import SeatView
 from shengji.players import HeuristicPlayer, LearnedPlayer, make_player
 from shengji.players.features import (
     BURY_FEATURES,
@@ -326,14 +329,56 @@ def test_a_margin_outside_zero_to_one_is_refused(margins: tuple[float, float]) -
 
 @pytest.mark.parametrize("name", ["da-bai-fen", "tractor-6", "hundred"])
 def test_without_a_model_for_the_rules_it_plays_as_the_heuristic(name: str) -> None:
+    # (but for the first round's bid for the dealership: the Hundred's dealer is drawn by
+    # lot, the others' is the first bidder)
     rules = preset(name)
     assert model_for(rules) is None or name == "tractor"
+    grab = rules.first_dealer == "random"
     for seed in range(2):
-        one = play_round(Round(rules, seed=seed), [LearnedPlayer(s) for s in range(
+        one = play_round(Round(rules, seed=seed), [LearnedPlayer(s, grab=grab) for s in range(
             rules.players)])
         two = play_round(Round(rules, seed=seed), [HeuristicPlayer(s) for s in range(
             rules.players)])
         assert one.history == two.history
+
+
+def first_bid_chance(rnd: Round, seat: int) -> tuple[SeatView, Legal]:
+    """Deal (heuristic players) until ``seat`` may bid: its view and legal actions then."""
+    heuristic = HeuristicPlayer(0)
+    while rnd.phase in (Phase.DEAL, Phase.BID):
+        mover = rnd.to_move
+        assert mover is not None
+        legal = rnd.legal(mover)
+        if mover == seat and any(isinstance(a, Bid) for a in legal):
+            return rnd.view(seat), legal
+        rnd.apply(decide(rnd, mover, heuristic))
+    raise AssertionError(f"seat {seat} never could bid")
+
+
+def test_where_the_first_bidder_deals_it_bids_at_its_first_chance() -> None:
+    # seat 1 draws a lone 2 first: too weak a trump holding for the heuristic, which draws
+    # on; the learned player bids it at once, since it makes it the dealer
+    view, legal = first_bid_chance(stacked(Rules(), {1: "2S"}, dealer=None), 1)
+    assert LearnedPlayer(1).act(view, legal) == Bid(1, parse_cards("2S"))
+    waits = HeuristicPlayer(1).act(view, legal)
+    assert isinstance(waits, Draw | Pass)
+    assert LearnedPlayer(1, grab=False).act(view, legal) == waits
+    assert SearchPlayer(1, iterations=1, grab=False).base.act(view, legal) == waits
+
+
+def test_where_the_first_pair_deals_it_bids_the_first_pair_it_holds() -> None:
+    rnd = stacked(Rules(first_dealer="first-pair"), {1: "2S 2S"}, dealer=None)
+    view, legal = first_bid_chance(rnd, 1)  # one 2S: a single does not take the dealership
+    assert LearnedPlayer(1).act(view, legal) == HeuristicPlayer(1).act(view, legal)
+    rnd.apply(Draw(1))
+    view, legal = first_bid_chance(rnd, 1)
+    assert LearnedPlayer(1).act(view, legal) == Bid(1, parse_cards("2S 2S"))
+
+
+def test_once_a_dealer_is_set_it_bids_as_the_heuristic() -> None:
+    rnd = stacked(Rules(), {1: "2S"}, dealer=3)
+    view, legal = first_bid_chance(rnd, 1)
+    assert LearnedPlayer(1).act(view, legal) == HeuristicPlayer(1).act(view, legal)
 
 
 @pytest.mark.parametrize("name", ["tractor", "finding-friends", "hundred"])

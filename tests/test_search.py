@@ -182,9 +182,10 @@ def test_bids_are_searched_when_a_bid_may_be_made() -> None:
 
 
 def test_phases_limit_search_to_the_phases_named() -> None:
-    """``phases=(Phase.PLAY,)``: bids are the heuristic's, unsearched; plays are searched."""
+    """``phases=(Phase.PLAY,)``: bids are the base player's, unsearched; plays are
+    searched."""
     rnd = Round(preset("tractor"), seed=3, track_undo=False)
-    heuristic = HeuristicPlayer(1)
+    base = LearnedPlayer(1)
     player = SearchPlayer(1, iterations=3, phases=(Phase.PLAY,))
     assert player.phases == {Phase.PLAY}
     asked = searched_plays = 0
@@ -196,9 +197,9 @@ def test_phases_limit_search_to_the_phases_named() -> None:
             action = player.act(view, legal)
             if rnd.phase == Phase.PLAY:
                 searched_plays += player.last is not None
-            else:  # a bid or the kitty: the heuristic's choice, no search
+            else:  # a bid or the kitty: the base's choice, no search
                 asked += 1
-                assert player.last is None and action == heuristic.act(view, legal)
+                assert player.last is None and action == base.act(view, legal)
             rnd.apply(action)
             continue
         rnd.apply(HeuristicPlayer(seat).act(view, legal))

@@ -40,7 +40,7 @@ from shengji.engine.cards import (
     parse_cards,
 )
 from shengji.engine.reasons import Param, Reason
-from shengji.engine.rules import JokerBids, Partnership, Rules
+from shengji.engine.rules import FirstDealer, JokerBids, Partnership, Rules
 
 _Why = tuple[str, dict[str, Param]]
 """A refusal's reason key and parameters, before its text is rendered."""
@@ -336,6 +336,17 @@ class Bidding:
             self._options.clear()
         self._options[key] = tuple(result)
         return result
+
+
+def takes_dealer(rules: Rules, cards: Sequence[Card]) -> bool:
+    """Whether a bid showing ``cards``, made while no dealer is set (the first round,
+    during the deal or the bidding after it), makes its bidder the dealer
+    (``first_dealer``: any bid, a pair or more, a pair of jokers; never when the first
+    dealer is drawn by lot)."""
+    how = rules.first_dealer
+    return (how == FirstDealer.FIRST_BIDDER
+            or (how == FirstDealer.FIRST_PAIR and len(cards) >= 2)
+            or (how == FirstDealer.FIRST_JOKER_PAIR and cards[0].is_joker))
 
 
 _SHOWN: Final[dict[tuple[int, Card, int], Bid]] = {}

@@ -35,7 +35,7 @@ from itertools import combinations
 from random import Random
 from typing import TYPE_CHECKING, Final, TypeVar, cast
 
-from shengji.engine.bidding import Bidding
+from shengji.engine.bidding import Bidding, takes_dealer
 from shengji.engine.cards import (
     ALL_CARDS,
     Card,
@@ -833,12 +833,9 @@ class Round:
     def _bid(self, action: Bid) -> None:
         self.bidding.bid(action.seat, action.cards)
         self._shows = None
-        if self.dealer is None and self.phase in (Phase.DEAL, Phase.BID):
-            how = self.rules.first_dealer
-            if (how == FirstDealer.FIRST_BIDDER
-                    or (how == FirstDealer.FIRST_PAIR and len(action.cards) >= 2)
-                    or (how == FirstDealer.FIRST_JOKER_PAIR and action.cards[0].is_joker)):
-                self.dealer = action.seat
+        if (self.dealer is None and self.phase in (Phase.DEAL, Phase.BID)
+                and takes_dealer(self.rules, action.cards)):
+            self.dealer = action.seat
         if self.phase == Phase.OVERBID:
             self._set_trump()
             assert self.kitty_owner is not None

@@ -195,14 +195,8 @@ class HeuristicPlayer:
         fallback: Action = _draw_action(me) if can_draw else _pass_action(me)
         if not bids:
             return fallback
-        best: tuple[float, Bid] | None = None
-        for bid in bids:
-            strength = tally.bid_strength(bid)
-            if best is None or strength > best[0]:
-                best = (strength, bid)
-        assert best is not None
-        strength, bid = best
-        return bid if strength >= need else fallback
+        bid = strongest_bid(hand, bids)
+        return bid if tally.bid_strength(bid) >= need else fallback
 
     def expose(self, view: SeatView) -> Action:
         """Before the dealer names trump: the dealer's partner shows its longest suit (its
@@ -958,6 +952,19 @@ class _HandTally:
             if strength > best:
                 best = strength
         return best
+
+
+def strongest_bid(hand: tuple[Card, ...], bids: Sequence[Bid]) -> Bid:
+    """The first of ``bids`` (not empty) that makes the strongest trump holding of
+    ``hand``: most cards of the suit shown and of trump ranks and jokers."""
+    tally = _HandTally(hand)
+    best = bids[0]
+    top = tally.bid_strength(best)
+    for bid in bids[1:]:
+        strength = tally.bid_strength(bid)
+        if strength > top:
+            best, top = bid, strength
+    return best
 
 
 def _suit_strength(cards: Sequence[Card], suit: Suit) -> tuple[int, int]:

@@ -11,7 +11,9 @@ expects a gain above the model's *margin* for leads or for follows, else the heu
 choice. Where the model has a forest for the kitty, it buries likewise: it lists the
 buries of :func:`~shengji.players.options.bury_options`, describes each by the hand it
 keeps (:func:`~shengji.players.features.bury_rows`) and buries the one the model values
-most, where that beats the heuristic's bury by the bury margin. Everything else (bids,
+most, where that beats the heuristic's bury by the bury margin. In a first round whose
+dealer is the first to bid (``first_dealer``), it bids at its first chance to become the
+dealer (with ``grab=False`` it waits, as the heuristic does). Everything else (other bids,
 friend calls, trump naming) it does as the heuristic does. The margins keep the player
 from leaving a sound choice for a gain within the model's error (their values were chosen
 by duplicate deals, README).
@@ -26,8 +28,8 @@ heuristic's choice from the rows (for the kitty, the heuristic's bury is a row t
 gain 0, and the player compares each bury's value with its value). It therefore reads
 only the seat's view, as any player does. The models that ship are listed in
 :data:`MODELS`; a model serves rules with its number of players, decks and kind of
-partnership (:meth:`PlayModel.fits`), and where none fits the player plays exactly as
-the heuristic.
+partnership (:meth:`PlayModel.fits`), and where none fits the player plays as the
+heuristic, but for the first round's bid.
 """
 
 from __future__ import annotations
@@ -38,11 +40,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Final
 
+from shengji.engine.bidding import takes_dealer
 from shengji.engine.cards import Card
 from shengji.engine.rules import Rules
-from shengji.game.actions import Action, Bury, Play, made_play
+from shengji.game.actions import Action, Bid, Bury, Play, made_play
 from shengji.game.files import write_bytes_atomic, write_text_atomic
 from shengji.game.legal import Legal
+from shengji.game.round import Phase
 from shengji.game.view import SeatView
 from shengji.players.features import (
     BURY_FEATURES,
@@ -52,13 +56,15 @@ from shengji.players.features import (
     option_rows,
 )
 from shengji.players.forest import Forest
-from shengji.players.heuristic import HeuristicPlayer
+from shengji.players.heuristic import HeuristicPlayer, strongest_bid
 from shengji.players.memory import Memory
 from shengji.players.options import bury_choices, play_key
 
 FORMAT: Final = "shengji-play-model"
 """The ``format`` field of a model file."""
 MODELS: Final = ("tractor",)
+_GRAB_PHASES: Final = (Phase.DEAL, Phase.BID)
+"""The phases in which a bid can make its bidder the first round's dealer."""
 """The models that ship with the package (``players/models/NAME.json.gz``)."""
 
 
@@ -218,9 +224,12 @@ class LearnedPlayer(HeuristicPlayer):
     default the shipped model that fits the round's rules; the heuristic's choice where
     none does)."""
 
-    def __init__(self, seed: int | None = None, *, model: PlayModel | None = None) -> None:
+    def __init__(self, seed: int | None = None, *, model: PlayModel | None = None,
+                 grab: bool = True) -> None:
         super().__init__(seed)
         self.model = model
+        self.grab = grab
+        """Whether it bids at its first chance where that bid makes it the dealer."""
         self._rules: Rules | None = None
         self._fitted: PlayModel | None = None
 
@@ -237,6 +246,17 @@ class LearnedPlayer(HeuristicPlayer):
     def _play(self, view: SeatView, legal: Legal) -> Action:
         valued = self.valued(view, legal)
         return valued[0][0] if valued else super()._play(view, legal)
+
+    def bid(self, view: SeatView, legal: Legal) -> Action:
+        """Where a bid would make this seat the first round's dealer (the rules'
+        ``first_dealer``), the strongest such bid at once: the dealership is worth more
+        than a better trump suit (README); else the heuristic's bid."""
+        if self.grab and view.dealer is None and view.phase in _GRAB_PHASES:
+            grabs = [a for a in legal if isinstance(a, Bid) and takes_dealer(view.rules,
+                                                                              a.cards)]
+            if grabs:
+                return strongest_bid(view.hand, grabs)
+        return super().bid(view, legal)
 
     def bury(self, view: SeatView, legal: Legal) -> Action:
         """The bury the model values most where it beats the heuristic's by the model's

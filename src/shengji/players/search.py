@@ -116,7 +116,9 @@ class SearchPlayer:
     (``False``: the heuristic), playing ``model`` (default: the shipped model that fits the
     rules); where its model fits, its best plays are the candidates of a lead or a follow
     and ``prior`` weighs its values into the override rule (:func:`choose`'s ``shift``);
-    ``rollouts``: one of :data:`ROLLOUTS` (learned rollouts play the shipped model).
+    ``rollouts``: one of :data:`ROLLOUTS` (learned rollouts play the shipped model);
+    ``grab``: the learned base bids at its first chance to become the first round's
+    dealer (:class:`~shengji.players.learned.LearnedPlayer`'s ``grab``).
     """
 
     def __init__(self, seed: int | None = None, *, time_budget: float = 1.0,
@@ -124,7 +126,8 @@ class SearchPlayer:
                  candidates: int = 5, z: float = Z, race: float | None = RACE,
                  workers: int = 1, infer: PlayReading | None = None,
                  phases: Iterable[Phase] = (), learned: bool = True, prior: float = PRIOR,
-                 rollouts: str = "heuristic", model: PlayModel | None = None) -> None:
+                 rollouts: str = "heuristic", model: PlayModel | None = None,
+                 grab: bool = True) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
         if max_worlds < 1:
@@ -154,8 +157,8 @@ class SearchPlayer:
         self.learned = learned
         self.prior = prior
         self.rollouts = rollouts
-        self.base: HeuristicPlayer = (LearnedPlayer(self.seed, model=model) if learned
-                                      else HeuristicPlayer(self.seed))
+        self.base: HeuristicPlayer = (LearnedPlayer(self.seed, model=model, grab=grab)
+                                      if learned else HeuristicPlayer(self.seed))
         """The player whose choice is the default: the learned player (where a model
         fits the rules; else it plays as the heuristic), or with ``learned=False`` the
         heuristic."""
