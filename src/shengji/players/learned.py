@@ -63,9 +63,9 @@ from shengji.players.options import bury_choices, play_key
 FORMAT: Final = "shengji-play-model"
 """The ``format`` field of a model file."""
 MODELS: Final = ("tractor",)
+"""The models that ship with the package (``players/models/NAME.json.gz``)."""
 _GRAB_PHASES: Final = (Phase.DEAL, Phase.BID)
 """The phases in which a bid can make its bidder the first round's dealer."""
-"""The models that ship with the package (``players/models/NAME.json.gz``)."""
 
 
 def check_margins(*margins: float) -> None:

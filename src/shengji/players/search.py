@@ -4,7 +4,8 @@ At each decision worth searching, the player
 
 1. lists a few **candidate** actions: its *base* player's choice (the *default*: the
    :class:`~shengji.players.learned.LearnedPlayer`'s, which is the heuristic's where no
-   model fits the rules; with ``learned=False`` the heuristic's) and a handful of
+   model fits the rules but for the first round's bid for the dealership; with
+   ``learned=False`` the heuristic's) and a handful of
    sensible alternatives: at a lead or a follow where a model fits, the model's next
    best plays; elsewhere those of :func:`candidates`: for a lead, the
    highest and the lowest unit of each suit held; for a follow, the cheapest play,
@@ -159,9 +160,9 @@ class SearchPlayer:
         self.rollouts = rollouts
         self.base: HeuristicPlayer = (LearnedPlayer(self.seed, model=model, grab=grab)
                                       if learned else HeuristicPlayer(self.seed))
-        """The player whose choice is the default: the learned player (where a model
-        fits the rules; else it plays as the heuristic), or with ``learned=False`` the
-        heuristic."""
+        """The player whose choice is the default: the learned player (where no model
+        fits the rules it plays as the heuristic, but for the first round's bid), or with
+        ``learned=False`` the heuristic."""
         self.last: SearchStats | None = None
         """Figures of the last searched decision (for benchmarks and tests)."""
         self._pool: ProcessPoolExecutor | None = None
