@@ -60,13 +60,12 @@ import numpy as np
 
 from shengji.engine.rules import Rules
 from shengji.game.presets import preset
-from shengji.players.features import BURY_FEATURES, FOLLOW_FEATURES, LEAD_FEATURES
+from shengji.players.features import FEATURES
 from shengji.players.forest import Forest
 from shengji.players.learned import PlayModel, check_margins, read_model_file
 from shengji.players.training import KINDS, collect
 
 _JOB: dict[str, Any] = {}
-FEATURES = {"lead": LEAD_FEATURES, "follow": FOLLOW_FEATURES, "bury": BURY_FEATURES}
 
 
 def _init(rules: Rules, seed: int, model_path: str, kinds: list[str]) -> None:

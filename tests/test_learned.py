@@ -30,6 +30,7 @@ from shengji.game.view import SeatView
 from shengji.players import HeuristicPlayer, LearnedPlayer, make_player
 from shengji.players.features import (
     BURY_FEATURES,
+    FEATURES,
     FOLLOW_FEATURES,
     LEAD_FEATURES,
     bury_rows,
@@ -501,8 +502,7 @@ def test_training_samples_value_every_option_against_the_heuristics_choice() -> 
     samples = list(collect(rules, 3, range(2)))
     assert len(samples) > 50 and {s.kind for s in samples} == {"lead", "follow", "bury"}
     for sample in samples:
-        width = len({"lead": LEAD_FEATURES, "follow": FOLLOW_FEATURES,
-                     "bury": BURY_FEATURES}[sample.kind])
+        width = len(FEATURES[sample.kind])
         assert len(sample.rows) == len(sample.gains) >= 1
         assert all(len(r) == width for r in sample.rows)
     assert any(g != 0 for s in samples for g in s.gains)

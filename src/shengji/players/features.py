@@ -107,6 +107,8 @@ BURY_FEATURES: Final = (
     "doubletons",            # plain suits of two cards left
 )
 """The columns of a bury's row."""
+FEATURES: Final = {"lead": LEAD_FEATURES, "follow": FOLLOW_FEATURES, "bury": BURY_FEATURES}
+"""The columns of each kind of decision's rows (the kinds a model's forests serve)."""
 
 
 class Rows:
@@ -302,5 +304,5 @@ def _height(unit: Unit, trump: Trump) -> float:
     return unit.top / (size - 1) if size > 1 else 1.0
 
 
-__all__ = ["BURY_FEATURES", "FOLLOW_FEATURES", "LEAD_FEATURES", "Rows", "bury_rows",
+__all__ = ["BURY_FEATURES", "FEATURES", "FOLLOW_FEATURES", "LEAD_FEATURES", "Rows", "bury_rows",
            "follow_rows", "lead_rows", "option_rows"]

@@ -25,7 +25,7 @@ from shengji.engine.cards import Card
 from shengji.engine.rules import Partnership, Rules
 from shengji.game.actions import Bury, Play, made_play
 from shengji.game.round import Phase, Round
-from shengji.players.features import bury_rows, option_rows
+from shengji.players.features import FEATURES, bury_rows, option_rows
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.learned import LearnedPlayer, PlayModel
 from shengji.players.memory import Memory
@@ -49,8 +49,8 @@ def round_seed(seed: int, number: int) -> int:
     return (seed * 1_000_003 + number * 7_919 + 17) % (2**48)
 
 
-KINDS: Final = ("lead", "follow", "bury")
-"""The kinds of decision a sample may be."""
+KINDS: Final = tuple(FEATURES)
+"""The kinds of decision a sample may be: ``lead``, ``follow`` and ``bury``."""
 
 
 def collect(rules: Rules, seed: int, rounds: Iterable[int], model: PlayModel | None = None,
