@@ -14,7 +14,7 @@ the even seats and the heuristic in the odd ones, then with the players moved on
 round. The figure of a deal is the levels gained per seat by the search seats minus those
 gained by the heuristic seats, averaged over its two games; deals are the independent
 samples of the 95% confidence interval. Decision times are those of searched decisions
-(the search player answers bids, exposes and forced moves as the heuristic does).
+(the search player answers exposes and forced moves as its base player does, unsearched).
 
 ``--solo`` plays each deal once with the heuristic in every seat and once per seat with
 the search player in that seat alone; a deal's figure is the levels a seat gains with

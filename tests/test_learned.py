@@ -376,6 +376,14 @@ def test_where_the_first_pair_deals_it_bids_the_first_pair_it_holds() -> None:
     assert LearnedPlayer(1).act(view, legal) == Bid(1, parse_cards("2S 2S"))
 
 
+def test_where_the_first_joker_pair_deals_it_shows_its_jokers_at_once() -> None:
+    # two small jokers: too weak a holding for the heuristic, which draws on
+    rnd = stacked(Rules(first_dealer="first-joker-pair"), {1: "SJ SJ"}, dealer=None)
+    view, legal = first_bid_chance(rnd, 1)
+    assert LearnedPlayer(1).act(view, legal) == Bid(1, parse_cards("SJ SJ"))
+    assert isinstance(HeuristicPlayer(1).act(view, legal), Draw | Pass)
+
+
 def test_once_a_dealer_is_set_it_bids_as_the_heuristic() -> None:
     rnd = stacked(Rules(), {1: "2S"}, dealer=3)
     view, legal = first_bid_chance(rnd, 1)

@@ -20,7 +20,8 @@ PLAYER_KINDS = {
     "random": "a uniformly random legal action",
     "heuristic": "rule-based play with card memory",
     "heuristic-nomem": "the heuristic player without card memory (a baseline)",
-    "learned": "the heuristic with leads and follows chosen by a learned model (quick)",
+    "learned": ("the heuristic with leads, follows and the kitty chosen by a learned model, "
+                "bidding at once for the first round's dealership (quick)"),
     "search": "determinized Monte-Carlo search: up to 32 sampled deals or 1 s per decision",
 }
 

@@ -220,9 +220,10 @@ def model_for(rules: Rules) -> PlayModel | None:
 
 
 class LearnedPlayer(HeuristicPlayer):
-    """The heuristic player with leads and follows chosen by a :class:`PlayModel` (by
-    default the shipped model that fits the round's rules; the heuristic's choice where
-    none does)."""
+    """The heuristic player with leads, follows and (where the model has a kitty forest)
+    buries chosen by a :class:`PlayModel` (by default the shipped model that fits the
+    round's rules; the heuristic's choice where none does), and, with ``grab``, the
+    first round's bid for the dealership made at once."""
 
     def __init__(self, seed: int | None = None, *, model: PlayModel | None = None,
                  grab: bool = True) -> None:

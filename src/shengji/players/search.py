@@ -49,7 +49,7 @@ player's seed, the seat and the position). Without it, the search stops at
 worlds used depend on the machine's speed. ``workers`` > 1 runs
 the worlds root-parallel in that many processes (each gets a contiguous share).
 
-Where search is not worth it the player acts as the heuristic does: drawing when no bid
+Where search is not worth it the player plays its base player's choice: drawing when no bid
 may be made, the Hundred's exposing, showing a hand for a redeal, decisions with one
 candidate, and any position where no consistent world could be sampled.
 """
@@ -388,7 +388,7 @@ def rollout(world: Round, action: Action, seat: int, seed: int,
             rollouts: str = "heuristic") -> float:
     """The value for ``seat`` of playing ``action`` in ``world`` (left unchanged) and
     finishing the round with heuristic players (``rollouts="learned"``: learned players
-    on the seat's side where partnerships are fixed)."""
+    on the seat's side where partnerships are fixed, bidding as the heuristic)."""
     rnd = world.copy()
     rnd.apply(action)
     return round_value(_play_out(rnd, seed, seat, rollouts), seat)
@@ -405,8 +405,8 @@ def _play_out(rnd: Round, seed: int, seat: int, rollouts: str) -> Round:
     """Play ``rnd`` to the end (through :func:`decide`: a seat with one legal action takes
     it without building a view, as the player would)."""
     own = rollouts == "learned" and rnd.rules.partnership == Partnership.FIXED
-    players = [LearnedPlayer(seed + s) if own and s % 2 == seat % 2 else HeuristicPlayer(
-        seed + s) for s in range(rnd.rules.players)]
+    players = [LearnedPlayer(seed + s, grab=False) if own and s % 2 == seat % 2
+               else HeuristicPlayer(seed + s) for s in range(rnd.rules.players)]
     while rnd.phase != Phase.DONE:
         mover = rnd.to_move
         assert mover is not None

@@ -73,8 +73,10 @@ def _learning(rules: Rules, seat: int, side: int, model: PlayModel | None) -> bo
 
 def _players(rules: Rules, seed: int, side: int, model: PlayModel | None
              ) -> list[HeuristicPlayer]:
-    return [LearnedPlayer(seed + s, model=model) if model is not None and _learning(
-        rules, s, side, model) else HeuristicPlayer(seed + s) for s in range(rules.players)]
+    # (bidding as the heuristic, as the shipped model's rounds were played)
+    return [LearnedPlayer(seed + s, model=model, grab=False) if model is not None
+            and _learning(rules, s, side, model) else HeuristicPlayer(seed + s)
+            for s in range(rules.players)]
 
 
 def _round(rules: Rules, seed: int, side: int, model: PlayModel | None,
