@@ -140,6 +140,9 @@ _PLAY: Final = Phase.PLAY
 _FACE_RANKS: Final = tuple(card.rank for card in ALL_CARDS)
 """Each face's rank (``None`` for the jokers), read without a property call per card."""
 _DONE: Final = Phase.DONE
+DEALER_BID_PHASES: Final = (Phase.DEAL, Phase.BID)
+"""The phases in which a bid made while no dealer is set may make its bidder the dealer
+(:func:`~shengji.engine.bidding.takes_dealer`): not a kitty overbid."""
 _OVERBID: Final = Phase.OVERBID
 _BIDDING_AFTER: Final = (Phase.BID, _OVERBID)
 """The phases of bidding after the deal, in turn."""
@@ -833,7 +836,7 @@ class Round:
     def _bid(self, action: Bid) -> None:
         self.bidding.bid(action.seat, action.cards)
         self._shows = None
-        if (self.dealer is None and self.phase in (Phase.DEAL, Phase.BID)
+        if (self.dealer is None and self.phase in DEALER_BID_PHASES
                 and takes_dealer(self.rules, action.cards)):
             self.dealer = action.seat
         if self.phase == Phase.OVERBID:

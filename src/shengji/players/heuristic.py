@@ -195,7 +195,7 @@ class HeuristicPlayer:
         fallback: Action = _draw_action(me) if can_draw else _pass_action(me)
         if not bids:
             return fallback
-        bid = strongest_bid(hand, bids)
+        bid = tally.strongest_bid(bids)
         return bid if tally.bid_strength(bid) >= need else fallback
 
     def expose(self, view: SeatView) -> Action:
@@ -943,6 +943,16 @@ class _HandTally:
         suit_cards = self.suits[card // 13] - self.faces[card]
         return suit_cards + 1.5 * (rank_cards + self.jokers)
 
+    def strongest_bid(self, bids: Sequence[Bid]) -> Bid:
+        """:func:`strongest_bid` for this tally's hand."""
+        best = bids[0]
+        top = self.bid_strength(best)
+        for bid in bids[1:]:
+            strength = self.bid_strength(bid)
+            if strength > top:
+                best, top = bid, strength
+        return best
+
     def strongest(self, hand: tuple[Card, ...]) -> float:
         """The greatest :meth:`strength` of the cards of ``hand`` (this tally's): no bid,
         which shows cards held, is stronger."""
@@ -957,14 +967,7 @@ class _HandTally:
 def strongest_bid(hand: tuple[Card, ...], bids: Sequence[Bid]) -> Bid:
     """The first of ``bids`` (not empty) that makes the strongest trump holding of
     ``hand``: most cards of the suit shown and of trump ranks and jokers."""
-    tally = _HandTally(hand)
-    best = bids[0]
-    top = tally.bid_strength(best)
-    for bid in bids[1:]:
-        strength = tally.bid_strength(bid)
-        if strength > top:
-            best, top = bid, strength
-    return best
+    return _HandTally(hand).strongest_bid(bids)
 
 
 def _suit_strength(cards: Sequence[Card], suit: Suit) -> tuple[int, int]:

@@ -46,7 +46,7 @@ from shengji.engine.rules import Rules
 from shengji.game.actions import Action, Bid, Bury, Play, made_play
 from shengji.game.files import write_bytes_atomic, write_text_atomic
 from shengji.game.legal import Legal
-from shengji.game.round import Phase
+from shengji.game.round import DEALER_BID_PHASES
 from shengji.game.view import SeatView
 from shengji.players.features import (
     BURY_FEATURES,
@@ -64,8 +64,6 @@ FORMAT: Final = "shengji-play-model"
 """The ``format`` field of a model file."""
 MODELS: Final = ("tractor",)
 """The models that ship with the package (``players/models/NAME.json.gz``)."""
-_GRAB_PHASES: Final = (Phase.DEAL, Phase.BID)
-"""The phases in which a bid can make its bidder the first round's dealer."""
 
 
 def check_margins(*margins: float) -> None:
@@ -252,7 +250,7 @@ class LearnedPlayer(HeuristicPlayer):
         """Where a bid would make this seat the first round's dealer (the rules'
         ``first_dealer``), the strongest such bid at once: the dealership is worth more
         than a better trump suit (README); else the heuristic's bid."""
-        if self.grab and view.dealer is None and view.phase in _GRAB_PHASES:
+        if self.grab and view.dealer is None and view.phase in DEALER_BID_PHASES:
             grabs = [a for a in legal if isinstance(a, Bid) and takes_dealer(view.rules,
                                                                               a.cards)]
             if grabs:

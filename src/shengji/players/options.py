@@ -144,11 +144,14 @@ def bury_options(view: SeatView, legal: Legal) -> list[Bury]:
     def cheapest(card: Card) -> tuple[int, float]:
         return (1 if card.points else 0, keep(card))
 
+    def keep_trumps(card: Card) -> float:
+        return keep(card) + 100 * trump.is_trump(card)
+
     def no_trumps(card: Card) -> tuple[int, float]:
-        return (1 if card.points else 0, keep(card) + 100 * trump.is_trump(card))
+        return (1 if card.points else 0, keep_trumps(card))
 
     def points_first(card: Card) -> tuple[int, float]:
-        return (0 if card.points else 1, keep(card) + 100 * trump.is_trump(card))
+        return (0 if card.points else 1, keep_trumps(card))
 
     suits = Counter(trump.suit_of(c) for c in hand if not trump.is_trump(c))
     orders: list[list[Card]] = []
