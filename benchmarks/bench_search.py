@@ -5,7 +5,7 @@
 [--infer KEEP,PLAYS | --refine STEPS,KEEP] [--solo] [--z Z] [--race R|off]
 [--log FILE [--report [--against FILE]]] [--phases P,P] [--base learned|heuristic]
 [--prior W] [--model FILE] [--margins LEAD,FOLLOW] [--no-bury] [--no-grab] [--set-dealer]
-[--rollouts heuristic|learned]
+[--rollouts heuristic|learned] [--endgame N|off]
 [--held-out N [--reference R] | --truth N]
 [--plays-only] [--score FILE [--against FILE]]``
 
@@ -43,7 +43,11 @@ margins instead of the model's (``--margins 0,0 --no-bury --report`` reads the l
 the first shipped model, which had none); ``--no-bury`` leaves the kitty to the heuristic
 (as every model before the kitty forest: ``--no-bury --report`` reads their logs);
 ``--no-grab`` lets the learned base bid for the first round's dealership as the heuristic
-does, instead of at its first chance (every log before that needs it).
+does, instead of at its first chance (every log before that needs it). ``--endgame N``
+is the search player's ``endgame`` (where the learned base's model fits the rules, search
+takes only the leads and follows made with N cards or fewer in hand); ``--endgame off``
+searches every decision as where no model fits (every learned-base log of more than one
+world before the endgame rule needs it).
 
 Each game is a match's first round, where the rules may give the dealership to the first
 bidder (tractor's ``first_dealer``); ``--set-dealer`` starts each with a dealer set
@@ -103,6 +107,7 @@ from shengji.game.round import Phase, Round
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.learned import PlayModel, check_margins, model_for
 from shengji.players.search import (
+    ENDGAME,
     MAX_WORLDS,
     PRIOR,
     RACE,
@@ -177,6 +182,7 @@ class Setting:
     set_dealer: bool = False
     """Games start with a dealer set (the seat of the deal's seed modulo the players), as
     every round after a match's first: no bid for the first round's dealership."""
+    endgame: int | None = ENDGAME
 
     def model(self, rules: Rules) -> PlayModel | None:
         """The learned base's model where one fits ``rules``: the ``model_file``'s (read
@@ -204,7 +210,7 @@ class Setting:
                             max_worlds=_NO_CAP, infer=self.infer, z=self.z, race=self.race,
                             phases=self.phases, learned=self.learned, prior=self.prior,
                             rollouts=self.rollouts, model=self.model(rules),
-                            grab=self.grab)
+                            grab=self.grab, endgame=self.endgame)
 
     def key(self, rules: Rules) -> dict[str, object]:
         """What a ``--log`` line records of the setting beyond the budget, seed and ``z``
@@ -221,6 +227,8 @@ class Setting:
                 key["margins"] = [model.lead_margin, model.follow_margin]
             if model.bury is not None:  # (logs without: models without a kitty forest)
                 key["bury"] = model.bury_margin
+            if self.endgame is not None:  # (logs without: search in every decision)
+                key["endgame"] = self.endgame
         if self.rollouts != "heuristic":
             key["rollouts"] = self.rollouts
         if self.set_dealer:
@@ -383,8 +391,9 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
     the figures are those of the deals the log holds (of the first ``deals``)."""
     key = {**(key or {}), "budget": str(budget), "seed": seed, "solo": solo, "z": setting.z,
            **setting.key(rules)}
-    if budget.iterations == 1:
-        key.pop("prior", None)  # (one world never overrides: the prior cannot act)
+    if budget.iterations == 1:  # (one world never overrides: neither can act)
+        key.pop("prior", None)
+        key.pop("endgame", None)
     race = setting.race
     if race is not None and (budget.iterations is None or budget.iterations > RACE_FROM):
         key["race"] = race  # (where racing can act: older logs of such budgets need --race off)
@@ -412,7 +421,8 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
             keep(deal, _job(job))
     results = [done[d] for d in range(deals) if d in done]
     if not results:
-        hint = ("; a log from before the learned player needs --base heuristic, one from "
+        hint = ("; a log from before the learned player needs --base heuristic, one of "
+                "more than one world from before the endgame rule --endgame off, one from "
                 "before its first-round bid --no-grab, one of a model without a kitty "
                 "forest --no-bury --no-grab, one of the first shipped model (no margins) "
                 "--margins 0,0 --no-bury --no-grab"
@@ -710,6 +720,17 @@ def _race(text: str) -> float | None:
     return race
 
 
+def _endgame(text: str) -> int | None:
+    """The ``--endgame`` value: ``off`` or a number of cards, 1 or more (``ValueError``
+    saying what the flag takes)."""
+    if text == "off":
+        return None
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"--endgame takes a number of cards (1 or more, e.g. {ENDGAME}) or "
+                         f"off, got {text!r}")
+    return int(text)
+
+
 def _reading(infer: str, refine: str) -> PlayReading | None:
     """The worlds' reading of the plays that ``--infer KEEP,PLAYS`` or ``--refine
     STEPS,KEEP`` names (``ValueError`` saying what the flag takes)."""
@@ -808,6 +829,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rollouts", default="heuristic", choices=ROLLOUTS,
                         help="games: who finishes the rounds of the worlds (learned: learned "
                         "players on the searching side)")
+    parser.add_argument("--endgame", default=str(ENDGAME), metavar="N|off",
+                        help="games: where the learned base's model fits, search only the "
+                        "leads and follows made with N cards or fewer in hand (off: every "
+                        f"decision, as before the rule; default {ENDGAME})")
     parser.add_argument("--phases", default="", metavar="P,P",
                         help="games: the phases search plays in (e.g. play; default all: "
                         "bid, call, declare, kitty, play)")
@@ -840,6 +865,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--model {args.model}: {error}")
     try:
         race = _race(args.race)
+        endgame = _endgame(args.endgame)
     except ValueError as error:
         parser.error(str(error))
     if args.score:
@@ -920,7 +946,7 @@ def main(argv: list[str] | None = None) -> int:
         key["refine"] = args.refine
     setting = Setting(infer, args.z, race, tuple(phases), args.base == "learned", args.prior,
                       args.rollouts, args.model, margins, not args.no_bury, not args.no_grab,
-                      args.set_dealer)
+                      args.set_dealer, endgame)
     figures = []
     for budget in budgets:
         try:

@@ -110,8 +110,8 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
     assert model.bury is not None
     named = {"base": "learned", "margins": [0.07, 0.02], "bury": model.bury_margin,
              "grab": True}
-    assert bench.Setting().key(preset("tractor")) == {**named, "prior": 1.0}
-    assert bench.Setting(prior=0.0).key(preset("tractor")) == named
+    assert bench.Setting().key(preset("tractor")) == {**named, "prior": 1.0, "endgame": 8}
+    assert bench.Setting(prior=0.0, endgame=None).key(preset("tractor")) == named
     assert "bury" not in bench.Setting(bury=False).key(preset("tractor"))
     # ... and whether it bids at once for the first round's dealership (where the first
     # bidder deals, and the games do not start with a dealer set)
@@ -137,6 +137,9 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
     # ... and with the kitty forest, before the first round's bid at once
     ("tractor-learned-kitty-1w-seed13-compiled", "1000", "1", "13", ["--no-grab"],
      "+0.429 ± 0.029 levels per deal over 1000 duplicate deals", "--no-grab"),
+    # ... and 32 worlds searching every decision, before the endgame rule
+    ("tractor-learned-grab-32w-seed13-compiled", "1000", "32", "13", ["--endgame", "off"],
+     "+0.476 ± 0.050 levels per deal over 429 duplicate deals", "--endgame off"),
 ])
 def test_a_stored_log_of_an_earlier_player_reports_with_the_flags_that_name_it(
         stored: str, deals: str, worlds: str, seed: str, fix: list[str], figure: str,
@@ -154,7 +157,8 @@ def test_a_stored_log_of_an_earlier_player_reports_with_the_flags_that_name_it(
 
 @pytest.mark.parametrize(("bad", "said"), [
     (["--margins", "0.1"], "two numbers"), (["--margins", "0,1"], "from 0 up to 1"),
-    (["--model", "/no/such.json"], "--model")])
+    (["--model", "/no/such.json"], "--model"), (["--endgame", "0"], "number of cards"),
+    (["--endgame", "all"], "or off, got 'all'")])
 def test_bad_margins_or_model_files_are_refused_in_one_line(bad: list[str], said: str
                                                               ) -> None:
     out = subprocess.run([sys.executable, str(SCRIPT), "--deals", "1", *bad],

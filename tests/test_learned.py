@@ -384,6 +384,32 @@ def test_where_the_first_joker_pair_deals_it_shows_its_jokers_at_once() -> None:
     assert isinstance(HeuristicPlayer(1).act(view, legal), Draw | Pass)
 
 
+def test_the_bid_for_the_dealership_reads_only_the_seats_view() -> None:
+    """At each chance to bid while no dealer is set, the learned player's choice is the
+    same with the pack still to deal (which it cannot see) in another order."""
+    compared = grabs = 0
+    heuristic = HeuristicPlayer(0)
+    for seed in range(6):
+        rnd = Round(Rules(), seed=seed, track_undo=False)
+        while rnd.phase in (Phase.DEAL, Phase.BID):
+            mover = rnd.to_move
+            assert mover is not None
+            view, legal = rnd.view(mover), rnd.legal(mover)
+            if view.dealer is None and any(isinstance(a, Bid) for a in legal):
+                changed = rnd.copy()
+                rest = len(rnd.deck) - rnd.rules.kitty_size
+                changed.deck = (rnd.deck[:rnd.next_card]
+                                + rnd.deck[rnd.next_card:rest][::-1] + rnd.deck[rest:])
+                assert changed.deck != rnd.deck and changed.view(mover) == view
+                action = LearnedPlayer(1).act(view, legal)
+                assert action == LearnedPlayer(1).act(changed.view(mover),
+                                                      changed.legal(mover))
+                compared += 1
+                grabs += isinstance(action, Bid)
+            rnd.apply(decide(rnd, mover, heuristic))
+    assert compared >= 6 and grabs >= 3
+
+
 def test_once_a_dealer_is_set_it_bids_as_the_heuristic() -> None:
     rnd = stacked(Rules(), {1: "2S"}, dealer=3)
     view, legal = first_bid_chance(rnd, 1)

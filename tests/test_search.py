@@ -28,7 +28,9 @@ from shengji.players import (
     SearchPlayer,
     make_player,
 )
+from shengji.players.learned import model_for
 from shengji.players.search import (
+    ENDGAME,
     RACE,
     Z,
     _position_seed,
@@ -155,7 +157,8 @@ def test_candidates_start_with_the_heuristic_choice_and_are_legal() -> None:
 
 def test_bids_are_searched_when_a_bid_may_be_made() -> None:
     """During the deal the seat draws as the heuristic does until it may bid; then search
-    compares the heuristic's choice, drawing on and each bid, on whole sampled rounds."""
+    (in every decision: no endgame rule) compares the heuristic's choice, drawing on and
+    each bid, on whole sampled rounds."""
     rnd = Round(preset("tractor"), seed=3, track_undo=False)
     heuristics = [HeuristicPlayer(s) for s in range(4)]
     searched_bids = 0
@@ -166,7 +169,7 @@ def test_bids_are_searched_when_a_bid_may_be_made() -> None:
         default = heuristics[seat].act(view, legal)
         bids = [a for a in legal if isinstance(a, Bid)]
         if seat == 0:
-            player = SearchPlayer(1, iterations=3, candidates=8)
+            player = SearchPlayer(1, iterations=3, candidates=8, endgame=None)
             action = player.act(view, legal)
             if not bids:
                 assert player.last is None and action == Draw(0)
@@ -204,6 +207,40 @@ def test_phases_limit_search_to_the_phases_named() -> None:
             continue
         rnd.apply(HeuristicPlayer(seat).act(view, legal))
     assert asked and searched_plays == 3
+
+
+def test_where_a_model_fits_search_takes_only_the_endgames_leads_and_follows() -> None:
+    """In tractor (the shipped model fits) the bids, the kitty and the plays made with more
+    than ``endgame`` cards in hand are the learned player's, unsearched; the plays made
+    with ``endgame`` cards or fewer are searched. Without the rule (``endgame=None``) every
+    decision with a choice is."""
+    rules = preset("tractor")
+    assert model_for(rules) is not None and SearchPlayer(1).endgame == ENDGAME
+    for endgame in (ENDGAME, 12, None):
+        rnd = Round(rules, seed=3, dealer=0, track_undo=False)
+        player = SearchPlayer(1, iterations=2, endgame=endgame)
+        base = LearnedPlayer(1)
+        phases = set()
+        while rnd.phase != Phase.DONE:
+            seat = rnd.to_move
+            assert seat is not None
+            view, legal = rnd.view(seat), rnd.legal(seat)
+            if seat != 0 or len(list(legal)) < 2:
+                rnd.apply(decide(rnd, seat, HeuristicPlayer(seat)))
+                continue
+            action = player.act(view, legal)
+            inside = endgame is None or (rnd.phase == Phase.PLAY
+                                         and len(view.hand) <= endgame)
+            if player.last is None:
+                assert action == base.act(view, legal)
+            else:
+                phases.add(rnd.phase)
+            assert inside == player.searches(view, True)
+            rnd.apply(action)
+        assert Phase.PLAY in phases
+        assert phases == {Phase.PLAY} if endgame is not None else Phase.KITTY in phases
+    with pytest.raises(ValueError, match="endgame must be at least 1 card"):
+        SearchPlayer(1, endgame=0)
 
 
 def test_unknown_phases_are_refused_with_the_allowed_ones() -> None:
@@ -247,8 +284,10 @@ def test_every_preset_plays_a_round_with_a_search_seat(
                 searched_phases.add(rnd.phase)
         rnd.apply(action)
     assert Phase.PLAY in searched_phases
-    # the kitty bury, the friend call and the Hundred's trump are searched too
-    assert decided & {Phase.KITTY, Phase.CALL, Phase.DECLARE} <= searched_phases
+    if model_for(rules) is not None:  # the endgame's plays alone
+        assert searched_phases == {Phase.PLAY}
+    else:  # the kitty bury, the friend call and the Hundred's trump are searched too
+        assert decided & {Phase.KITTY, Phase.CALL, Phase.DECLARE} <= searched_phases
     assert rnd.result is not None
 
 

@@ -235,7 +235,9 @@ class LearnedPlayer(HeuristicPlayer):
     def __repr__(self) -> str:
         return f"LearnedPlayer({self.model.name!r})" if self.model else "LearnedPlayer()"
 
-    def _model(self, rules: Rules) -> PlayModel | None:
+    def fitted(self, rules: Rules) -> PlayModel | None:
+        """The model the player plays under ``rules`` (its own or the shipped one), or
+        ``None`` where it does not fit them (the player then plays as the heuristic)."""
         if rules is not self._rules:
             self._rules = rules
             chosen = self.model if self.model is not None else model_for(rules)
@@ -261,7 +263,7 @@ class LearnedPlayer(HeuristicPlayer):
         """The bury the model values most where it beats the heuristic's by the model's
         bury margin, else the heuristic's (also where the model has no kitty forest)."""
         default = super().bury(view, legal)
-        model = self._model(view.rules)
+        model = self.fitted(view.rules)
         if model is None or model.bury is None or not isinstance(default, Bury):
             return default
         forest = model.bury
@@ -280,7 +282,7 @@ class LearnedPlayer(HeuristicPlayer):
         labelled option, each play once with its greatest value (the heuristic's choice at
         least 0), the best first (the heuristic's choice first among equals); ``[]`` where
         no model fits the rules or the seat has one card."""
-        model = self._model(view.rules)
+        model = self.fitted(view.rules)
         if model is None or len(view.hand) <= 1:
             return []
         default = super()._play(view, legal)

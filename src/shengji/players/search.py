@@ -51,7 +51,11 @@ the worlds root-parallel in that many processes (each gets a contiguous share).
 
 Where search is not worth it the player plays its base player's choice: drawing when no bid
 may be made, the Hundred's exposing, showing a hand for a redeal, decisions with one
-candidate, and any position where no consistent world could be sampled.
+candidate, and any position where no consistent world could be sampled. Where the base's
+model fits the rules, search takes only the **endgame** (``endgame``, default
+:data:`ENDGAME`): the leads and follows made with that many cards or fewer in hand, where
+the hidden cards are few and the rollouts short; earlier plays, the kitty and the bids are
+the base's, which search with heuristic rollouts judged worse than the model does (README).
 """
 
 from __future__ import annotations
@@ -91,6 +95,9 @@ PRIOR: Final = 1.0
 ROLLOUTS: Final = ("heuristic", "learned")
 """Who finishes the round in a rollout: heuristic players, or learned players on the
 searching seat's side (where partnerships are fixed) and heuristic ones on the other."""
+ENDGAME: Final = 8
+"""The default ``endgame``: where the base's model fits the rules, search takes the leads
+and follows made with this many cards or fewer in hand, and no other decision."""
 RACE_FROM: Final = 32
 """The first checkpoint of racing (then each doubling)."""
 
@@ -119,7 +126,10 @@ class SearchPlayer:
     and ``prior`` weighs its values into the override rule (:func:`choose`'s ``shift``);
     ``rollouts``: one of :data:`ROLLOUTS` (learned rollouts play the shipped model);
     ``grab``: the learned base bids at its first chance to become the first round's
-    dealer (:class:`~shengji.players.learned.LearnedPlayer`'s ``grab``).
+    dealer (:class:`~shengji.players.learned.LearnedPlayer`'s ``grab``);
+    ``endgame``: where the base's model fits the rules, search only the leads and follows
+    made with at most this many cards in hand (if ``phases`` holds the play), keeping the
+    base's choice in every other decision (``None``: search as where no model fits).
     """
 
     def __init__(self, seed: int | None = None, *, time_budget: float = 1.0,
@@ -128,7 +138,7 @@ class SearchPlayer:
                  workers: int = 1, infer: PlayReading | None = None,
                  phases: Iterable[Phase] = (), learned: bool = True, prior: float = PRIOR,
                  rollouts: str = "heuristic", model: PlayModel | None = None,
-                 grab: bool = True) -> None:
+                 grab: bool = True, endgame: int | None = ENDGAME) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
         if max_worlds < 1:
@@ -139,6 +149,8 @@ class SearchPlayer:
             raise ValueError("candidates and workers must be at least 1")
         if not z >= 0 or (race is not None and not race >= 0) or not prior >= 0:
             raise ValueError("z, race and prior must be 0 or more")
+        if endgame is not None and endgame < 1:
+            raise ValueError("endgame must be at least 1 card (or None)")
         if rollouts not in ROLLOUTS:
             raise ValueError(f"rollouts must be one of {', '.join(ROLLOUTS)}")
         searched = frozenset(phases) or SEARCHED
@@ -158,6 +170,7 @@ class SearchPlayer:
         self.learned = learned
         self.prior = prior
         self.rollouts = rollouts
+        self.endgame = endgame
         self.base: HeuristicPlayer = (LearnedPlayer(self.seed, model=model, grab=grab)
                                       if learned else HeuristicPlayer(self.seed))
         """The player whose choice is the default: the learned player (where no model
@@ -187,10 +200,12 @@ class SearchPlayer:
         """Choose an action: the base player's, unless search shows a better one."""
         self.last = None
         base = self.base
-        valued = base.valued(view, legal) if view.phase == Phase.PLAY and isinstance(
-            base, LearnedPlayer) else []
+        modelled = (base if isinstance(base, LearnedPlayer)
+                    and base.fitted(view.rules) is not None else None)
+        valued = (modelled.valued(view, legal) if modelled is not None
+                  and view.phase == Phase.PLAY else [])
         default = valued[0][0] if valued else base.act(view, legal)
-        if view.phase not in self.phases:
+        if not self.searches(view, modelled is not None):
             return default
         priors: list[float] | None = None
         if valued:  # the model's best plays, with their values
@@ -204,6 +219,16 @@ class SearchPlayer:
         stats = self._search(view, options, priors)
         self.last = stats
         return options[stats.choice]
+
+    def searches(self, view: SeatView, modelled: bool) -> bool:
+        """Whether search compares candidates in ``view``'s position (``modelled``: the
+        base's model fits the rules): in the phases searched, and where a model fits and
+        ``endgame`` is set, only the leads and follows of its endgame."""
+        if view.phase not in self.phases:
+            return False
+        if not modelled or self.endgame is None:
+            return True
+        return view.phase == Phase.PLAY and len(view.hand) <= self.endgame
 
     def _search(self, view: SeatView, options: list[Action], priors: list[float] | None
                 ) -> SearchStats:
@@ -503,6 +528,6 @@ def _call_options(view: SeatView, legal: Legal) -> list[Action]:
     return [a for a in found if a in legal]
 
 
-__all__ = ["MAX_WORLDS", "PRIOR", "RACE", "ROLLOUTS", "SearchPlayer", "SearchStats", "Z",
+__all__ = ["ENDGAME", "MAX_WORLDS", "PRIOR", "RACE", "ROLLOUTS", "SearchPlayer", "SearchStats", "Z",
            "candidates", "checkpoints", "choose", "evaluate", "evaluate_many", "raced",
            "rollout", "round_value", "survivors", "verdict"]
