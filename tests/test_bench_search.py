@@ -110,7 +110,7 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
     assert model.bury is not None
     named = {"base": "learned", "margins": [0.07, 0.02], "bury": model.bury_margin,
              "grab": True}
-    assert bench.Setting().key(preset("tractor")) == {**named, "prior": 1.0, "endgame": 8}
+    assert bench.Setting().key(preset("tractor")) == {**named, "prior": 1.0, "endgame": 12}
     assert bench.Setting(prior=0.0, endgame=None).key(preset("tractor")) == named
     assert "bury" not in bench.Setting(bury=False).key(preset("tractor"))
     # ... and whether it bids at once for the first round's dealership (where the first

@@ -216,7 +216,7 @@ def test_where_a_model_fits_search_takes_only_the_endgames_leads_and_follows() -
     decision with a choice is."""
     rules = preset("tractor")
     assert model_for(rules) is not None and SearchPlayer(1).endgame == ENDGAME
-    for endgame in (ENDGAME, 12, None):
+    for endgame in (ENDGAME, 6, None):
         rnd = Round(rules, seed=3, dealer=0, track_undo=False)
         player = SearchPlayer(1, iterations=2, endgame=endgame)
         base = LearnedPlayer(1)

@@ -95,7 +95,7 @@ PRIOR: Final = 1.0
 ROLLOUTS: Final = ("heuristic", "learned")
 """Who finishes the round in a rollout: heuristic players, or learned players on the
 searching seat's side (where partnerships are fixed) and heuristic ones on the other."""
-ENDGAME: Final = 8
+ENDGAME: Final = 12
 """The default ``endgame``: where the base's model fits the rules, search takes the leads
 and follows made with this many cards or fewer in hand, and no other decision."""
 RACE_FROM: Final = 32
