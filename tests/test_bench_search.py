@@ -155,6 +155,16 @@ def test_a_stored_log_of_an_earlier_player_reports_with_the_flags_that_name_it(
     assert refused.returncode == 2 and hint in refused.stderr
 
 
+def test_the_stored_log_of_the_default_player_reports_the_readmes_figure() -> None:
+    # the measure: 1,000 duplicate deals at the default budget (32 worlds), read
+    # back with today's default settings (the endgame rule among them)
+    log = SCRIPT.parent / "results" / "tractor-endgame-32w-seed13-compiled.jsonl.gz"
+    out = subprocess.run([sys.executable, str(SCRIPT), "--report", "--log", str(log),
+                          "--deals", "1000", "--iterations", "32", "--seed", "13"],
+                         capture_output=True, text=True, check=True)
+    assert "+0.643 ± 0.031 levels per deal over 1000 duplicate deals" in out.stdout
+
+
 @pytest.mark.parametrize(("bad", "said"), [
     (["--margins", "0.1"], "two numbers"), (["--margins", "0,1"], "from 0 up to 1"),
     (["--model", "/no/such.json"], "--model"), (["--endgame", "0"], "number of cards"),

@@ -22,7 +22,9 @@ PLAYER_KINDS = {
     "heuristic-nomem": "the heuristic player without card memory (a baseline)",
     "learned": ("the heuristic with leads, follows and the kitty chosen by a learned model, "
                 "bidding at once for the first round's dealership (quick)"),
-    "search": "determinized Monte-Carlo search: up to 32 sampled deals or 1 s per decision",
+    "search": ("the learned player with determinized Monte-Carlo search (up to 32 sampled "
+               "deals or 1 s per decision): in its last 12 cards where a model fits, else "
+               "in every decision"),
 }
 
 
