@@ -970,8 +970,9 @@ def main(argv: list[str] | None = None) -> int:
         errs = [float(str(f["ci95"])) for f in figures]
         fig, ax = plt.subplots(figsize=(6, 4))
         ax.errorbar(xs, ys, yerr=errs, marker="o", capsize=4)
-        for f, x, y in zip(figures, xs, ys, strict=True):
-            ax.annotate(str(f["budget"]), (x, y), textcoords="offset points", xytext=(5, 5))
+        for i, (f, x, y) in enumerate(zip(figures, xs, ys, strict=True)):
+            ax.annotate(str(f["budget"]), (x, y), textcoords="offset points",
+                        xytext=(5, 5 if i % 2 == 0 else -14))  # (near points: above, below)
         ax.axhline(0, color="grey", linewidth=0.8)
         ax.set_xscale("log")
         ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))

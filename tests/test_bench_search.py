@@ -319,3 +319,20 @@ def test_bad_refine_flags_are_refused_with_a_clear_error(flags: list[str], messa
                          text=True, check=False)
     assert out.returncode == 2
     assert message in out.stderr
+
+
+def test_the_curve_is_read_from_a_log_and_plotted(tmp_path: Path) -> None:
+    # a curve's budgets share one log; --report reads them all back and --plot draws them
+    log, png = tmp_path / "curve.jsonl", tmp_path / "curve.png"
+    flags = ["--preset", "da-bai-fen", "--deals", "1", "--seed", "3", "--curve", "1,2",
+             "--log", str(log)]
+    played = subprocess.run([sys.executable, str(SCRIPT), *flags], capture_output=True,
+                            text=True, check=True)
+    out = subprocess.run([sys.executable, str(SCRIPT), *flags, "--report", "--plot", str(png)],
+                         capture_output=True, text=True, check=True)
+    assert " 1 world: " in out.stdout and " 2 worlds: " in out.stdout
+    assert out.stdout.count("read from the log") == 2
+    figures = [line.split(" levels")[0] for line in played.stdout.splitlines() if "world" in line]
+    assert figures == [line.split(" levels")[0] for line in out.stdout.splitlines()
+                       if "world" in line]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
