@@ -14,7 +14,8 @@ the even seats and the heuristic in the odd ones, then with the players moved on
 round. The figure of a deal is the levels gained per seat by the search seats minus those
 gained by the heuristic seats, averaged over its two games; deals are the independent
 samples of the 95% confidence interval. Decision times are those of searched decisions
-(the search player answers exposes and forced moves as its base player does, unsearched).
+(the search player answers exposes and forced moves as its base player does, unsearched,
+and where the learned base's model fits the rules every decision outside its endgame).
 
 ``--solo`` plays each deal once with the heuristic in every seat and once per seat with
 the search player in that seat alone; a deal's figure is the levels a seat gains with
@@ -29,8 +30,9 @@ without playing any, at any time; ``--report --log FILE --against OTHER`` pairs 
 of the same deals (e.g. two budgets) deal by deal. ``--z`` and ``--race`` set the search's
 decision rule (:class:`~shengji.players.search.SearchPlayer`'s ``z`` and ``race``) in games,
 ``--held-out``, ``--truth`` and ``--score``. ``--phases play`` (or any of bid, call,
-declare, kitty, play) lets the search players search in those phases only, the
-heuristic's choice elsewhere. ``--base`` names the player whose choice search keeps unless
+declare, kitty, play) lets the search players search in those phases only, the base's
+choice elsewhere (where a model fits, the play's endgame alone, and the other phases
+named). ``--base`` names the player whose choice search keeps unless
 the worlds show a better one (``learned``, the default, or ``heuristic``: the search
 player before the learned player, as in the tractor logs stored before it, which
 ``--report`` reads with ``--base heuristic``; where no model fits the rules the two are
@@ -210,7 +212,9 @@ class Setting:
                             max_worlds=_NO_CAP, infer=self.infer, z=self.z, race=self.race,
                             phases=self.phases, learned=self.learned, prior=self.prior,
                             rollouts=self.rollouts, model=self.model(rules),
-                            grab=self.grab, endgame=self.endgame)
+                            grab=self.grab,
+                            # (one world never overrides: every decision is timed, as before)
+                            endgame=self.endgame if budget.iterations != 1 else None)
 
     def key(self, rules: Rules) -> dict[str, object]:
         """What a ``--log`` line records of the setting beyond the budget, seed and ``z``
@@ -425,7 +429,8 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
                 "more than one world from before the endgame rule --endgame off, one from "
                 "before its first-round bid --no-grab, one of a model without a kitty "
                 "forest --no-bury --no-grab, one of the first shipped model (no margins) "
-                "--margins 0,0 --no-bury --no-grab"
+                "--margins 0,0 --no-bury --no-grab (each with --endgame off beyond one "
+                "world)"
                 if key.get("base") == "learned" or "grab" in key else "")
         raise ValueError(f"{log} holds none of these deals ({key}){hint}")
     levels = [r[0] for r in results]
@@ -835,7 +840,8 @@ def main(argv: list[str] | None = None) -> int:
                         f"decision, as before the rule; default {ENDGAME})")
     parser.add_argument("--phases", default="", metavar="P,P",
                         help="games: the phases search plays in (e.g. play; default all: "
-                        "bid, call, declare, kitty, play)")
+                        "bid, call, declare, kitty, play, but where a model fits the play's "
+                        "endgame alone)")
     parser.add_argument("--log", default="", metavar="FILE",
                         help="games: append each deal to FILE as it ends, and do not play "
                         "again the deals FILE holds for the same settings (resume)")
@@ -970,9 +976,10 @@ def main(argv: list[str] | None = None) -> int:
         errs = [float(str(f["ci95"])) for f in figures]
         fig, ax = plt.subplots(figsize=(6, 4))
         ax.errorbar(xs, ys, yerr=errs, marker="o", capsize=4)
-        for i, (f, x, y) in enumerate(zip(figures, xs, ys, strict=True)):
-            ax.annotate(str(f["budget"]), (x, y), textcoords="offset points",
-                        xytext=(5, 5 if i % 2 == 0 else -14))  # (near points: above, below)
+        points = sorted(zip(xs, ys, (str(f["budget"]) for f in figures), strict=True))
+        for i, (x, y, label) in enumerate(points):  # (neighbours: above, below)
+            ax.annotate(label, (x, y), textcoords="offset points",
+                        xytext=(5, 5 if i % 2 == 0 else -14))
         ax.axhline(0, color="grey", linewidth=0.8)
         ax.set_xscale("log")
         ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))

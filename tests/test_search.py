@@ -185,11 +185,11 @@ def test_bids_are_searched_when_a_bid_may_be_made() -> None:
 
 
 def test_phases_limit_search_to_the_phases_named() -> None:
-    """``phases=(Phase.PLAY,)``: bids are the base player's, unsearched; plays are
-    searched."""
+    """``phases=(Phase.PLAY,)`` (no endgame rule): bids are the base player's, unsearched;
+    plays are searched."""
     rnd = Round(preset("tractor"), seed=3, track_undo=False)
     base = LearnedPlayer(1)
-    player = SearchPlayer(1, iterations=3, phases=(Phase.PLAY,))
+    player = SearchPlayer(1, iterations=3, phases=(Phase.PLAY,), endgame=None)
     assert player.phases == {Phase.PLAY}
     asked = searched_plays = 0
     while rnd.phase != Phase.DONE and searched_plays < 3:
@@ -234,13 +234,33 @@ def test_where_a_model_fits_search_takes_only_the_endgames_leads_and_follows() -
             if player.last is None:
                 assert action == base.act(view, legal)
             else:
+                assert inside
                 phases.add(rnd.phase)
-            assert inside == player.searches(view, True)
+            assert inside == player.searches(view)
             rnd.apply(action)
         assert Phase.PLAY in phases
         assert phases == {Phase.PLAY} if endgame is not None else Phase.KITTY in phases
     with pytest.raises(ValueError, match="endgame must be at least 1 card"):
         SearchPlayer(1, endgame=0)
+
+
+def test_where_a_model_fits_phases_named_are_searched_beside_the_endgame() -> None:
+    """``phases=(Phase.KITTY,)`` in tractor: the dealer's bury is searched (named), its
+    plays are not (the play is not named), whatever the endgame."""
+    rnd = Round(preset("tractor"), seed=3, dealer=0, track_undo=False)
+    player = SearchPlayer(1, iterations=2, phases=(Phase.KITTY,))
+    searched_phases = set()
+    while rnd.phase != Phase.DONE:
+        seat = rnd.to_move
+        assert seat is not None
+        if seat == 0 and len(list(rnd.legal(0))) > 1:
+            action = player.act(rnd.view(0), rnd.legal(0))
+            if player.last is not None:
+                searched_phases.add(rnd.phase)
+            rnd.apply(action)
+            continue
+        rnd.apply(decide(rnd, seat, HeuristicPlayer(seat)))
+    assert searched_phases == {Phase.KITTY}
 
 
 def test_unknown_phases_are_refused_with_the_allowed_ones() -> None:

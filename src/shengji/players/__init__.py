@@ -13,7 +13,7 @@ from shengji.players.base import Player
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.learned import LearnedPlayer
 from shengji.players.random_player import RandomPlayer
-from shengji.players.search import SearchPlayer
+from shengji.players.search import ENDGAME, MAX_WORLDS, SearchPlayer
 from shengji.players.table import play_match, play_round
 
 PLAYER_KINDS = {
@@ -22,9 +22,9 @@ PLAYER_KINDS = {
     "heuristic-nomem": "the heuristic player without card memory (a baseline)",
     "learned": ("the heuristic with leads, follows and the kitty chosen by a learned model, "
                 "bidding at once for the first round's dealership (quick)"),
-    "search": ("the learned player with determinized Monte-Carlo search (up to 32 sampled "
-               "deals or 1 s per decision): in its last 12 cards where a model fits, else "
-               "in every decision"),
+    "search": (f"the learned player with determinized Monte-Carlo search (up to {MAX_WORLDS} "
+               f"sampled deals or 1 s per decision): in its last {ENDGAME} cards where a "
+               "model fits, else in every decision"),
 }
 
 

@@ -237,7 +237,8 @@ class LearnedPlayer(HeuristicPlayer):
 
     def fitted(self, rules: Rules) -> PlayModel | None:
         """The model the player plays under ``rules`` (its own or the shipped one), or
-        ``None`` where it does not fit them (the player then plays as the heuristic)."""
+        ``None`` where it does not fit them (the player then plays as the heuristic, but
+        for the first round's bid)."""
         if rules is not self._rules:
             self._rules = rules
             chosen = self.model if self.model is not None else model_for(rules)

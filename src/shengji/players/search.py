@@ -54,8 +54,9 @@ may be made, the Hundred's exposing, showing a hand for a redeal, decisions with
 candidate, and any position where no consistent world could be sampled. Where the base's
 model fits the rules, search takes only the **endgame** (``endgame``, default
 :data:`ENDGAME`): the leads and follows made with that many cards or fewer in hand, where
-the hidden cards are few and the rollouts short; earlier plays, the kitty and the bids are
-the base's, which search with heuristic rollouts judged worse than the model does (README).
+the hidden cards are few and the rollouts short. The earlier plays, the kitty and the bids
+are the base's: searching every decision there played worse than the model alone, and
+searching the kitty alone no better (README).
 """
 
 from __future__ import annotations
@@ -118,8 +119,8 @@ class SearchPlayer:
     processes;
     ``infer``: read the other seats' plays into the worlds (a
     :data:`~shengji.players.worlds.PlayReading`: ``Inference`` or ``Refine``);
-    ``phases``: the phases searched (default :data:`SEARCHED`, every phase with a choice;
-    in the others it plays the base player's choice);
+    ``phases``: the phases searched (default :data:`SEARCHED`, every phase with a choice,
+    but see ``endgame``; in the others it plays the base player's choice);
     ``learned``: the base player is the :class:`~shengji.players.learned.LearnedPlayer`
     (``False``: the heuristic), playing ``model`` (default: the shipped model that fits the
     rules); where its model fits, its best plays are the candidates of a lead or a follow
@@ -128,8 +129,9 @@ class SearchPlayer:
     ``grab``: the learned base bids at its first chance to become the first round's
     dealer (:class:`~shengji.players.learned.LearnedPlayer`'s ``grab``);
     ``endgame``: where the base's model fits the rules, search only the leads and follows
-    made with at most this many cards in hand (if ``phases`` holds the play), keeping the
-    base's choice in every other decision (``None``: search as where no model fits).
+    made with at most this many cards in hand (if ``phases`` holds the play) and the
+    other phases only where ``phases`` names them, keeping the base's choice in every
+    other decision (``None``: search as where no model fits).
     """
 
     def __init__(self, seed: int | None = None, *, time_budget: float = 1.0,
@@ -153,7 +155,8 @@ class SearchPlayer:
             raise ValueError("endgame must be at least 1 card (or None)")
         if rollouts not in ROLLOUTS:
             raise ValueError(f"rollouts must be one of {', '.join(ROLLOUTS)}")
-        searched = frozenset(phases) or SEARCHED
+        named = frozenset(phases)
+        searched = named or SEARCHED
         if not searched <= SEARCHED:
             raise ValueError("phases must be among "
                              + ", ".join(sorted(p.value for p in SEARCHED)))
@@ -167,6 +170,7 @@ class SearchPlayer:
         self.workers = workers
         self.infer = infer
         self.phases = searched
+        self._named = named
         self.learned = learned
         self.prior = prior
         self.rollouts = rollouts
@@ -200,12 +204,10 @@ class SearchPlayer:
         """Choose an action: the base player's, unless search shows a better one."""
         self.last = None
         base = self.base
-        modelled = (base if isinstance(base, LearnedPlayer)
-                    and base.fitted(view.rules) is not None else None)
-        valued = (modelled.valued(view, legal) if modelled is not None
-                  and view.phase == Phase.PLAY else [])
+        valued = (base.valued(view, legal) if view.phase == Phase.PLAY
+                  and isinstance(base, LearnedPlayer) else [])
         default = valued[0][0] if valued else base.act(view, legal)
-        if not self.searches(view, modelled is not None):
+        if not self.searches(view):
             return default
         priors: list[float] | None = None
         if valued:  # the model's best plays, with their values
@@ -220,15 +222,20 @@ class SearchPlayer:
         self.last = stats
         return options[stats.choice]
 
-    def searches(self, view: SeatView, modelled: bool) -> bool:
-        """Whether search compares candidates in ``view``'s position (``modelled``: the
-        base's model fits the rules): in the phases searched, and where a model fits and
-        ``endgame`` is set, only the leads and follows of its endgame."""
-        if view.phase not in self.phases:
+    def searches(self, view: SeatView) -> bool:
+        """Whether search compares candidates in ``view``'s position: in the phases
+        searched; where the base's model fits the rules and ``endgame`` is set, only the
+        leads and follows of its endgame and the phases ``phases`` names."""
+        phase = view.phase
+        if phase not in self.phases:
             return False
-        if not modelled or self.endgame is None:
+        base = self.base
+        if (self.endgame is None or not isinstance(base, LearnedPlayer)
+                or base.fitted(view.rules) is None):
             return True
-        return view.phase == Phase.PLAY and len(view.hand) <= self.endgame
+        if phase == Phase.PLAY:
+            return len(view.hand) <= self.endgame
+        return phase in self._named
 
     def _search(self, view: SeatView, options: list[Action], priors: list[float] | None
                 ) -> SearchStats:
