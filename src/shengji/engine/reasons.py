@@ -117,7 +117,8 @@ _BOUNDS = {
     "pack": " (the {} cards of the pack less one per player)",
     "red-fives": " (0: off, 1: 5♥, 2: 5♥ and 5♦)",
     "bombs": " (0: off; identical cards, at most one per deck)",
-    "rainbow": " (0: off; effective suits: 4 plain suits and trumps)",
+    "rainbow": " (0: off; one rank's cards fall in at most 4 effective suits, the trump "
+               "suit counting as one, so no rainbow of 5 can form)",
     "hand": " (the hand size)",
     "friends": " (at {} players, leaving opponents)",
 }

@@ -26,8 +26,70 @@ from enum import StrEnum
 from functools import cached_property
 
 from shengji.engine.cards import Rank, Suit
+from shengji.engine.choices import (  # the options' choices, re-exported (__all__)
+    AfterEnd,
+    DealerRotation,
+    FailedThrow,
+    FirstDealer,
+    FirstDraw,
+    FluidBidders,
+    FriendCallAllHeld,
+    FriendCalls,
+    JokerBids,
+    KittyJoker,
+    KittyMultiplier,
+    KittyOverbidBy,
+    LeftoverSteps,
+    LevelTable,
+    NoBid,
+    Partnership,
+    RedealShow,
+    ThrowBeat,
+    ThrowCheck,
+    ThrowPenalty,
+    TractorFollow,
+    TrumpChoice,
+    TupleFollow,
+)
 from shengji.engine.reasons import Param, Reason
 from shengji.engine.trump import Trump
+
+__all__ = [
+    "FLUID_OVERBIDS",
+    "MAX_DECKS",
+    "MAX_LEVEL_ROWS",
+    "MAX_LEVEL_STEP",
+    "MAX_PENALTY",
+    "MAX_PLAYERS",
+    "MAX_POINTS",
+    "MAX_TRACTOR_LENGTH",
+    "AfterEnd",
+    "DealerRotation",
+    "FailedThrow",
+    "FirstDealer",
+    "FirstDraw",
+    "FluidBidders",
+    "FriendCallAllHeld",
+    "FriendCalls",
+    "JokerBids",
+    "KittyJoker",
+    "KittyMultiplier",
+    "KittyOverbidBy",
+    "LeftoverSteps",
+    "LevelTable",
+    "NoBid",
+    "Partnership",
+    "RedealShow",
+    "Rules",
+    "RulesError",
+    "ThrowBeat",
+    "ThrowCheck",
+    "ThrowPenalty",
+    "TractorFollow",
+    "TrumpChoice",
+    "TupleFollow",
+    "short_repr",
+]
 
 
 class RulesError(ValueError):
@@ -41,253 +103,6 @@ class RulesError(ValueError):
         super().__init__(message)
         self.option = option
         self.why = message if isinstance(message, Reason) else None
-
-
-class TupleFollow(StrEnum):
-    """What a led n-tuple (or the tuples of a tractor or throw) forces out of a follower."""
-
-    DRAW_OUT = "draw-out"
-    """Pairs draw out triples: a held n-tuple must be played, even from a larger tuple;
-    failing that any cards of the suit (seed 2006, rule 1: "Otherwise, a player must
-    follow suit with any n cards")."""
-    PROTECT = "protect"
-    """Longer tuples are protected: only tuples no longer than the led one are forced,
-    as many cards locked in them as possible (seed 2006, rule 2). A protected tuple
-    the player chooses to play counts for the structure it holds (a 4-tuple as two
-    pairs, a triple as a pair of a tractor)."""
-    NONE = "none"
-    """Suit only: no structure obligation at all."""
-    BREAKDOWN = "breakdown"
-    """Draw-out, and an unmatched tuple breaks down: the places of a led n-tuple that
-    the follower cannot match take the widest tuples held, then the next widest (a
-    triple with no triple held draws a pair, then a single; a 4-tuple a triple, else
-    pairs); a led tractor with no tractor of its shape draws a tractor of the next
-    narrower tuples (triples, then pairs; under ``tractor_follow="longest"`` the widest
-    first, then the longest), then tuples widest first in the places left. The same as
-    draw-out with two decks."""
-
-
-class TractorFollow(StrEnum):
-    """What a led tractor forces out of a follower."""
-
-    TRACTOR = "tractor"
-    """A held tractor of the same shape, else as many tuples as possible, else singles."""
-    TUPLES = "tuples"
-    """Any tuples of the led width will do; a held tractor is not forced (seed 2006)."""
-    TRACTOR_ONLY = "tractor-only"
-    """Only a tractor draws a tractor: without one, no structure is forced."""
-    LONGEST = "longest"
-    """A held tractor, else the longest shorter tractor, then as many tuples as possible."""
-
-
-class ThrowCheck(StrEnum):
-    """Whose hands can make a throw fail."""
-
-    ALL = "all"
-    """Every other player, partner included."""
-    OPPONENTS = "opponents"
-    """Only the thrower's opponents."""
-
-
-class FailedThrow(StrEnum):
-    """What a failed throw becomes."""
-
-    LOWEST = "lowest"
-    """The lowest beatable unit is played; the rest goes back to the hand."""
-    SMALLEST = "smallest"
-    """The beatable unit with the fewest cards (lowest among equals)."""
-    LARGEST = "largest"
-    """The beatable unit with the most cards (lowest among equals)."""
-    LOSE_ROUND = "lose-round"
-    """The thrower's side loses the round (seed da_bai_fen)."""
-
-
-class ThrowPenalty(StrEnum):
-    """Points given to the opponents for a failed throw."""
-
-    NONE = "none"
-    PER_ATTEMPT = "per-attempt"
-    PER_CARD = "per-card"
-
-
-class ThrowBeat(StrEnum):
-    """How a throw is beaten (always by a play of the same structure)."""
-
-    LARGEST_UNIT = "largest-unit"
-    """The highest top card of the largest unit wins; earlier wins ties (seed 2006)."""
-    EVERY_UNIT = "every-unit"
-    """Every unit must beat its counterpart."""
-    HIGHEST_CARD = "highest-card"
-    """The highest single card decides."""
-    CARD_BY_CARD = "card-by-card"
-    """Each card must beat a distinct card of the winning play (seed hundred)."""
-
-
-class Partnership(StrEnum):
-    """How sides are formed."""
-
-    FIXED = "fixed"
-    """Fixed partnerships: alternate seats form two teams (Tractor, Bashi Fen)."""
-    FLUID = "fluid"
-    """Finding Friends: the dealer calls cards; whoever plays them joins."""
-
-
-class TrumpChoice(StrEnum):
-    """How the trump suit is chosen."""
-
-    BID = "bid"
-    """Players bid for it by showing trump-rank cards during the deal."""
-    DEALER = "dealer"
-    """Nobody bids: after the deal the dealer names the suit, or no-trump (seed hundred)."""
-
-
-class FirstDraw(StrEnum):
-    """Who draws the first card of the deal."""
-
-    DEALER = "dealer"
-    """The dealer (or, in the first round, a random seat) after a cut."""
-    NEXT = "next"
-    """The player after the dealer in turn order (seed da_bai_fen)."""
-    COUNT = "count"
-    """Counted off from the dealer by a face-up card, A=1..K=13, jokers turned again
-    (seed wikipedia)."""
-
-
-class JokerBids(StrEnum):
-    """Whether jokers can be bid for a no-trump round."""
-
-    IDENTICAL = "identical"
-    """Two or more identical jokers bid no-trump; a single joker is never a bid."""
-    DECKS = "decks"
-    """A joker bid needs as many identical jokers as there are decks."""
-    OFF = "off"
-    """Jokers cannot be bid."""
-
-
-class NoBid(StrEnum):
-    """What happens when nobody bids during the deal."""
-
-    KITTY_RANK = "kitty-rank"
-    """Turn kitty cards one at a time until a trump-rank card sets the suit; else the
-    highest card's suit, the first of equals (seeds da_bai_fen, wikipedia)."""
-    KITTY_FIRST = "kitty-first"
-    """Turn only the first kitty card; its suit is trump (a joker: see no_bid_joker)."""
-    REDEAL = "redeal"
-    """Reshuffle and deal again."""
-
-
-class KittyJoker(StrEnum):
-    """With ``no_bid = kitty-first``, what a turned joker does."""
-
-    NEXT = "next"
-    NO_TRUMP = "no-trump"
-    REDEAL = "redeal"
-
-
-class FirstDealer(StrEnum):
-    """How the first round's dealer is chosen."""
-
-    FIRST_BIDDER = "first-bidder"
-    """The first player to bid becomes dealer (seed wikipedia)."""
-    FIRST_PAIR = "first-pair"
-    """The first player to bid a pair (or more) of trump-rank cards."""
-    FIRST_JOKER_PAIR = "first-joker-pair"
-    """The first player to show a pair of identical jokers."""
-    RANDOM = "random"
-    """A random seat (a cut)."""
-
-
-class RedealShow(StrEnum):
-    """Which hands may be shown to force a redeal."""
-
-    OFF = "off"
-    NO_TRUMPS = "no-trumps"
-    NO_POINTS = "no-points"
-
-
-class KittyOverbidBy(StrEnum):
-    """Who may bid after the kitty is buried (``kitty_overbid``, 炒地皮)."""
-
-    OTHERS = "others"
-    """Every player but the one who just buried."""
-    OPPONENTS = "opponents"
-    """Only the other side of the player who just buried (fixed partnerships; with fluid
-    partnerships, every other player)."""
-
-
-class KittyMultiplier(StrEnum):
-    """The multiplier on the kitty's points when the opponents win the last trick."""
-
-    UNIT_SIZE = "unit-size"
-    """2 × the cards in the largest unit of the last trick (single ×2, pair ×4)."""
-    POWER = "power"
-    """2^(n+1), n the pairs in the largest unit (seed wikipedia: ×2, ×4, ×8, ×16)."""
-    LEAD_SIZE = "lead-size"
-    """2 × the number of cards led (seed wikipedia_2006)."""
-    DECKS = "decks"
-    """× the number of decks (seed wikipedia_2006)."""
-    DOUBLE = "double"
-    """× 2 always (seed da_bai_fen)."""
-
-
-class LevelTable(StrEnum):
-    """How the opponents' points turn into level changes (see ``engine/scoring.py``)."""
-
-    STANDARD = "standard"
-    TABLE_2006 = "2006"
-    DA_BAI_FEN = "da-bai-fen"
-    HUNDRED = "hundred"
-    BASIC = "basic"
-    CUSTOM = "custom"
-
-
-class FriendCalls(StrEnum):
-    """How the dealer calls friends in Finding Friends."""
-
-    ORDINAL = "ordinal"
-    """A precise copy: "the second A♠" (seed wikipedia_2006)."""
-    COLOUR_RANK = "colour-rank"
-    """Colour and rank: "black aces": the first players to play them join."""
-
-
-class FriendCallAllHeld(StrEnum):
-    """A call that the caller's own cards leave to nobody else (every copy held)."""
-
-    ALONE = "alone"
-    """Allowed: the caller is warned and plays alone for that call."""
-    REFUSED = "refused"
-    """Refused: the caller must call a card another player can play."""
-
-
-class FluidBidders(StrEnum):
-    """Who may bid in a fluid game."""
-
-    ALL = "all"
-    NOT_LOST = "not-lost"
-    """Only players who did not lose the previous round (seed wikipedia_2006)."""
-
-
-class DealerRotation(StrEnum):
-    """Who deals the next round."""
-
-    STANDARD = "standard"
-    """Declarers win: the next player of the declaring side after the dealer (the
-    dealer's partner with 4 players); opponents win: the player after the dealer."""
-    WINNER_NEXT = "winner-next"
-    """The next player after the dealer on the side that won the round."""
-
-
-class AfterEnd(StrEnum):
-    """What passing the end rank means."""
-
-    WIN = "win"
-    WRAP = "wrap"
-    """Levels wrap round to the start rank and the match goes on."""
-    NO_TRUMP = "no-trump"
-    """One more level after the end rank, played with jokers only as trump."""
-    NO_TRUMP_WRAP = "no-trump-wrap"
-    """The no-trump level after the end rank, then the levels wrap round to the start
-    rank (endless play; the match counts each side's wraps)."""
 
 
 FLUID_OVERBIDS = ("own-rank", "maker-rank", "jokers-rank", "jokers-only")
@@ -338,6 +153,11 @@ class Rules:
     """When the pack less the kitty does not deal evenly, take out as many of the lowest
     cards as needed instead (see :attr:`removed_count`); False: the kitty must make the
     deal even."""
+    removed_ranks: tuple[Rank, ...] = ()
+    """Whole ranks taken out of every deck so that a large table deals evenly: the lowest
+    ranks, none a point rank (``()``, ``(2,)``, ``(2, 3)`` or ``(2, 3, 4)``). The pack,
+    the kitty and the deal count without them; levels, trump ranks and the match skip
+    them (the first level is the lowest rank kept at or above ``start_rank``)."""
     # combinations and play
     tractor_min_width: int = 2
     """The smallest tuple in a tractor: 1 (consecutive singles) to max(2, ``decks``)."""
@@ -374,9 +194,16 @@ class Rules:
     unless the player is void in it (False: any suit)."""
     rainbow: int = 0
     """Rainbow leads: one card of one rank in each of at least this many effective suits
-    (2 to 5; the trump suit counts as one), led together; 0 for none. A follower holding
+    (2 to 4: one rank's cards fall in at most four, the trump suit counting as one), led
+    together; 0 for none. A follower holding
     a rainbow of as many cards must answer with one (any rank), else plays any cards;
     the highest rank wins (the earlier among equals)."""
+    rainbow_throws: bool = False
+    """With ``rainbow``: two or more rainbows may be led together as a throw (each of at
+    least ``rainbow`` cards, as a throw of several pairs); the throw fails when another
+    seat holds a higher rainbow of as many cards as one of them, and ``failed_throw``
+    chooses the rainbow played instead. A follower answers with as many rainbows of the
+    led sizes as they hold."""
     throw_tiebreak: bool = False
     """With ``throw_beat="largest-unit"``: plays whose largest units tie are compared on
     the next-largest unit, then the next (the earlier play wins only a full tie); False:
@@ -400,6 +227,11 @@ class Rules:
     """Reinforce while equivalent: a player whose bid was outbid by a suited bid may show
     more of their card up to the standing bid's count, and takes the bid back (at equal
     count the earlier bidder stands)."""
+    bid_reinforce_after_bury: bool = False
+    """After burying the kitty, before the first lead, its holder may reinforce their own
+    standing bid (more copies of its card, from the hand as it is then) or pass; nobody
+    else may bid then. With ``kitty_overbid`` the others then bid against the stronger
+    bid. No effect when the holder's bid is not the one standing."""
     joker_bids: JokerBids = JokerBids.IDENTICAL
     fluid_overbid: tuple[str, ...] = ("own-rank",)
     """The fluid overbids allowed: any of ``FLUID_OVERBIDS``, none repeated (may be empty)."""
@@ -458,6 +290,7 @@ class Rules:
     end_rank: Rank = Rank.ACE
     """The last level (a rank)."""
     after_end: AfterEnd = AfterEnd.WIN
+    leftover_steps: LeftoverSteps = LeftoverSteps.DROP
     mandatory_ranks: tuple[Rank, ...] = ()
     """Ranks that cannot be skipped: from ``start_rank`` to ``end_rank``, none repeated."""
     mandatory_win: bool = False
@@ -746,7 +579,7 @@ _RANGES: dict[str, Callable[[Rules], tuple[int, int, tuple[Param, ...]]]] = {
     "red_fives": lambda r: (0, 2, ("red-fives",)),
     "throw_penalty_points": lambda r: (0, MAX_PENALTY, ()),
     "bombs": lambda r: (0, r.decks, ("bombs",)),
-    "rainbow": lambda r: (0, 5, ("rainbow",)),
+    "rainbow": lambda r: (0, 4, ("rainbow",)),
     "expose": lambda r: (0, r.hand_size, ("hand",)),
     "kitty_overbid_limit": lambda r: (1, 100, ()),
     "friends": lambda r: (0, r.players - 2, ("friends", r.players)),
@@ -783,4 +616,5 @@ _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "friend_call_all_held": FriendCallAllHeld,
     "dealer_rotation": DealerRotation,
     "after_end": AfterEnd,
+    "leftover_steps": LeftoverSteps,
 }
