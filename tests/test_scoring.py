@@ -270,8 +270,8 @@ def test_passing_the_end_only_as_declarers() -> None:
 
 
 def test_wrap() -> None:
-    assert adv(14, 1, after_end="wrap") == Advance(2, False, None, wrapped=True)
-    assert adv(14, 3, after_end="wrap", start_rank="3") == Advance(3, False, None, wrapped=True)
+    assert adv(14, 1, after_end="wrap") == Advance(2, False, None, wraps=1)
+    assert adv(14, 3, after_end="wrap", start_rank="3") == Advance(3, False, None, wraps=1)
     assert adv(14, 1, after_end="wrap", declarers=False) == Advance(14, False, None)
     assert adv(12, 5, after_end="wrap") == Advance(14, False, None)
 
@@ -363,12 +363,12 @@ def test_passing_the_end_rank_freely() -> None:
     assert adv(13, 3, declarers=False, pass_end_freely=True) == Advance(14, True, None)
     assert adv(14, 1, declarers=False, pass_end_freely=True) == Advance(14, True, None)
     assert adv(12, 2, pass_end_freely=True) == Advance(14, False, None)  # exactly to A
-    assert adv(13, 2, pass_end_freely=True, after_end="wrap") == Advance(2, False, None, True)
+    assert adv(13, 2, pass_end_freely=True, after_end="wrap") == Advance(2, False, None, 1)
 
 
 def test_no_trump_then_wrap() -> None:
     assert adv(14, 1, after_end="no-trump-wrap") == Advance(15, False, None)
-    assert adv(15, 1, after_end="no-trump-wrap") == Advance(2, False, None, wrapped=True)
+    assert adv(15, 1, after_end="no-trump-wrap") == Advance(2, False, None, wraps=1)
     assert adv(15, 1, declarers=False, after_end="no-trump-wrap") == Advance(15, False, None)
 
 
@@ -379,7 +379,7 @@ def test_a_wrapping_match_counts_each_seats_wraps() -> None:
     match = play_random_match(rules, seed=1, max_rounds=30)
     assert sum(match.wraps) > 0
     for seat in range(4):
-        assert match.wraps[seat] == sum(seat in r.wrapped for r in match.results)
+        assert match.wraps[seat] == sum(r.wrapped.count(seat) for r in match.results)
 
 
 # -- points below zero (issue 11) --------------------------------------------------------
@@ -437,3 +437,52 @@ def test_level_changes_do_not_depend_on_the_points_asked_before() -> None:
                     scoring._CHANGES.clear()
                     scoring._TABLE_ROWS.clear()
                     assert change == level_change(p, rules), (rules, p)
+
+
+# -- steps left over after a wrap or the no-trump level (leftover_steps) -------------------
+
+def test_leftover_steps_are_dropped_by_default() -> None:
+    # declarers at A win with three levels to go: the wrap uses one, two are lost
+    assert adv(14, 3, after_end="wrap") == Advance(2, False, None, wraps=1)
+    # reaching the no-trump level from A uses one step; the side stops there
+    assert adv(14, 3, after_end="no-trump-wrap") == Advance(15, False, None)
+    assert adv(15, 3, after_end="no-trump-wrap") == Advance(2, False, None, wraps=1)
+
+
+def test_leftover_steps_carried_on_from_the_start_rank_after_a_wrap() -> None:
+    carry = {"leftover_steps": "carry"}
+    # A -> (round) 2 -> 3 -> 4
+    assert adv(14, 3, after_end="wrap", **carry) == Advance(4, False, None, wraps=1)
+    assert adv(14, 1, after_end="wrap", **carry) == Advance(2, False, None, wraps=1)
+    assert adv(15, 2, after_end="no-trump-wrap", **carry) == Advance(3, False, None, wraps=1)
+    # from a start rank of 3, and stopped by a mandatory rank on the way up again
+    assert adv(14, 2, after_end="wrap", start_rank="3", **carry) == Advance(4, False, None, 1)
+    assert adv(14, 4, after_end="wrap", mandatory_ranks=("3",), **carry) == (
+        Advance(3, False, 3, wraps=1))
+    # the opponents (not declaring at A) still stop at A: nothing to carry
+    assert adv(13, 3, after_end="wrap", declarers=False, **carry) == Advance(14, False, None)
+
+
+def test_leftover_steps_carried_past_the_no_trump_level_only_where_it_may_be_passed() -> None:
+    carry = {"leftover_steps": "carry"}
+    # the no-trump level is a barrier: declarers at A land on it, whatever is left
+    assert adv(14, 3, after_end="no-trump", **carry) == Advance(15, False, None)
+    # passing the end freely: K -> A -> NT -> past it, a match won
+    free = {"pass_end_freely": True, **carry}
+    assert adv(13, 3, after_end="no-trump", **free) == Advance(15, True, None)
+    assert adv(13, 2, after_end="no-trump", **free) == Advance(15, False, None)
+    # ... or round again with no-trump-wrap: K -> A -> NT -> 2 -> 3 -> 4
+    assert adv(13, 5, after_end="no-trump-wrap", **free) == Advance(4, False, None, wraps=1)
+    # dropped, the same advance stops at the no-trump level
+    assert adv(13, 5, after_end="no-trump-wrap", pass_end_freely=True) == (
+        Advance(15, False, None))
+
+
+def test_carried_steps_may_go_round_twice_and_the_match_counts_both() -> None:
+    rules = {"start_rank": "2", "end_rank": "3", "after_end": "wrap",
+             "pass_end_freely": True, "leftover_steps": "carry"}
+    # 2 -> 3 -> (round) 2 -> 3 -> (round) 2
+    assert adv(2, 4, **rules) == Advance(2, False, None, wraps=2)
+    match = play_random_match(Rules(**rules), seed=3, max_rounds=20)  # type: ignore[arg-type]
+    for seat in range(4):
+        assert match.wraps[seat] == sum(r.wrapped.count(seat) for r in match.results)

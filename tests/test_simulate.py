@@ -387,3 +387,58 @@ def test_the_plot_of_matches_shows_levels_as_ranks() -> None:
     assert ranks == ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
     assert all(float(t).is_integer() for t in right.get_xticks())
     assert set(right.get_legend_handles_labels()[1]) == {H, R}
+
+
+# -- matches that never end (after_end = wrap) ---------------------------------------------
+
+def _wrap_rules(tmp_path: Path) -> str:
+    path = tmp_path / "wrap.toml"
+    path.write_text('preset = "tractor"\nafter_end = "wrap"\nend_rank = "4"\n', encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("after_end", ["wrap", "no-trump-wrap"])
+def test_endless_matches_are_refused_before_any_work_without_a_bound(
+        after_end: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "endless.toml"
+    path.write_text(f'preset = "tractor"\nafter_end = "{after_end}"\n', encoding="utf-8")
+    out = tmp_path / "summary.json"
+    code = cli.main(["simulate", "--rules", str(path), "--matches", "3", "--workers", "1",
+                     "--players", "random", "--json", str(out)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err == (f"shengji simulate: a match with after_end='{after_end}' never ends: give "
+                   "--max-rounds N (the most rounds a match plays)\n")
+    assert not out.exists()
+    with pytest.raises(ValueError, match="never ends: give max_rounds"):
+        next(simulate.stream(Rules(after_end=after_end), [R] * 4, deals=1, matches=True))
+
+
+def test_endless_matches_play_to_the_bound_and_say_how_many_stopped(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "summary.json"
+    code = cli.main(["simulate", "--rules", _wrap_rules(tmp_path), "--matches", "2",
+                     "--max-rounds", "3", "--workers", "1", "--players", "random",
+                     "--json", str(out)])
+    assert code == 0
+    printed = capsys.readouterr().out
+    summary = json.loads(out.read_text(encoding="utf-8"))
+    assert summary["max_rounds"] == 3 and summary["games"] == 4
+    assert summary["unfinished"] == 4 and summary["average_rounds"] == 3.0
+    assert "4 of 4 matches stopped at the bound of 3 rounds (--max-rounds)" in printed
+
+
+def test_a_bound_on_ordinary_matches_counts_only_the_matches_it_cut() -> None:
+    rules = Rules(end_rank="3")
+    games = simulate.run(rules, [R] * 4, deals=3, matches=True, workers=1, max_rounds=4)
+    summary = simulate.summarize(games, rules, [R] * 4, seed=0, duplicate=True, matches=True,
+                                 rules_name="short", max_rounds=4)
+    # the third deal's two matches end in 3 rounds; the others are cut at 4
+    assert [(g.rounds, g.unfinished) for g in games] == [(4, True)] * 4 + [(3, False)] * 2
+    assert summary.unfinished == 4 and summary.max_rounds == 4
+
+
+def test_the_bound_is_for_matches_only(capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["simulate", "--rounds", "1", "--max-rounds", "3", "--players", "random"])
+    assert code == 2
+    assert "--max-rounds N is for whole matches (--matches)" in capsys.readouterr().err

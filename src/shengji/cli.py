@@ -242,14 +242,20 @@ def simulate_main(args: argparse.Namespace) -> int:
         elif len(names) > rules.players:
             problems.append(f"--players needs {rules.players} names (one per seat), "
                             f"got {len(names)}")
+    matches = args.matches is not None
+    if rules is not None:
+        bound = simulate.max_rounds_problem(rules, matches, args.max_rounds, "--max-rounds N")
+        if bound:
+            problems.append(bound + (" (the most rounds a match plays)"
+                                     if "never ends" in bound else ""))
     if problems or rules is None:
         return report("simulate", problems)
-    matches = args.matches is not None
     deals = args.matches if matches else args.rounds
     # a stream: each deal's games are counted (and their records written) as they come;
     # only --plot keeps them
     tally = simulate.Tally(names, seed=args.seed, duplicate=not args.no_duplicate,
-                           matches=matches, rules_name=args.rules or args.preset)
+                           matches=matches, rules_name=args.rules or args.preset,
+                           max_rounds=args.max_rounds)
     games: list[simulate.Game] = []
     folder = Path(args.records) if args.records else None
     if folder is not None:
@@ -260,7 +266,7 @@ def simulate_main(args: argparse.Namespace) -> int:
                     rules, names, deals=deals, seed=args.seed, matches=matches,
                     duplicate=not args.no_duplicate, workers=args.workers,
                     keep_records=folder is not None, backend=args.backend,
-                    address=args.address):
+                    address=args.address, max_rounds=args.max_rounds):
                 tally.add(batch)
                 for game in batch:
                     if folder is not None:
@@ -314,6 +320,10 @@ def build_parser() -> argparse.ArgumentParser:
     count.add_argument("--rounds", type=whole_number(1), default=100,
                        help="deals played as single rounds (default 100)")
     count.add_argument("--matches", type=whole_number(1), help="deals played as whole matches")
+    sim.add_argument("--max-rounds", type=whole_number(1), default=None,
+                     help="with --matches: stop a match after this many rounds (needed where "
+                          "matches never end, after_end = wrap); the summary says how many "
+                          "stopped")
     sim.add_argument("--seed", type=whole_number(0, SEED_LIMIT - 1), default=0,
                      help="seed of the run (reproducible)")
     sim.add_argument("--workers", type=whole_number(1, 256), default=None,

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from shengji.engine.rules import Rules
-from shengji.game.match import Match
+from shengji.game.match import Match, never_ends
 from shengji.players import make_player
 from shengji.players.table import decide
 
@@ -63,6 +63,8 @@ class Game:
     declarers: tuple[tuple[int, ...], ...] = ()
     """The declaring seats of each round (``levels[i]`` to ``levels[i + 1]``); ``()`` for a
     redeal."""
+    unfinished: bool = False
+    """A match stopped at its bound of rounds (``max_rounds``) before any side won."""
 
 
 @dataclass
@@ -94,6 +96,10 @@ class Summary:
     average_rounds: float = 0.0
     average_actions: float = 0.0
     points: list[int] = field(default_factory=list)
+    max_rounds: int | None = None
+    """The most rounds a match played (``--max-rounds``), or ``None``: to its end."""
+    unfinished: int = 0
+    """Matches stopped at ``max_rounds`` before any side won."""
 
     def to_json(self) -> str:
         """The summary as JSON."""
@@ -136,7 +142,8 @@ def play_game(rules: Rules, players: Sequence[str], seed: int, deal: int, *, swa
     return Game(deal, swapped, labels, len(match.results), len(match.history), tuple(gained),
                 tuple(wins), tuple(r.points for r in match.results if not r.redeal),
                 tuple(match.winners), tuple(history), record,
-                tuple(() if r.redeal else tuple(r.declarers) for r in match.results))
+                tuple(() if r.redeal else tuple(r.declarers) for r in match.results),
+                not match.winners)
 
 
 Job = tuple[Rules, tuple[str, ...], int, int, bool, int | None, bool]
@@ -165,13 +172,14 @@ BACKENDS = ("process", "ray")
 def run(rules: Rules, players: Sequence[str], *, deals: int, seed: int = 0,
         matches: bool = False, duplicate: bool = True, workers: int | None = None,
         keep_records: bool = False, progress: Callable[[int], None] | None = None,
-        backend: str = "process", address: str | None = None) -> list[Game]:
+        backend: str = "process", address: str | None = None,
+        max_rounds: int | None = None) -> list[Game]:
     """Play ``deals`` deals (each twice with ``duplicate``) on ``workers`` processes (or
     Ray workers: :func:`stream`), in deal order."""
     games: list[Game] = []
     for batch in stream(rules, players, deals=deals, seed=seed, matches=matches,
                         duplicate=duplicate, workers=workers, keep_records=keep_records,
-                        backend=backend, address=address):
+                        backend=backend, address=address, max_rounds=max_rounds):
         games.extend(batch)
         if progress:
             progress(1)
@@ -180,11 +188,16 @@ def run(rules: Rules, players: Sequence[str], *, deals: int, seed: int = 0,
 
 def stream(rules: Rules, players: Sequence[str], *, deals: int, seed: int = 0,
            matches: bool = False, duplicate: bool = True, workers: int | None = None,
-           keep_records: bool = False, backend: str = "process", address: str | None = None
-           ) -> Iterator[list[Game]]:
+           keep_records: bool = False, backend: str = "process", address: str | None = None,
+           max_rounds: int | None = None) -> Iterator[list[Game]]:
     """The games of each deal, deal after deal, with a bounded number of deals in flight
     (a million-game run never holds them all). ``backend = "ray"`` plays them on a Ray
-    cluster: the one at ``address``, else a local one with ``workers`` CPUs."""
+    cluster: the one at ``address``, else a local one with ``workers`` CPUs. With
+    ``matches`` each match plays at most ``max_rounds`` rounds (``None``: to its end, which
+    rules that never end refuse, see :func:`~shengji.game.match.never_ends`)."""
+    problem = max_rounds_problem(rules, matches, max_rounds, "max_rounds")
+    if problem:
+        raise ValueError(problem)
     if len(players) != rules.players:
         raise ValueError(f"--players needs {rules.players} names (one per seat), "
                          f"got {len(players)}")
@@ -192,7 +205,7 @@ def stream(rules: Rules, players: Sequence[str], *, deals: int, seed: int = 0,
         raise ValueError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
     for name in set(players):
         make_player(name)
-    max_rounds = None if matches else 1
+    max_rounds = max_rounds if matches else 1
     jobs = ((rules, tuple(players), seed, d, duplicate, max_rounds, keep_records)
             for d in range(deals))
     workers = workers or os.cpu_count() or 1
@@ -203,6 +216,20 @@ def stream(rules: Rules, players: Sequence[str], *, deals: int, seed: int = 0,
     else:
         with ProcessPoolExecutor(workers) as pool:
             yield from _in_order(pool.submit, jobs, 4 * workers)
+
+
+def max_rounds_problem(rules: Rules, matches: bool, max_rounds: int | None, bound: str
+                       ) -> str | None:
+    """Why a run cannot use this bound on a match's rounds (``bound`` names it), or
+    ``None``: a bound is for whole matches, at least 1, and needed where matches never
+    end."""
+    if max_rounds is None:
+        return never_ends(rules, bound) if matches else None
+    if not matches:
+        return f"{bound} is for whole matches (--matches)"
+    if max_rounds < 1:
+        return f"{bound} must be at least 1, got {max_rounds}"
+    return None
 
 
 def _in_order(submit: Callable[[Callable[[Job], list[Game]], Job], Future[list[Game]]],
@@ -248,10 +275,11 @@ def _ray_stream(jobs: Iterator[Job], workers: int, address: str | None
 
 
 def summarize(games: Sequence[Game], rules: Rules, players: Sequence[str], *, seed: int,
-              duplicate: bool, matches: bool, rules_name: str) -> Summary:
+              duplicate: bool, matches: bool, rules_name: str,
+              max_rounds: int | None = None) -> Summary:
     """Turn played games into the reported figures."""
     tally = Tally(players, seed=seed, duplicate=duplicate, matches=matches,
-                  rules_name=rules_name)
+                  rules_name=rules_name, max_rounds=max_rounds)
     tally.add(games)
     return tally.summary()
 
@@ -261,7 +289,7 @@ class Tally:
     (:func:`stream`) need not be kept; every game of a deal comes in one :meth:`add`."""
 
     def __init__(self, players: Sequence[str], *, seed: int, duplicate: bool, matches: bool,
-                 rules_name: str) -> None:
+                 rules_name: str, max_rounds: int | None = None) -> None:
         self.players = list(players)
         self.head = (rules_name, seed, duplicate, matches)
         self.labels = list(dict.fromkeys(players))
@@ -269,6 +297,8 @@ class Tally:
         self.counts = {label: [0, 0, 0, 0] for label in self.labels}
         """Per label: levels gained, rounds won, rounds played, matches won."""
         self.deals = self.games = self.total_gain = self.rounds = self.actions = 0
+        self.unfinished = 0
+        self.max_rounds = max_rounds
         self.points: list[int] = []
 
     def add(self, games: Sequence[Game]) -> None:
@@ -280,6 +310,7 @@ class Tally:
             self.points.extend(game.points)
             self.rounds += game.rounds
             self.actions += game.actions
+            self.unfinished += game.unfinished
         self.deals += len(by_deal)
         self.games += len(games)
         for label in self.labels:
@@ -321,6 +352,9 @@ class Tally:
         summary.average_rounds = self.rounds / self.games if self.games else 0.0
         summary.average_actions = self.actions / self.games if self.games else 0.0
         summary.points = list(points)
+        if matches:
+            summary.max_rounds = self.max_rounds
+            summary.unfinished = self.unfinished
         return summary
 
 
@@ -344,6 +378,10 @@ def print_summary(summary: Summary, out: Callable[[str], None] = print) -> None:
     console.print(f"average opponents' points {summary.average_opponent_points:.1f}; "
                   f"average length {summary.average_rounds:.2f} rounds, "
                   f"{summary.average_actions:.0f} actions")
+    if summary.max_rounds is not None:
+        console.print(f"{summary.unfinished} of {summary.games} matches stopped at the bound "
+                      f"of {summary.max_rounds} rounds (--max-rounds) before a side won",
+                      highlight=False)
 
 
 def level_gains(games: Sequence[Game]) -> dict[tuple[str, str], Counter[int]]:
@@ -421,7 +459,7 @@ def figure(summary: Summary, games: Sequence[Game], rules: Rules) -> Any:
         right.set_xlabel("round")
         right.set_ylabel("level")
         right.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ranks = range(int(rules.start_rank), int(rules.end_rank) + 1)
+        ranks = range(int(rules.first_rank), int(rules.end_rank) + 1)
         right.yaxis.set_major_locator(FixedLocator(list(ranks)))
         right.yaxis.set_major_formatter(FuncFormatter(lambda v, _: level_name(int(v))))
     right.legend(fontsize=8)

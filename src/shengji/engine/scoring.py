@@ -12,7 +12,7 @@ the target in every table.
 >>> level_change(125, r).opponents_up, level_change(125, r).switch
 (1, True)
 >>> advance(9, 3, Rules(mandatory_ranks=("10",)), as_declarers=True)
-Advance(level=10, passed_end=False, stopped_at=10, wrapped=False)
+Advance(level=10, passed_end=False, stopped_at=10, wraps=0)
 
 Levels are ints: 2..14 are the ranks 2..A, and 15 is the no-trump level that
 ``after_end = no-trump`` adds after the end rank.
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final
 
-from shengji.engine.rules import AfterEnd, KittyMultiplier, LevelTable, Rules
+from shengji.engine.rules import AfterEnd, KittyMultiplier, LeftoverSteps, LevelTable, Rules
 
 if TYPE_CHECKING:
     from shengji.engine.lead import Lead
@@ -284,8 +284,14 @@ class Advance:
     """True when this advance wins the match (passed the last level as declarers)."""
     stopped_at: int | None
     """A mandatory level that cut the advance short, if any."""
-    wrapped: bool = False
-    """True when the advance went round to the start rank (``wrap``, ``no-trump-wrap``)."""
+    wraps: int = 0
+    """How many times the advance went round to the start rank (``wrap``,
+    ``no-trump-wrap``): 1, or more when ``leftover_steps = carry`` carries it round again."""
+
+    @property
+    def wrapped(self) -> bool:
+        """True when the advance went round to the start rank."""
+        return self.wraps > 0
 
 
 def _top(rules: Rules) -> int:
@@ -302,26 +308,32 @@ def advance(level: int, steps: int, rules: Rules, *, as_declarers: bool) -> Adva
       advance stops there, and steps left over are lost. With ``pass_end_freely``
       every advance may go past it.
     - ``after_end = win``: getting past the end rank wins (``passed_end``; the level
-      stays). ``wrap``: it lands on ``start_rank`` and the match goes on (the advance
-      stops there; ``passed_end`` stays False, ``wrapped`` is True). ``no-trump``: it
-      lands on the no-trump level 15, itself a barrier that wins when passed as
-      declarers; ``no-trump-wrap``: the same, but past no-trump it wraps to the start.
+      stays). ``wrap``: it lands on ``first_rank`` and the match goes on (``passed_end``
+      stays False, ``wraps`` counts it). ``no-trump``: it lands on the no-trump level 15,
+      itself a barrier that wins when passed as declarers (or, with ``pass_end_freely``,
+      by any advance); ``no-trump-wrap``: the same, but past no-trump it wraps to the start.
+    - Steps left when the advance reaches the no-trump level or wraps: with
+      ``leftover_steps = drop`` (the default) they are lost; with ``carry`` they go on
+      (each level and each barrier passed uses one step), from the start rank after a
+      wrap, as an advance of a side not declaring there.
     - A mandatory rank strictly above ``level`` stops the advance; ``stopped_at``
       names it when steps were left over. With ``mandatory_win`` a side at a mandatory
       rank goes past it only as declarers at it (otherwise it stays, ``stopped_at``).
 
     >>> advance(12, 3, Rules(), as_declarers=True)
-    Advance(level=14, passed_end=False, stopped_at=None, wrapped=False)
+    Advance(level=14, passed_end=False, stopped_at=None, wraps=0)
     >>> advance(14, 1, Rules(), as_declarers=True).passed_end
     True
-    >>> advance(14, 2, Rules(after_end="wrap"), as_declarers=True).level
+    >>> advance(14, 3, Rules(after_end="wrap"), as_declarers=True).level
     2
+    >>> advance(14, 3, Rules(after_end="wrap", leftover_steps="carry"), as_declarers=True)
+    Advance(level=4, passed_end=False, stopped_at=None, wraps=1)
     >>> level_name(advance(14, 1, Rules(after_end="no-trump"), as_declarers=True).level)
     'NT'
     >>> advance(13, 3, Rules(pass_end_freely=True), as_declarers=False).passed_end
     True
     """
-    start, end, top = int(rules.start_rank), int(rules.end_rank), _top(rules)
+    start, end, top = int(rules.first_rank), int(rules.end_rank), _top(rules)
     if not (start <= level <= end or level == top):
         names = f"{level_name(start)}..{level_name(top)}"
         raise ValueError(f"level {level} is outside this match's levels ({names})")
@@ -343,17 +355,26 @@ def advance(level: int, steps: int, rules: Rules, *, as_declarers: bool) -> Adva
         level = end
     if not (as_declarers or rules.pass_end_freely):
         return Advance(level, False, None)
-    if level == end and top != end:
-        return Advance(top, False, None)
+    carry = rules.leftover_steps == LeftoverSteps.CARRY
+    if level == end and top != end:  # up to the no-trump level, one step
+        steps -= 1
+        if not (carry and steps and rules.pass_end_freely):
+            return Advance(top, False, None)
+        level = top  # and on past it with the steps left
     if rules.after_end in (AfterEnd.WIN, AfterEnd.NO_TRUMP):
         return Advance(level, True, None)
-    return Advance(start, False, None, wrapped=True)
+    steps -= 1  # round to the start rank
+    if not (carry and steps):
+        return Advance(start, False, None, wraps=1)
+    rest = advance(start, steps, rules, as_declarers=False)
+    return Advance(rest.level, rest.passed_end, rest.stopped_at, wraps=1 + rest.wraps)
 
 
 def hook_back(level: int, rules: Rules) -> int | None:
     """Hook and needle: the level a declaring side falls back to when the opponents
-    win the last trick with the hooking card: from J to the start rank, from A to J
-    (never below the start rank). ``None`` when the rule is off or does not apply.
+    win the last trick with the hooking card: from J to the first level
+    (:attr:`~shengji.engine.rules.Rules.first_rank`), from A to J (never below the first
+    level). ``None`` when the rule is off or does not apply.
 
     >>> hook_back(11, Rules(hook_and_needle=True)), hook_back(14, Rules(hook_and_needle=True))
     (2, 11)
@@ -363,9 +384,9 @@ def hook_back(level: int, rules: Rules) -> int | None:
     if not rules.hook_and_needle:
         return None
     if level == 11:
-        return int(rules.start_rank)
+        return int(rules.first_rank)
     if level == 14:
-        return max(11, int(rules.start_rank))
+        return max(11, int(rules.first_rank))
     return None
 
 

@@ -50,7 +50,6 @@ from shengji.engine.follow import LegalPlays
 from shengji.engine.friends import FriendCall, single_call_reason
 from shengji.engine.lead import LegalLeads
 from shengji.engine.rules import (
-    AfterEnd,
     FriendCalls,
     Partnership,
     RedealShow,
@@ -73,7 +72,7 @@ from shengji.game.actions import (
 from shengji.game.bury import bury_limits
 from shengji.game.deal import Deal, pack_counts
 from shengji.game.legal import Legal
-from shengji.game.match import Match
+from shengji.game.match import Match, never_ends
 from shengji.game.round import Phase, Round
 from shengji.game.scoresheet import RoundResult
 from shengji.players.base import Player
@@ -197,9 +196,9 @@ class Game:
 
     def __init__(self, rules: Rules, *, rounds: int | None = 1, shaping: float = 0.0,
                  bots: dict[int, Player] | None = None, turns: str = "public") -> None:
-        if rounds is None and rules.after_end in (AfterEnd.WRAP, AfterEnd.NO_TRUMP_WRAP):
-            raise ValueError(f"a match with after_end={str(rules.after_end)!r} never ends: "
-                             "give rounds")
+        endless = never_ends(rules, "rounds")
+        if rounds is None and endless:
+            raise ValueError(endless)
         if rounds is not None and rounds < 1:
             raise ValueError(f"rounds must be at least 1 (or None: the whole match), got "
                              f"{rounds}")

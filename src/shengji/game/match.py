@@ -107,7 +107,7 @@ class Match:
         assert result is not None
         self.results.append(result)
         self.levels = result.levels
-        self.wraps = tuple(w + (s in result.wrapped) for s, w in enumerate(self.wraps))
+        self.wraps = tuple(w + result.wrapped.count(s) for s, w in enumerate(self.wraps))
         if result.match_won_by:
             side = result.declarers if result.declarers_won else result.opponents
             self.winners = side if self.rules.partnership == Partnership.FIXED else (
@@ -174,14 +174,15 @@ class Match:
 
 
 def _start_levels(rules: Rules, levels: Sequence[object] | None) -> tuple[int, ...]:
-    """Each seat's first level: as given (checked), else the start rank.
+    """Each seat's first level: as given (checked), else the first level (the start rank,
+    or the lowest rank kept above it: :attr:`~shengji.engine.rules.Rules.first_rank`).
 
     ``levels`` comes from outside (a record, a caller): its entries are checked to be
     integers before they are compared (the compiled build would refuse a string there).
     """
     if levels is None:
-        return (int(rules.start_rank),) * rules.players
-    start, end = int(rules.start_rank), int(rules.end_rank)
+        return (int(rules.first_rank),) * rules.players
+    start, end = int(rules.first_rank), int(rules.end_rank)
     top = NO_TRUMP_LEVEL if rules.after_end in (AfterEnd.NO_TRUMP, AfterEnd.NO_TRUMP_WRAP) else end
     valid = tuple(lv for lv in levels
                   if type(lv) is int and (start <= lv <= end or lv == top))
@@ -194,15 +195,30 @@ def _start_levels(rules: Rules, levels: Sequence[object] | None) -> tuple[int, .
     return valid
 
 
+def never_ends(rules: Rules, bound: str) -> str | None:
+    """Why a driver that plays a match to its end needs a bound on its rounds, or ``None``:
+    with ``after_end = wrap`` (or ``no-trump-wrap``) no side ever wins. ``bound`` names the
+    caller's bound (``max_rounds``, ``--max-rounds N``) in the message.
+
+    >>> never_ends(Rules(after_end="wrap"), "max_rounds")
+    "a match with after_end='wrap' never ends: give max_rounds"
+    >>> never_ends(Rules(), "max_rounds") is None
+    True
+    """
+    if rules.after_end in (AfterEnd.WRAP, AfterEnd.NO_TRUMP_WRAP):
+        return f"a match with after_end={str(rules.after_end)!r} never ends: give {bound}"
+    return None
+
+
 def play_random_match(rules: Rules, seed: int, *, max_rounds: int | None = None,
                       rng: Random | None = None) -> Match:
     """Play a whole match with random legal actions at every decision (for tests and demos).
 
     ``after_end = wrap`` (or ``no-trump-wrap``) never ends on its own: pass ``max_rounds``.
     """
-    if rules.after_end in (AfterEnd.WRAP, AfterEnd.NO_TRUMP_WRAP) and max_rounds is None:
-        raise ValueError(f"a match with after_end={str(rules.after_end)!r} never ends: "
-                         "give max_rounds")
+    endless = never_ends(rules, "max_rounds")
+    if endless and max_rounds is None:
+        raise ValueError(endless)
     match = Match(rules, seed=seed, max_rounds=max_rounds)
     chooser = rng if rng is not None else Random(seed)
     while not match.is_over:

@@ -107,7 +107,8 @@ class RoundResult:
     lost_by: int | None
     lines: tuple[str, ...]
     wrapped: tuple[int, ...] = ()
-    """Seats whose level went round to the start rank (``wrap``, ``no-trump-wrap``)."""
+    """Seats whose level went round to the start rank (``wrap``, ``no-trump-wrap``), once
+    per time round (twice only when ``leftover_steps = carry`` takes a seat round twice)."""
     trump: Trump | None = field(default=None, repr=False)
     """The round's trump (``None`` for a redeal)."""
     trick_winners: tuple[tuple[int, int], ...] = field(default=(), repr=False)
@@ -215,8 +216,7 @@ def score_round(rnd: Round, *, redeal: bool = False, lost_by: int | None = None)
         new[seat] = moved.level
         if moved.passed_end:
             passed.append(seat)
-        if moved.wrapped:
-            wrapped.append(seat)
+        wrapped.extend([seat] * moved.wraps)
     hooked = False
     if last is not None and last.winner in opponents and trump is not None and trump.rank:
         winning = next(p for p in last.plays if p.seat == last.winner)
@@ -238,8 +238,8 @@ def score_round(rnd: Round, *, redeal: bool = False, lost_by: int | None = None)
         lines.append(f"Seats {', '.join(map(str, passed))} pass {level_name(levels[passed[0]])}"
                      " and win the match.")
     if wrapped:
-        lines.append(f"Seats {', '.join(map(str, wrapped))} go round to "
-                     f"{level_name(int(rules.start_rank))} again.")
+        lines.append(f"Seats {', '.join(map(str, dict.fromkeys(wrapped)))} go round to "
+                     f"{level_name(int(rules.first_rank))} again.")
     nxt = _next_dealer(rules, dealer, declarers, opponents, won)
     lines.append(f"Next dealer: seat {nxt}.")
     return RoundResult(False, dealer, declarers, opponents, trick_points, declarer_points,

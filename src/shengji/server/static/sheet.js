@@ -86,7 +86,7 @@ function sheetView(S, result, n) {
     lines.push(h("p", {}, t("matchWonBy", { names: names(S, result.match_won_by) })));
   }
   if (result.wrapped?.length) {
-    lines.push(h("p", {}, t("wrappedLine", { names: names(S, result.wrapped) })));
+    lines.push(h("p", {}, t("wrappedLine", { names: names(S, [...new Set(result.wrapped)]) })));
   }
   if (result.next_dealer !== undefined) {
     lines.push(h("p", {}, t("nextDealer", { name: seatName(S, result.next_dealer) })));
