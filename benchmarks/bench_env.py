@@ -30,8 +30,9 @@ from types import ModuleType
 import numpy as np
 
 import shengji.env
+from shengji.game.phase import Phase
 from shengji.game.presets import preset
-from shengji.game.round import Phase, Round
+from shengji.game.round import Round
 
 
 def engine_round_baseline(rounds: int, seed: int, name: str) -> float:

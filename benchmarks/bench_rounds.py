@@ -25,8 +25,9 @@ import sys
 import time
 
 from shengji.engine.cards import Hand, full_deck
+from shengji.game.phase import Phase
 from shengji.game.presets import preset
-from shengji.game.round import Phase, Round
+from shengji.game.round import Round
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.table import only_action
 

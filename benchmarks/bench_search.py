@@ -104,8 +104,9 @@ from typing import Any
 from shengji.engine.rules import FirstDealer, Rules
 from shengji.game.actions import Action
 from shengji.game.match import Match
+from shengji.game.phase import Phase
 from shengji.game.presets import preset
-from shengji.game.round import Phase, Round
+from shengji.game.round import Round
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.learned import PlayModel, check_margins, model_for
 from shengji.players.search import (

@@ -55,6 +55,7 @@ import platform
 import signal
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -65,6 +66,7 @@ from types import FrameType
 from shengji.engine import (
     BIG_JOKER,
     SMALL_JOKER,
+    TRUMP,
     Card,
     Hand,
     Lead,
@@ -81,6 +83,7 @@ from shengji.engine import (
     TupleFollow,
     format_cards,
     full_deck,
+    parse_cards,
 )
 from shengji.game.bury import bury_limits, bury_options, bury_reason, random_bury
 from shengji.game.presets import preset
@@ -106,6 +109,11 @@ GROUPS = {
     "decks": "Rules(decks=d, players=p), d = 4..8, p = 4, 6, 8, 10, 12",
     "variants": "6 decks, 6 players: tractor_follow tuples / longest / tractor-only",
     "protect": "tuple_follow='protect' (no preset uses it), 4 and 6 decks",
+    "slow": "the slow protect follow (SLOW_HAND) and its neighbours: 2..8 decks, every"
+            " tuple_follow x tractor_follow",
+    "shapes": "built follows: long tuples and tractors held, a tuple and long tractors of"
+              " wide tuples led; every policy, 2..8 decks",
+    "climb": "hill-climbs from the slowest shapes: hand, lead and policy mutated",
 }
 
 
@@ -215,6 +223,208 @@ def make_position(group: str, table: str, rules: Rules, rng: Random) -> Position
                     dealer_hand)
 
 
+# -- built positions: the slow protect follow, shapes searched, hill-climbs ------------
+
+SLOW_TRUMP = "7C"
+SLOW_LEAD = "4S 4S 10S 10S 10S 10S JS JS JS JS"
+SLOW_HAND = ("3D 8D 9D 10D KD 3S 3S 3S 4S 4S 5S 5S 5S 5S 6S 6S 6S 6S 8S 8S 8S 8S 9S 9S 9S 9S "
+             "QS QS QS QS KS KS KS KS AS AS AS")
+"""A follow that took ~0.8 s (``forced``, the first play) at 4 decks under ``protect`` and
+``longest``: a tractor of 4-tuples and a pair led, the follower holding many 4-tuples."""
+
+POLICIES = [(t, f) for t in TupleFollow for f in TractorFollow]
+
+
+def built(group: str, table: str, rules: Rules, trump: Trump, lead: list[Card],
+          hand: list[Card], rng: Random) -> Position | None:
+    """A position from a lead and a follower's hand (the leader holds the lead and a few
+    other cards of the pack); ``None`` when the cards are no lead."""
+    try:
+        led = Lead.from_cards(lead, trump, rules)
+    except PlayError:
+        return None
+    left = Counter(pack(rules)) - Counter(lead) - Counter(hand)
+    leader = Hand(lead + rng.sample(sorted(left.elements()), min(8, left.total())))
+    return Position(group, table, rules, trump, led, Hand(hand), leader, leader)
+
+
+def slow_neighbours(rng: Random) -> list[Position]:
+    """:data:`SLOW_HAND` following :data:`SLOW_LEAD` (trump 7♣) under every
+    ``tuple_follow`` × ``tractor_follow``, at 2..8 decks: as given (each face's copies cut
+    to what the pack holds) and, from 5 decks, scaled (the 4-tuples as ``decks``-tuples,
+    the triples one narrower)."""
+    trump = Trump.parse(SLOW_TRUMP)
+    found: list[Position] = []
+    for decks in range(2, 9):
+        for scaled in (False, True) if decks > 4 else (False,):
+            def copies(n: int, decks: int = decks, scaled: bool = scaled) -> int:
+                return (n + decks - 4 if scaled and n > 2 else n) if decks >= 4 else min(
+                    n, decks)
+            lead = [c for c, n in Counter(parse_cards(SLOW_LEAD)).items()
+                    for _ in range(copies(n))]
+            held = Counter(lead)
+            hand = [c for c, n in Counter(parse_cards(SLOW_HAND)).items()
+                    for _ in range(min(copies(n), decks - held[c]))]
+            for tuples, tractors in POLICIES:
+                rules = Rules(decks=decks, tuple_follow=tuples, tractor_follow=tractors)
+                name = f"{decks} decks{' scaled' if scaled else ''} {tuples}/{tractors}"
+                pos = built("slow", name, rules, trump, lead, hand, rng)
+                if pos is not None:
+                    found.append(pos)
+    return found
+
+
+def shape_position(rules: Rules, rng: Random) -> Position | None:
+    """A follow built to be hard: a lead mixing a tuple with one or two long tractors of
+    wide tuples (and maybe singles), in a plain suit or trumps, and a follower holding
+    many long tuples and runs of them (tractors) in the led suit, few other cards."""
+    decks = rules.decks
+    rank = rng.choice(list(Rank))
+    trump = rules.trump(rank, None if rng.random() < 0.2 else rng.choice(list(Suit)))
+    led = rng.choice([s for s in (TRUMP, 0, 1, 2, 3) if trump.suit_size(s) >= 6])
+    column = trump.faces_at[led]
+    lead: Counter[Card] = Counter()
+    levels = list(range(len(column)))
+    rng.shuffle(levels)
+    for _ in range(rng.choice([1, 1, 2])):  # tractors of wide tuples, as long as fits
+        width = rng.randint(2, decks)
+        length = rng.randint(2, min(5, len(column) // 2))
+        top = rng.randrange(length - 1, len(column))
+        for level in range(top - length + 1, top + 1):
+            face = rng.choice(column[level])
+            lead[face] = min(decks, lead[face] + width)
+    face = rng.choice(column[levels[0]])  # a tuple
+    lead[face] = min(decks, lead[face] + rng.randint(2, decks))
+    for _ in range(rng.choice([0, 0, 1, 2])):  # singles
+        face = rng.choice(column[rng.randrange(len(column))])
+        lead[face] = min(decks, lead[face] + 1)
+    hand: Counter[Card] = Counter()
+    wide = rng.choice([decks, max(2, decks - 1), rng.randint(2, decks)])
+    level = rng.randrange(2)
+    while level < len(column):  # runs of wide tuples, gaps and shorter tuples between
+        run = rng.randint(1, 5)
+        for at in range(level, min(level + run, len(column))):
+            for face in column[at]:
+                if rng.random() < (0.9 if face in lead or len(column[at]) == 1 else 0.4):
+                    hand[face] = rng.choice([wide, wide, wide, rng.randint(1, decks)])
+        level += run + rng.choice([0, 1, 1, 2])
+    hand = Counter({c: min(n, decks - lead[c]) for c, n in hand.items()})
+    left = Counter(pack(rules)) - lead - hand
+    others = [c for c in left.elements() if trump.suit_index[c] != led]
+    hand.update(rng.sample(others, min(len(others), rng.randint(0, 8))))
+    cards = list(lead.elements())
+    if sum(hand.values()) <= len(cards) or len(cards) < 2:
+        return None
+    table = f"{decks} decks {rules.tuple_follow}/{rules.tractor_follow}"
+    return built("shapes", table, rules, trump, cards, list(hand.elements()), rng)
+
+
+def shape_positions(count: int, rng: Random) -> list[Position]:
+    """``count`` positions of :func:`shape_position`, spread evenly over 2..8 decks and
+    every ``tuple_follow`` × ``tractor_follow``."""
+    found: list[Position] = []
+    grid = [(decks, t, f) for decks in range(2, 9) for t, f in POLICIES]
+    i = 0
+    while len(found) < count:
+        decks, tuples, tractors = grid[i % len(grid)]
+        i += 1
+        pos = shape_position(Rules(decks=decks, tuple_follow=tuples, tractor_follow=tractors),
+                             rng)
+        if pos is not None:
+            found.append(pos)
+    return found
+
+
+def mutate(pos: Position, rng: Random) -> Position | None:
+    """A neighbour of a built position: one face of the led suit held more or fewer times
+    (or a new one), a unit of the lead widened, narrowed or moved, or other rules (the
+    deck count kept)."""
+    trump, rules = pos.trump, pos.rules
+    column = trump.faces_at[pos.lead.suit]
+    faces = [f for level in column for f in level]
+    lead, hand = Counter(pos.lead.cards), Counter(pos.hand.cards())
+    decks = rules.decks
+    move = rng.randrange(5)
+    if move <= 1:  # the hand
+        face = rng.choice(faces)
+        hand[face] = rng.randint(0, decks - lead[face])
+    elif move == 2:  # a face of the lead
+        face = rng.choice(faces)
+        lead[face] = rng.randint(0, decks - hand[face])
+    elif move == 3:  # the lead shifted one level
+        step = rng.choice([-1, 1])
+        at = {f: i for i, level in enumerate(column) for f in level}
+        moved: Counter[Card] = Counter()
+        for face, n in lead.items():
+            level = at[face] + step
+            if not 0 <= level < len(column):
+                return None
+            moved[rng.choice(column[level])] += n
+        lead = moved
+        if any(lead[f] + hand[f] > decks for f in lead):
+            return None
+    else:
+        tuples, tractors = rng.choice(POLICIES)
+        rules = rules.replace(tuple_follow=tuples, tractor_follow=tractors)
+    lead, hand = +lead, +hand
+    suit = sum(n for f, n in hand.items() if trump.suit_index[f] == pos.lead.suit)
+    if sum(lead.values()) < 2 or suit <= sum(lead.values()):
+        return None
+    table = f"{decks} decks {rules.tuple_follow}/{rules.tractor_follow}"
+    return built("climb", table, rules, trump, list(lead.elements()), list(hand.elements()),
+                 rng)
+
+
+def slowest_query(pos: Position, cut_s: float) -> float:
+    """Seconds of the slowest follow query of a position, each timed once (the climb's
+    measure: ``forced``, ``describe``, a check, ``can_complete``, the first plays)."""
+    def build() -> LegalPlays:
+        return LegalPlays(pos.hand, pos.lead, pos.trump, pos.rules)
+
+    def listing() -> None:
+        items = iter(build())
+        for _ in range(6):
+            next(items, None)
+
+    first = next(iter(build()), ())
+    queries: list[Callable[[], object]] = [
+        lambda: build().forced, lambda: build().describe(), listing,
+        lambda: build().reason(first), lambda: build().can_complete(first[: len(first) // 2]),
+        lambda: build().random(Random(0))]
+    worst = 0.0
+    for query in queries:
+        gc.disable()
+        signal.setitimer(signal.ITIMER_REAL, cut_s)
+        start = time.perf_counter()
+        try:
+            query()
+        except Cut:
+            pass
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            gc.enable()
+        worst = max(worst, time.perf_counter() - start)
+    return worst
+
+
+def climb(starts: list[Position], steps: int, cut_s: float, rng: Random) -> list[Position]:
+    """From each start, ``steps`` mutations, each kept when it makes the slowest query
+    slower: the positions each climb kept (for the timing proper)."""
+    kept: list[Position] = []
+    for start in starts:
+        best, worst = start, slowest_query(start, cut_s)
+        for _ in range(steps):
+            pos = mutate(best, rng)
+            if pos is None or LegalPlays(pos.hand, pos.lead, pos.trump, pos.rules
+                                         ).mode != "follow":
+                continue
+            seconds = slowest_query(pos, cut_s)
+            if seconds > worst:
+                best, worst = pos, seconds
+                kept.append(pos)
+    return kept
+
+
 # -- timing ------------------------------------------------------------------------------
 
 
@@ -299,9 +509,11 @@ class Timer:
         return worst / 1e6
 
 
-def measure(positions: int, seed: int, steps: int, cut_s: float, repeat: int
-            ) -> tuple[Timer, int]:
-    """Time every query over ``positions`` positions spread over the tables."""
+def measure(positions: int, seed: int, steps: int, cut_s: float, repeat: int,
+            shapes: int = 0, climbs: int = 0, climb_steps: int = 0) -> tuple[Timer, int]:
+    """Time every query over ``positions`` positions spread over the tables, the slow
+    follow's neighbours, ``shapes`` built positions and ``climbs`` hill-climbs of
+    ``climb_steps`` steps from the slowest of them."""
     rng = Random(seed)
     draw = Random(seed + 1)
     timer = Timer(cut_s, repeat)
@@ -313,6 +525,16 @@ def measure(positions: int, seed: int, steps: int, cut_s: float, repeat: int
         timer.group = group
         time_follow(timer, pos, rng, draw, steps)
         time_bury(timer, pos, rng, steps)
+    built_rng = Random(seed + 2)  # (the random positions stay those of the seed)
+    searched = shape_positions(shapes, built_rng)
+    for pos in slow_neighbours(built_rng) + searched:
+        timer.group = pos.group
+        time_follow(timer, pos, rng, draw, steps)
+    if climbs and climb_steps and searched:
+        starts = sorted(searched, key=lambda p: -slowest_query(p, cut_s))[:climbs]
+        timer.group = "climb"
+        for pos in climb(starts, climb_steps, cut_s, built_rng):
+            time_follow(timer, pos, rng, draw, steps)
     return timer, len(table_list)
 
 
@@ -454,17 +676,28 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="time each query this many times and keep the best (3)")
     parser.add_argument("--cut", type=float, default=5.0,
                         help="stop a query after this many seconds (5)")
+    parser.add_argument("--shapes", type=int, default=224,
+                        help="built positions (group shapes), spread over 2..8 decks and"
+                        " every policy (224)")
+    parser.add_argument("--climbs", type=int, default=4,
+                        help="hill-climbs, from the slowest built positions (4)")
+    parser.add_argument("--climb-steps", type=int, default=40,
+                        help="mutations tried in each hill-climb (40)")
     args = parser.parse_args(argv)
     for name in ("positions", "steps", "repeat"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} must be at least 1")
+    for name in ("shapes", "climbs", "climb_steps"):
+        if getattr(args, name) < 0:
+            parser.error(f"--{name.replace('_', '-')} must not be negative")
     if args.cut <= 0:
         parser.error("--cut must be positive")
     command = "python benchmarks/bench_worst.py " + " ".join(
         sys.argv[1:] if argv is None else argv)
     before = baseline_us()
     started = time.perf_counter()
-    timer, count = measure(args.positions, args.seed, args.steps, args.cut, args.repeat)
+    timer, count = measure(args.positions, args.seed, args.steps, args.cut, args.repeat,
+                           args.shapes, args.climbs, args.climb_steps)
     wall = time.perf_counter() - started
     text = report(timer, command.strip(), count, args.positions, before, baseline_us(), wall)
     sys.stdout.write(text + "\n")

@@ -18,7 +18,8 @@ from shengji.engine.cards import Card, parse_cards
 from shengji.engine.rules import Rules
 from shengji.game.actions import Draw, Pass
 from shengji.game.deal import Deal
-from shengji.game.round import Phase, Round, pack
+from shengji.game.phase import Phase
+from shengji.game.round import Round, pack
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.table import decide
 
@@ -84,7 +85,7 @@ def fingerprint(rnd: Round) -> tuple[object, ...]:
         rnd.show_queue,
         None if trick is None else (trick.leader, tuple(trick.plays), trick.winner, trick.lead),
         tuple(rnd.tricks), tuple(rnd.captured), tuple(rnd.penalties), tuple(rnd.history),
-        rnd.result,
+        rnd.result, rnd.reinforcing, rnd.steals,
     )
 
 

@@ -33,10 +33,12 @@ from shengji.game.actions import (
     Play,
     Show,
     Withdraw,
+    parse_action,
 )
 from shengji.game.legal import Legal
+from shengji.game.phase import Phase
 from shengji.game.presets import preset
-from shengji.game.round import Phase, Round
+from shengji.game.round import Round
 
 PRESET_TABLES = (("tractor", 4), ("tractor-6", 6), ("finding-friends", 5),
                  ("finding-friends", 7), ("da-bai-fen", 4), ("hundred", 4))
@@ -64,12 +66,17 @@ def malformed(rnd: Round, rng: Random) -> Iterator[object]:
     yield SimpleNamespace(seat=seat, cards=(card,))
     yield rng.choice(_JUNK_TEXT)
     yield _forged(Play, seat=rng.choice((True, -1, "0", None, 1.0)), cards=(card,))
+    # values equal to a seat that are no seat (chosen without the rng: the other fuzzers'
+    # streams stay as they were)
+    not_seat = (Suit(seat % 4), card, float(seat), seat == 1)[len(rnd.history) % 4]
+    yield _forged(Play, seat=not_seat, cards=(card,))
     yield _forged(Play, seat=seat, cards=rng.choice(((int(card),), (None,), card, 5, (card, 3))))
     yield _forged(Bid, seat=seat, cards=rng.choice(((int(card),), ("XX",), None)))
     yield _forged(Bury, seat=seat, cards=rng.choice(((1, 2), [object()], 7)))
     yield _forged(Declare, seat=seat, suit=rng.choice((-1, 9, "Q", object(), 2.0)))
     yield _forged(Call, seat=seat, calls=rng.choice((None, 5, (None,), ("0th AS",))))
     yield _forged(rng.choice((Draw, Pass, Show, Withdraw)), seat=rng.choice((None, "1", -3)))
+    yield _forged((Draw, Pass, Show, Withdraw)[len(rnd.history) % 4], seat=not_seat)
 
 
 def _random_call(rng: Random, rules_decks: int) -> FriendCall:
@@ -122,6 +129,9 @@ def try_action(rnd: Round, action: object, counts: Counter[str]) -> None:
         counts[f"refused {kind}"] += 1
         return
     assert verdict is None, f"{action!r} was accepted though reason() said {verdict!r}"
+    last = rnd.history[-1]
+    assert type(last.seat) is int and parse_action(str(last)) == last, (
+        f"accepted {action!r} leaves {last!r}, which does not read back")
     counts[f"accepted {kind}"] += 1
     rnd.undo()
     assert fingerprint(rnd) == before, f"undo of {action!r} did not restore the round"

@@ -32,7 +32,8 @@ from shengji.game.actions import (
 )
 from shengji.game.legal import ActionError
 from shengji.game.match import Match
-from shengji.game.round import Phase, Round
+from shengji.game.phase import Phase
+from shengji.game.round import Round
 
 NINES = [Rank.NINE] * 4
 TEAMS = [0, 1, 0, 1]

@@ -10,8 +10,9 @@ from shengji.engine.cards import Card, parse_cards
 from shengji.engine.rules import Rules
 from shengji.game.actions import Bid, Draw
 from shengji.game.deal import Deal, DealError, pack
+from shengji.game.phase import Phase
 from shengji.game.presets import preset
-from shengji.game.round import Phase, Round
+from shengji.game.round import Round
 
 
 def full_deal(rules: Rules, seed: int = 0, first_drawer: int = 0) -> Deal:

@@ -29,8 +29,9 @@ from shengji.engine.units import (
 from shengji.game.actions import Play
 from shengji.game.deal import pack
 from shengji.game.legal import PlayLegal
+from shengji.game.phase import Phase
 from shengji.game.presets import PRESETS, preset
-from shengji.game.round import Phase, Round
+from shengji.game.round import Round
 
 VARIANTS = [Rules(), Rules(decks=3), Rules(decks=4, tractor_min_length=3),
             Rules(tractor_high_trumps=False), Rules(decks=1), Rules(decks=3, tractor_min_width=1),

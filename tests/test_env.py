@@ -23,8 +23,9 @@ from shengji.env.selection import BurySelector, ExposeSelector
 from shengji.game.actions import Bid, Call, Play, Withdraw
 from shengji.game.bury import bury_options
 from shengji.game.deal import Deal, DealError, pack_counts
+from shengji.game.phase import Phase
 from shengji.game.presets import PRESETS, preset
-from shengji.game.round import Phase, Round
+from shengji.game.round import Round
 
 PRESET_NAMES = sorted(PRESETS)
 CAP = 3_000  # brute force only where the legal set has at most this many actions
@@ -91,6 +92,7 @@ VARIANTS = {
     "bombs": lambda: preset("tractor-6", bombs=2),
     "bombs-follow-suit": lambda: preset("tractor", bombs=2, bomb_follow_suit=True),
     "rainbow": lambda: preset("da-bai-fen", rainbow=3),
+    "rainbow-throws": lambda: preset("da-bai-fen", rainbow=2, rainbow_throws=True),
     "breakdown": lambda: preset("tractor-6", tuple_follow="breakdown"),
 }
 
@@ -305,7 +307,10 @@ def test_friend_call_ids_are_the_engines_legal_calls(name: str) -> None:
                     every = [FriendCall(k, colour=colour, rank=rank)
                              for colour in ("black", "red") for rank in Rank
                              for k in range(1, 2 * rules.decks + 1)]
-                accepted = {c for c in every if legal.reason(Call(d.seat, (c,) * want)) is None}
+                pool = sorted(d.valid_calls, key=str)
+                # each candidate with other calls the ids allow (the calls of a set differ)
+                accepted = {c for c in every if legal.reason(Call(d.seat, (
+                    c, *[o for o in pool if o != c][:want - 1]))) is None}
                 assert d.valid_calls == accepted, name
             game.step(rng.choice(game.allowed()))
 

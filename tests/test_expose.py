@@ -11,8 +11,9 @@ from shengji.engine.cards import parse_cards
 from shengji.engine.rules import Rules, RulesError
 from shengji.game.actions import Declare, Expose, parse_action
 from shengji.game.legal import ActionError
+from shengji.game.phase import Phase
 from shengji.game.presets import preset
-from shengji.game.round import Phase, Round
+from shengji.game.round import Round
 from shengji.players import HeuristicPlayer
 
 

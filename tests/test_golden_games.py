@@ -25,8 +25,9 @@ from shengji.engine.lead import LegalLeads
 from shengji.game.actions import Action, Bury, Play
 from shengji.game.legal import Legal
 from shengji.game.match import Match
+from shengji.game.phase import Phase
 from shengji.game.presets import PRESETS, preset
-from shengji.game.round import Phase, Round
+from shengji.game.round import Round
 from shengji.game.view import SeatView
 from shengji.players import make_player
 from shengji.players.base import Player

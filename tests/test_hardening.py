@@ -16,9 +16,10 @@ from shengji.engine.rules import Rules
 from shengji.game.actions import Bid, Call, Declare, Draw, Pass, Play, Show, as_action
 from shengji.game.legal import ActionError, Legal
 from shengji.game.match import Match
+from shengji.game.phase import Phase
 from shengji.game.presets import preset
 from shengji.game.record import read_record, replay, write_record
-from shengji.game.round import Phase, Round
+from shengji.game.round import Round
 from shengji.game.scoresheet import score_round
 from shengji.game.view import SeatView
 

@@ -30,8 +30,9 @@ from shengji.engine.lead import Lead, LegalLeads, PlayError
 from shengji.engine.rules import Rules
 from shengji.engine.trump import Trump
 from shengji.game.actions import Action, Bid, Bury, Call, Draw, Pass, Play, parse_action
+from shengji.game.phase import Phase
 from shengji.game.presets import preset
-from shengji.game.round import Phase, Round
+from shengji.game.round import Round
 from shengji.players import HeuristicPlayer
 
 LEVELS = (9, 5, 9, 5)

@@ -20,7 +20,8 @@ from shengji.engine.rules import Rules
 from shengji.game.actions import Bury, Call, Play, parse_action
 from shengji.game.legal import ActionError
 from shengji.game.match import play_random_match
-from shengji.game.round import Phase, Round
+from shengji.game.phase import Phase
+from shengji.game.round import Round
 from shengji.game.scoresheet import RoundResult
 
 

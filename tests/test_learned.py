@@ -24,8 +24,9 @@ from shengji.engine.lead import LegalLeads
 from shengji.engine.rules import Rules
 from shengji.game.actions import Bid, Bury, Draw, Pass, Play
 from shengji.game.legal import Legal
+from shengji.game.phase import Phase
 from shengji.game.presets import preset
-from shengji.game.round import Phase, Round
+from shengji.game.round import Round
 from shengji.game.view import SeatView
 from shengji.players import HeuristicPlayer, LearnedPlayer, make_player
 from shengji.players.features import (

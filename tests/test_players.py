@@ -20,8 +20,9 @@ from shengji.engine.rules import Partnership, Rules
 from shengji.game.actions import Action
 from shengji.game.legal import Legal
 from shengji.game.match import Match
+from shengji.game.phase import Phase
 from shengji.game.presets import PRESETS, preset
-from shengji.game.round import Phase, Round
+from shengji.game.round import Round
 from shengji.game.view import SeatView
 from shengji.players import PLAYER_KINDS, Player, make_player, play_match, play_round
 

@@ -170,16 +170,16 @@ def test_describe_rules_phrases_every_option() -> None:
         players=6, decks=3, partnership="fluid", kitty=15, big_jokers=1, small_jokers=2,
         remove_low=True,
         tractor_min_width=3, tractor_min_length=3, tractor_high_trumps=False, red_fives=2,
-        second_rank="2", rank_suit_order=("S", "H"), tuple_follow="protect",
+        removed_ranks=("2",), second_rank="4", rank_suit_order=("S", "H"), tuple_follow="protect",
         tractor_follow="longest", throws=False, throw_mixed=False, throw_blocked_by_equal=True,
         throw_check="opponents", failed_throw="largest", throw_penalty="per-card",
         throw_penalty_points=5, throw_beat="every-unit", bombs=3, bomb_follow_suit=True, rainbow=4,
-        throw_tiebreak=True,
+        rainbow_throws=True, throw_tiebreak=True,
         trump_choice="dealer", expose=3,
         first_draw="count",
         first_dealer="random", bid_reinforce=False, bid_switch_suit=True,
         bid_equal_override=True, bid_withdraw=True, bid_after_outbid=True,
-        bid_reinforce_equal=True, joker_bids="decks",
+        bid_reinforce_equal=True, bid_reinforce_after_bury=True, joker_bids="decks",
         fluid_overbid=("own-rank", "jokers-only"), fluid_bidders="not-lost", no_bid="kitty-first",
         no_bid_joker="no-trump", redeal_show="no-points", redeal_dealer_partner=True,
         kitty_overbid=True, kitty_overbid_takes_dealer=True, kitty_overbid_by="opponents",
@@ -191,6 +191,7 @@ def test_describe_rules_phrases_every_option() -> None:
         target=100, level_table="custom", custom_levels=((0, 1), (50, 0), (90, -1)), draw_at=50,
         below_zero=True, kitty_to_declarers=True, mandatory_win=True, pass_end_freely=True,
         red_five_penalty=20, start_rank="3", end_rank="K", after_end="wrap",
+        leftover_steps="carry",
         mandatory_ranks=("5", "10"), hook_and_needle=True, dealer_rotation="winner-next",
     )
     default = Rules()
@@ -200,7 +201,8 @@ def test_describe_rules_phrases_every_option() -> None:
     # custom table and its rows one; every other option one line each
     assert len(lines) == len(OPTION_NAMES) - 5
     assert not any(":" in line and line.split(":")[0] in OPTION_NAMES for line in lines)
-    assert "3 decks (159 cards, 1 red and 2 black jokers): 24 cards each, a kitty of 15" in lines
+    assert "3 decks (147 cards, 1 red and 2 black jokers): 22 cards each, a kitty of 15" in lines
+    assert "every card of rank 2 is taken out of the pack; levels skip it" in lines
     assert "a failed throw gives the opponents 5 points per card thrown" in lines
     assert ("custom level table: 0+: declarers +1; 50+: opponents take over; "
             "90+: opponents +1") in lines

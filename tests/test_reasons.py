@@ -57,8 +57,9 @@ from shengji.game.actions import (
     Show,
     Withdraw,
 )
+from shengji.game.phase import Phase
 from shengji.game.presets import preset
-from shengji.game.round import Phase, Round
+from shengji.game.round import Round
 from test_properties_follow import VARIANTS, positions, rules_for, submultisets
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "shengji" / "server" / "static"
@@ -193,6 +194,8 @@ BAD_RULES: list[dict[str, object]] = [
     {"rank_suit_order": ("H", "H")}, {"mandatory_ranks": ("5", "5")}, {"level_table": "custom"},
     {"level_table": "custom", "custom_levels": ((5, 1),)},
     {"level_table": "custom", "custom_levels": ((0, 1), (0, 2))},
+    {"removed_ranks": ("2", "2")}, {"removed_ranks": ("5",)}, {"removed_ranks": ("3",)},
+    {"removed_ranks": ("2",), "end_rank": "2"},
 ]
 """Rules that :class:`Rules` refuses, one or more for every ``rules-*`` key it raises."""
 
@@ -378,7 +381,7 @@ SAMPLE: dict[str, Param] = {
     "error": "cannot read card 'XX'", "name": "'player'", "option": "kitty", "kind": "rank",
     "value": "300", "allowed": ("own-rank", "maker-rank"), "low": 0, "high": 104,
     "why": ("pack", 108), "players": 5, "kitty": 8, "left": 100, "start": "5", "end": "3",
-    "overbids": ("own-rank", "own-rank"),
+    "overbids": ("own-rank", "own-rank"), "ranks": "2, 4", "rainbows": (4, 3),
 }
 """A value for every parameter name, to render each key once."""
 OVERRIDES: dict[str, dict[str, Param]] = {

@@ -23,6 +23,7 @@ from shengji.engine.rules import Rules
 from shengji.game.actions import Play, parse_action
 from shengji.game.deal import Deal, pack
 from shengji.game.match import Match, play_random_match
+from shengji.game.phase import Phase
 from shengji.game.presets import PRESETS, preset
 from shengji.game.record import (
     FORMAT,
@@ -35,7 +36,6 @@ from shengji.game.record import (
     save_record,
     write_record,
 )
-from shengji.game.round import Phase
 
 SHORT = {"end_rank": "4"}
 

@@ -11,7 +11,8 @@ import pytest
 from shengji.engine.cards import Card, parse_cards
 from shengji.engine.rules import Rules, RulesError
 from shengji.game.deal import pack, removed_cards
-from shengji.game.round import Phase, Round
+from shengji.game.phase import Phase
+from shengji.game.round import Round
 
 
 def test_five_players_two_decks_and_a_kitty_of_six_lose_two_low_cards() -> None:

@@ -10,8 +10,9 @@ import pytest
 
 from shengji.engine.rules import Rules
 from shengji.game.actions import Bid, Withdraw
+from shengji.game.phase import Phase
 from shengji.game.presets import PRESETS, preset
-from shengji.game.round import Phase, Round
+from shengji.game.round import Round
 
 VARIANTS: dict[str, Rules] = {
     **{name: preset(name) for name in sorted(PRESETS)},

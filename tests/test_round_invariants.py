@@ -32,7 +32,8 @@ from shengji.engine.scoring import (
 from shengji.game.actions import Action, Bid, Bury, Call, Draw, Pass, Play, Show, Withdraw
 from shengji.game.legal import ActionError
 from shengji.game.match import Match, play_random_match
-from shengji.game.round import Phase, Round, pack
+from shengji.game.phase import Phase
+from shengji.game.round import Round, pack
 from shengji.game.scoresheet import RoundResult
 
 RULE_SETS: dict[str, Rules] = {

@@ -42,7 +42,7 @@ OUT_OF_RANGE: list[tuple[str, int | None, int, dict[str, object], str]] = [
     ("expose", -1, 26, {}, "at least 0 and at most 25 (the hand size)"),
     ("kitty_overbid_limit", 0, 101, {}, "at least 1 and at most 100"),
     ("bombs", -1, 3, {}, "at least 0 and at most 2"),
-    ("rainbow", -1, 6, {}, "at least 0 and at most 5"),
+    ("rainbow", -1, 5, {}, "at least 0 and at most 4"),
 ]
 
 
@@ -193,3 +193,11 @@ def test_finding_friends_keeps_its_deck_default_in_range() -> None:
     assert preset("finding-friends", players=20).decks == MAX_DECKS
     with pytest.raises(RulesError, match="players must be at least 2 and at most 20, got 21"):
         preset("finding-friends", players=21)
+
+
+def test_no_rainbow_of_five_can_form() -> None:
+    # one rank's cards fall in the four plain suits, or trumps for the trump suit's card
+    with pytest.raises(RulesError, match="at most 4 effective suits") as refused:
+        Rules(rainbow=5)
+    assert refused.value.option == "rainbow"
+    assert Rules(rainbow=4).rainbow == 4

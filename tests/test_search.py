@@ -19,8 +19,9 @@ from flow_helpers import deal, pass_round, stacked
 from shengji.engine.cards import Card, parse_cards
 from shengji.engine.rules import Rules
 from shengji.game.actions import Action, Bid, Bury, Draw, Play, parse_action
+from shengji.game.phase import Phase
 from shengji.game.presets import PRESETS, preset
-from shengji.game.round import Phase, Round
+from shengji.game.round import Round
 from shengji.players import (
     PLAYER_KINDS,
     HeuristicPlayer,

@@ -12,8 +12,8 @@ from rich.console import Console
 
 from shengji.game.actions import Play
 from shengji.game.match import Match
+from shengji.game.phase import Phase
 from shengji.game.presets import preset
-from shengji.game.round import Phase
 from shengji.players import HeuristicPlayer, SearchPlayer, make_player
 from shengji.players.table import decide
 from shengji.terminal.app import DEFAULT_PLAYER, _new_game, add_play_arguments, play_main

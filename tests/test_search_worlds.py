@@ -18,8 +18,9 @@ import pytest
 from flow_helpers import positions, swap_hidden
 from shengji.game.actions import Bury, Play
 from shengji.game.deal import pack
+from shengji.game.phase import Phase
 from shengji.game.presets import PRESETS, preset
-from shengji.game.round import Phase, Round
+from shengji.game.round import Round
 from shengji.game.view import SeatView
 from shengji.players import HeuristicPlayer, RandomPlayer
 from shengji.players.table import decide

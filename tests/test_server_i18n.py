@@ -16,6 +16,7 @@ from random import Random
 import pytest
 
 from shengji.engine.lead import Lead
+from shengji.engine.options_help import OPTIONS
 from shengji.engine.reasons import TEMPLATES
 from shengji.engine.rules import Rules
 from shengji.engine.throws import check_throw
@@ -27,7 +28,7 @@ from shengji.players import PLAYER_KINDS, make_player
 from shengji.players.table import play_match
 from shengji.server.limits import Settings
 from shengji.server.lobby import check_rules, rules_errors_json
-from shengji.server.options import option_specs
+from shengji.server.options import option_specs, options_zh_js, with_options_zh
 from shengji.server.room import Room
 from shengji.server.schemas import SERVER_MESSAGE, RoundSheet, result_json, view_json
 from shengji.server.state import free_seat
@@ -64,6 +65,20 @@ def test_every_rules_option_has_chinese_words(options_zh: str) -> None:
     assert choices and js_keys(options_zh, "export const CHOICES_ZH = {") == choices
     assert js_keys(options_zh, "export const PRESETS_ZH = {") == set(PRESETS)
     assert js_keys(options_zh, "export const KINDS_ZH = {") == set(PLAYER_KINDS)
+
+
+def test_the_chinese_options_are_generated_from_the_help(options_zh: str) -> None:
+    """``OPTIONS_ZH`` and ``CHOICES_ZH`` are the generated part of the file, made from
+    ``shengji.engine.options_help`` (``python3 scripts/write_options_docs.py`` writes it)."""
+    assert options_zh.count(options_zh_js()) == 1
+    assert with_options_zh(options_zh) == options_zh, (
+        "options_zh.js is out of date: run python3 scripts/write_options_docs.py")
+    generated = options_zh_js()
+    assert js_keys(generated, "export const OPTIONS_ZH = {") == set(OPTIONS)
+    for name, words in OPTIONS.items():
+        assert f'["{words.label_zh}", "{words.help_zh}"]' in generated
+        assert all(f'"{name}.{value}": "{zh}",' in generated
+                   for value, (_, zh) in words.choices.items())
 
 
 def test_every_error_code_and_player_has_both_languages() -> None:
@@ -125,6 +140,13 @@ FORM_ERRORS: list[tuple[str, int, dict[str, object], str, str]] = [
     ("tractor", 4, {"tractor_min_width": 3}, "tractor_min_width", "rules-width"),
     ("tractor", 4, {"level_table": "custom", "custom_levels": [[0, 13]]}, "custom_levels",
      "rules-level-step"),
+    ("finding-friends", 7, {"removed_ranks": ["2", "2"]}, "removed_ranks",
+     "rules-removed-repeat"),
+    ("finding-friends", 7, {"removed_ranks": ["5"]}, "removed_ranks", "rules-removed-point"),
+    ("finding-friends", 7, {"removed_ranks": ["2", "4"]}, "removed_ranks",
+     "rules-removed-lowest"),
+    ("finding-friends", 7, {"removed_ranks": ["2", "3"], "mandatory_ranks": ["3"]},
+     "mandatory_ranks", "rules-removed-kept"),
 ]
 """Rules form entries the engine refuses: preset, table, overrides, the field blamed, the key."""
 

@@ -24,8 +24,8 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from shengji.engine.cards import Hand
 from shengji.game.match import Match
+from shengji.game.phase import Phase
 from shengji.game.record import read_record, replay
-from shengji.game.round import Phase
 from shengji.server.app import create_app
 from shengji.server.limits import Settings
 from shengji.server.room import Room
@@ -497,6 +497,10 @@ def test_chat(server: Server) -> None:
     ("finding-friends", 5, [0, 2], {}),
     ("da-bai-fen", 4, [0, 1], {}),
     ("hundred", 4, [0, 3], {}),
+    ("tractor", 4, [0, 1], {"bid_reinforce_after_bury": True, "kitty_overbid": True,
+                            "leftover_steps": "carry", "after_end": "wrap"}),
+    ("tractor", 4, [0, 1], {"rainbow": 2, "rainbow_throws": True}),
+    ("finding-friends", 7, [0, 2], {"kitty": 5, "removed_ranks": ["2"]}),
 ])
 def test_whole_rounds_with_leak_check(server: Server, leaks: LeakLog, preset: str, size: int,
                                       people: list[int], rules: dict[str, Any]) -> None:

@@ -442,3 +442,21 @@ def test_the_bound_is_for_matches_only(capsys: pytest.CaptureFixture[str]) -> No
     code = cli.main(["simulate", "--rounds", "1", "--max-rounds", "3", "--players", "random"])
     assert code == 2
     assert "--max-rounds N is for whole matches (--matches)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("options", [
+    'rainbow = 3\nrainbow_throws = true\n',
+    'bid_reinforce_after_bury = true\nkitty_overbid = true\n',
+    'after_end = "wrap"\nend_rank = "3"\nleftover_steps = "carry"\n',
+    'partnership = "fluid"\nplayers = 7\nkitty = 9\nremoved_ranks = ["2"]\n',
+])
+def test_the_house_rules_play_in_simulate(options: str, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text('preset = "tractor"\n' + options, encoding="utf-8")
+    wrap = "wrap" in options
+    code = cli.main(["simulate", "--rules", str(path), "--workers", "1", "--players",
+                     "heuristic,random", *(["--matches", "1", "--max-rounds", "3"] if wrap
+                                           else ["--rounds", "2"])])
+    assert code == 0, capsys.readouterr().err
+    assert "levels/round" in capsys.readouterr().out

@@ -23,9 +23,9 @@ from shengji.engine.rules import Rules
 from shengji.engine.trump import Trump
 from shengji.game.actions import Bid, Bury, Call, Declare, Draw, Pass, Play
 from shengji.game.match import Match
+from shengji.game.phase import Phase
 from shengji.game.presets import preset
 from shengji.game.record import load_record, read_record, replay, save_record, write_record
-from shengji.game.round import Phase
 from shengji.players import make_player
 from shengji.players.base import Player
 from shengji.terminal.prompt import (
@@ -427,6 +427,38 @@ def test_shengji_alone_plays_and_ends_a_short_match(tmp_path: Path) -> None:
 def _hand_lines(transcript: str, name: str) -> list[str]:
     """The lines of ``transcript`` that show ``name``'s hand (not a trick: those indent)."""
     return [line for line in transcript.splitlines() if line.startswith(f"{name}  ")]
+
+
+@pytest.mark.parametrize("options", [
+    'rainbow = 2\nrainbow_throws = true\n',
+    'bid_reinforce_after_bury = true\nkitty_overbid = true\n',
+    'partnership = "fluid"\nplayers = 7\nkitty = 9\nremoved_ranks = ["2"]\n',
+])
+def test_the_house_rules_play_in_the_terminal(options: str, tmp_path: Path) -> None:
+    (tmp_path / "house.toml").write_text('preset = "tractor"\n' + options, encoding="utf-8")
+    child = _spawn(["--rules", "house.toml", "--seed", "2", "--fast", "--rounds", "1",
+                    "--ascii", "--players", "heuristic"], tmp_path)
+    for _ in range(1000):
+        index = child.expect_exact([*PLAY_PROMPTS, PROMPTS["bid"],
+                                    "The match stopped after 1 round."])
+        if index == len(PLAY_PROMPTS) + 1:
+            break
+        prompt = [*PLAY_PROMPTS, PROMPTS["bid"]][index]
+        if prompt == PROMPTS["deal"] and "You can bid (" in child.before:
+            child.sendline("f")  # no more bid offers this deal
+        elif prompt in (PROMPTS["deal"], PROMPTS["next"], PROMPTS["bid"]):
+            child.sendline("")
+        elif prompt == PROMPTS["show"]:
+            child.sendline("n")
+        else:
+            cards = _suggestion(child)
+            child.expect_exact(prompt)
+            child.sendline(cards)
+    child.expect(pexpect.EOF)
+    transcript = child.logfile_read.getvalue()
+    assert "Round 1 over" in transcript and "Traceback" not in transcript
+    if "removed_ranks" in options:
+        assert " 2C" not in transcript and " 2S" not in transcript
 
 
 def test_replay_of_an_unfinished_game_shows_only_the_persons_view(tmp_path: Path) -> None:

@@ -12,7 +12,8 @@ import pytest
 
 from shengji.engine.rules import Rules
 from shengji.game.actions import Bid, Bury
-from shengji.game.round import Phase, Round
+from shengji.game.phase import Phase
+from shengji.game.round import Round
 from shengji.game.view import SeatView
 
 RULES = {

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
+from shengji.engine.caches import remember
 from shengji.engine.cards import (
     BIG_JOKER,
     FACES,
@@ -275,6 +276,43 @@ class Bidding:
         self._declaration.append(made)
         self._version += 1
 
+    def reinforcement_reason(self, seat: int, cards: str | Iterable[Card | str]
+                             ) -> Reason | None:
+        """Why ``seat`` may not reinforce the standing bid with ``cards`` (the whole bid
+        shown again, with more copies), or ``None``: only the standing bid's own bidder,
+        with more copies of its card (at most one per deck). This is the bid after the bury
+        (``bid_reinforce_after_bury``); holding the cards is the caller's check."""
+        shown = parse_cards(cards)
+        current = self.winner
+        if current is None or current.seat != seat:
+            return Reason("reinforce-not-yours")
+        if not shown or len(set(shown)) > 1 or shown[0] != current.card:
+            return Reason("reinforce-card", card=str(current.card))
+        if len(shown) > self.rules.decks:
+            return Reason("bid-copies", decks=self.rules.decks)
+        if len(shown) <= current.count:
+            return Reason("bid-reinforce-more", count=current.count)
+        return None
+
+    def reinforcements(self, seat: int, counts: Sequence[int]) -> list[Bid]:
+        """Every reinforcement :meth:`reinforcement_reason` allows ``seat`` from a hand of
+        per-face ``counts``, fewest copies first."""
+        current = self.winner
+        if current is None or current.seat != seat:
+            return []
+        most = min(counts[current.card], self.rules.decks)
+        return [_shown_bid(seat, current.card, n) for n in range(current.count + 1, most + 1)]
+
+    def reinforce(self, seat: int, cards: str | Iterable[Card | str]) -> None:
+        """Reinforce the standing bid (see :meth:`reinforcement_reason`; raise
+        :class:`BidError`, changing nothing, if it is not allowed); the declaration stays."""
+        why = self.reinforcement_reason(seat, cards)
+        if why is not None:
+            raise BidError(why)
+        self.bids.append(Bid(seat, parse_cards(cards)))
+        self._declaration.append(self._declaration[-1])
+        self._version += 1
+
     def withdraw(self, seat: int) -> None:
         """Take back the standing bid (only with ``bid_withdraw``, only its bidder)."""
         if not self.rules.bid_withdraw:
@@ -332,9 +370,7 @@ class Bidding:
                     ok = allowed[(seat, card, n)] = self._refusal(seat, (card,) * n) is None
                 if ok:
                     result.append(_shown_bid(seat, card, n))
-        if len(self._options) > 256:
-            self._options.clear()
-        self._options[key] = tuple(result)
+        remember(self._options, key, tuple(result), 257)
         return result
 
 
@@ -359,9 +395,7 @@ def _shown_bid(seat: int, card: Card, count: int) -> Bid:
     key = (seat, card, count)
     bid = _SHOWN.get(key)
     if bid is None:
-        if len(_SHOWN) >= 4096:
-            _SHOWN.clear()
-        bid = _SHOWN[key] = Bid(seat, (card,) * count)
+        bid = remember(_SHOWN, key, Bid(seat, (card,) * count), 4096)
     return bid
 
 

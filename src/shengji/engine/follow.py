@@ -23,9 +23,9 @@ every distinct legal play, and :meth:`~LegalPlays.random`.
 Every query stays fast with many decks: the check, the description and ``random``
 cost a few structure evaluations, ``forced`` a bisection on the copies of each face,
 and the listing walks the plays face by face entering a branch only if some legal
-play completes it (exactly decided wherever more cards never lower the structure
-value, i.e. under every option but ``protect``), so that the first play and each
-next one come without a dead end. Listing *every* play can still take long: a void
+play completes it (decided exactly: more cards never lower a play's structure value,
+under ``protect`` too, see :mod:`shengji.engine.protect`), so that the first play and
+each next one come without a dead end. Listing *every* play can still take long: a void
 hand holding many cards has astronomically many.
 
 >>> from shengji.engine.trump import Trump
@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import islice, product
+from itertools import product
 from math import prod
 from random import Random
 from typing import Final
@@ -57,6 +57,9 @@ from shengji.engine.cards import (
     parse_cards,
 )
 from shengji.engine.lead import Lead, PlayError, rainbows
+from shengji.engine.mixed import Places, count_vectors, most_tuples
+from shengji.engine.protect import protect_completes
+from shengji.engine.rainbows import RainbowFollow
 from shengji.engine.reasons import Param, Reason, suit_code
 from shengji.engine.rules import Rules, TractorFollow, TupleFollow
 from shengji.engine.trump import Trump
@@ -114,7 +117,7 @@ class Structure:
         else:
             self.labels += [tuple_name(w, plural=True) for w in self.widths]
         self.trivial = not self.labels
-        self._fits: dict[tuple[tuple[int, int], ...], frozenset[Value]] = {}
+        self._fits: dict[tuple[tuple[int, int], ...], Places] = {}
         self._ceiling: Value | None = None
         self._move_cache: dict[tuple[Value, int], list[tuple[int, Value, list[int]]]] = {}
 
@@ -126,8 +129,10 @@ class Structure:
         return self.tractors[i].width, code
 
     def best(self, cards: LevelCounts, rng: Random | None = None,
-             broken: frozenset[Card] | None = None) -> tuple[Value, Used]:
-        """The best structure value reachable with ``cards``, and the cards that reach it.
+             broken: frozenset[Card] | None = None, enough: Value | None = None
+             ) -> tuple[Value, Used]:
+        """The best structure value reachable with ``cards``, and the cards that reach it
+        (with ``enough``, the search stops at a value equal to it: enough for a check).
 
         ``broken`` is given (possibly empty) when ``cards`` is a play rather than a hand,
         and names the faces the play takes in part from a longer held tuple. It matters
@@ -141,7 +146,8 @@ class Structure:
         # the search stops at the highest value the lead allows (every tractor matched,
         # every tuple place filled); with two decks or fewer a random search goes on, so
         # that random draws stay as they were
-        ceiling = self.ceiling if rng is None or self.rules.decks > 2 else None
+        ceiling = enough if enough is not None else (
+            self.ceiling if rng is None or self.rules.decks > 2 else None)
         # protect: the faces of the play that count only as led-size tuples (tracked)
         search = _BestSearch(self, cards, rng, self.exact and not play, self.exact and play,
                              set(broken or ()), ceiling)
@@ -200,25 +206,19 @@ class Structure:
             widths = self.widths
             tuples: Value = () if not widths else (
                 sum(cap // widths[0] for cap, room in self.slots if room >= widths[0]),
-            ) if len(widths) == 1 else max(self._demand(self.slots))
+            ) if len(widths) == 1 else self._places(self.slots).greatest()
             self._ceiling = tuple(
                 len(self.shapes[i]) if self.breakdown else u.length
                 for i, u in enumerate(self.tractors)) + tuples
         return self._ceiling
 
-    def _demand(self, slots: list[tuple[int, int]]) -> frozenset[Value]:
-        """The vectors (tuples of each width in ``self.widths``) that fit in the slots: a
+    def _places(self, slots: list[tuple[int, int]]) -> Places:
+        """Which vectors (tuples of each width in ``self.widths``) fit in the slots: a
         ``k``-tuple fits a slot of width at least ``k`` with ``k`` places left."""
         key = tuple(slots)
         found = self._fits.get(key)
         if found is None:
-            widths = self.widths
-            vectors: set[Value] = {(0,) * len(widths)}
-            for cap, room in slots:
-                options = _vectors(widths, cap, [k <= room for k in widths])
-                vectors = {tuple(a + b for a, b in zip(v, o, strict=True))
-                           for v in vectors for o in options}
-            found = self._fits[key] = frozenset(vectors)
+            found = self._fits[key] = Places(key, self.widths)
         return found
 
     def _moves(self, caps: Value, n: int) -> list[tuple[int, Value, list[int]]]:
@@ -231,7 +231,7 @@ class Structure:
             codes = list(product(*(range(c + 1) for c in caps)))
             scale = [prod(c + 1 for c in caps[j + 1:]) for j in range(len(caps))]
             found = []
-            for option in _vectors(self.widths, n, [True] * len(caps)):
+            for option in count_vectors(self.widths, n, [True] * len(caps)):
                 size = sum(k * c for k, c in zip(self.widths, option, strict=True))
                 if not size or any(c > cap for c, cap in zip(option, caps, strict=True)):
                     continue
@@ -245,57 +245,36 @@ class Structure:
     def _mixed(self, faces: list[tuple[Card, int]], slots: list[tuple[int, int]],
                base: int) -> tuple[Value, Used]:
         """Tuples of several widths (a throw of e.g. a triple and a pair): the most tuples
-        of the widest width, then of the next..., exactly (a dynamic programme over the
-        faces, whose order decides among equal choices)."""
+        of the widest width, then of the next..., exactly (see :func:`most_tuples`; the
+        order of the faces decides among equal choices)."""
         widths = self.widths
-        fits = self._demand(slots)
-        caps = tuple(max(v[j] for v in fits) for j in range(len(widths)))
-        codes = list(product(*(range(c + 1) for c in caps)))
-        smallest = widths[-1]
-        layers: list[tuple[Card, dict[int, tuple[int, Value]]]] = []
-        states: dict[int, tuple[int, Value]] = {0: (0, ())}
-        stale: set[int] = set()  # counts whose faces add nothing to the present states
-        for face, n in faces:
-            if n < smallest or n in stale:
-                continue
-            step: dict[int, tuple[int, Value]] = {code: (code, ()) for code in states}
-            for _, option, table in self._moves(caps, n):
-                for code in states:
-                    new = table[code]
-                    if new >= 0 and new not in step:
-                        step[new] = (code, option)
-            if len(step) == len(states):
-                stale.add(n)
-                continue
-            stale.clear()
-            layers.append((face, step))
-            states = step
-        value = max(code for code in states if codes[code] in fits)
+        value, cuts = most_tuples(faces, self._places(slots))
         used: Used = []
-        code = value
-        for face, step in reversed(layers):
-            code, option = step[code]
+        for face, option in cuts:
             for j, copies in enumerate(option):
                 used += [(base + j, (face,), widths[j])] * copies
-        return codes[value], used
+        return value, used
 
-    def completion_cost(self, cards: LevelCounts, free: dict[Card, int], target: Value
-                        ) -> int | None:
+    def completion_cost(self, cards: LevelCounts, free: dict[Card, int], target: Value,
+                        budget: int | None = None) -> int | None:
         """The fewest cards beyond ``free`` that a play reaching ``target`` out of
         ``cards`` must hold: the minimum over the ways to reach it of
-        ``sum(max(0, used[f] - free[f]))``; ``None`` if ``cards`` cannot reach it.
+        ``sum(max(0, used[f] - free[f]))``; ``None`` if ``cards`` cannot reach it. With
+        ``budget``, the cost of the first way found within it (``None``: none is).
 
         Only for rules where more cards never lower the value (not ``protect``): a play
         is then legal exactly when it holds such a way."""
         tractors, trump, rules = self.tractors, self.trump, self.rules
-        best: list[int] = []
+        best: list[int] = [] if budget is None else [budget + 1]
+        enough = 0 if budget is None else budget
         left = dict(free)
 
         def rec(i: int, cost: int) -> None:
             if best and cost >= best[0]:
                 return
             if i == len(tractors):
-                paid = self._tuple_cost(cards, left, target[len(tractors):])
+                paid = self._tuple_cost(cards, left, target[len(tractors):],
+                                        best[0] - cost - 1 if best else None)
                 if paid is not None and (not best or cost + paid < best[0]):
                     best[:] = [cost + paid]
                 return
@@ -314,16 +293,17 @@ class Structure:
                 give(cards, trump, faces, width)
                 for f, r in zip(faces, saved, strict=True):
                     left[f] = r
-                if best and best[0] == 0:
+                if best and best[0] <= enough:
                     return
 
         rec(0, 0)
-        return best[0] if best else None
+        return best[0] if best and (budget is None or best[0] <= budget) else None
 
-    def _tuple_cost(self, cards: LevelCounts, free: dict[Card, int], target: Value
-                    ) -> int | None:
+    def _tuple_cost(self, cards: LevelCounts, free: dict[Card, int], target: Value,
+                    limit: int | None = None) -> int | None:
         """:meth:`completion_cost` of the tuple part: ``target`` counts the tuples of each
-        width (the places they fill are those of the target's own tractor lengths)."""
+        width (the places they fill are those of the target's own tractor lengths); ways
+        costing more than ``limit`` are left out."""
         widths = self.widths
         if not widths or not any(target):
             return 0
@@ -351,7 +331,8 @@ class Structure:
                     paid = size - r if size > r else 0
                     for code, cost in states.items():
                         new = table[code]
-                        if new >= 0 and step.get(new, cost + paid + 1) > cost + paid:
+                        if new >= 0 and step.get(new, cost + paid + 1) > cost + paid and (
+                                limit is None or cost + paid <= limit):
                             step[new] = cost + paid
                 states = step
         return states.get(prod(t + 1 for t in target) - 1)  # the code of ``target``
@@ -504,7 +485,9 @@ class LegalPlays:
     ``mode`` is ``"free"`` (void in the led suit: any cards), ``"short"`` (all
     led-suit cards are forced, the rest is free), ``"follow"`` (only led-suit
     cards, with structure obligations) or, on a rainbow lead, ``"rainbow"`` (the
-    hand holds a rainbow as large: one must be played; else ``"free"``).
+    hand holds a rainbow as large: one must be played; else ``"free"``) and, on a rainbow
+    throw, ``"rainbows"`` (the hand can answer some of its rainbows: see
+    :class:`~shengji.engine.rainbows.RainbowFollow`; else ``"free"``).
     """
 
     def __init__(self, hand: Hand, lead: Lead, trump: Trump, rules: Rules,
@@ -524,7 +507,11 @@ class LegalPlays:
         self.suit_count = held
         self._by_level: LevelCounts | None = None
         self._rainbows: tuple[tuple[Card, ...], ...] = ()
-        if lead.rainbow:
+        self._throw: RainbowFollow | None = None
+        if lead.rainbow and len(lead.rainbows) > 1:  # a rainbow throw
+            self._throw = RainbowFollow(counts, lead.rainbows, trump, rules)
+            self.mode = "rainbows" if self._throw.holds else "free"
+        elif lead.rainbow:
             self._rainbows = tuple(rainbows(counts, self.count, trump, rules))
             self.mode = "rainbow" if self._rainbows else "free"
         elif self.suit_count == 0:
@@ -593,6 +580,12 @@ class LegalPlays:
         """:meth:`reason` for a play of the right count of held cards, bombs aside."""
         if self.mode == "free":
             return None
+        if self._throw is not None and self.mode == "rainbows":
+            if self._throw.legal(played):
+                return None
+            return Reason("follow-rainbows", rainbows=self._throw.needed(),
+                          cards=format_cards(self._throw.example()),
+                          lead=lead_param(self.lead))
         if self.mode == "rainbow":
             if tuple(self.trump.sorted(played)) in self._rainbows:
                 return None
@@ -615,7 +608,8 @@ class LegalPlays:
         target = self.target
         if self._structure.trivial or not any(target):
             return None  # (a value is never below zero: a hand that reaches none passes)
-        value, _ = self._structure.best(_group(played, self.trump), broken=self._broken(played))
+        value, _ = self._structure.best(_group(played, self.trump), broken=self._broken(played),
+                                        enough=target)
         if value >= target:
             return None
         return self._explain(value)
@@ -685,6 +679,8 @@ class LegalPlays:
 
     def _forced(self) -> tuple[Card, ...]:
         """Cards every legal play contains, bombs aside."""
+        if self._throw is not None and self.mode == "rainbows":
+            return tuple(self.trump.sorted(self._throw.forced()))
         if self.mode == "rainbow":
             common = Counter(self._rainbows[0])
             for play in self._rainbows[1:]:
@@ -706,27 +702,14 @@ class LegalPlays:
                 forced = _forced_by_count(in_suit, counts, self.count)
             return tuple(self.trump.sorted(forced))
         forced = []
-        if self.rules.tuple_follow == TupleFollow.PROTECT:
-            # more cards can lower the value: a search for each copy beyond the fewest that
-            # a few known legal plays (the first listed, some random ones) hold
-            known = [Counter(p) for p in islice(self._search(self.hand, ()), 1)]
-            rng = Random(0)
-            for _ in range(4):
-                play = self.random(rng)
-                if self.reason(play) is None:
-                    known.append(Counter(play))
-            for by_face in self._suit_cards.values():
-                for face, n in by_face.items():
-                    spare = n - min((k[face] for k in known), default=n)
-                    while spare < n and self._feasible_without(face, spare + 1):
-                        spare += 1
-                    forced += [face] * (n - spare)
-            return tuple(self.trump.sorted(forced))
         # The structure value only grows with the cards (tuples are counted exactly), so a
         # play without ``s`` copies of a face exists exactly when the suit without them
         # still reaches the target and holds enough cards: the copies that the example
         # play (which reaches the target) leaves unused can go, as far as the count allows;
-        # how many more can go is found by bisection.
+        # how many more can go is found by bisection. (Under protect only a play's value
+        # grows so: the suit must still hold a witness, and the example, the hand's, is
+        # not used.)
+        protect = self.rules.tuple_follow == TupleFollow.PROTECT
         used: dict[Card, int] = {}
         for _, faces, width in self._example:
             for f in faces:
@@ -734,7 +717,7 @@ class LegalPlays:
         room = self.suit_count - self.count
         for by_face in self._suit_cards.values():
             for face, n in by_face.items():
-                low, high = min(n - used.get(face, 0), room), min(n, room)
+                low, high = 0 if protect else min(n - used.get(face, 0), room), min(n, room)
                 while low < high:
                     mid = (low + high + 1) // 2
                     if self._feasible_without(face, mid):
@@ -749,10 +732,11 @@ class LegalPlays:
             return False
         counts = list(self.hand.counts)
         counts[face] -= copies
-        cut = Hand.from_counts(counts)
-        if self.rules.tuple_follow == TupleFollow.PROTECT:
-            return any(True for _ in self._search(cut, ()))
-        value, _ = self._structure.best(counts_of_suit(counts, self.suit, self.trump))
+        cards = counts_of_suit(counts, self.suit, self.trump)
+        if self.rules.tuple_follow == TupleFollow.PROTECT:  # a witness within the count
+            return protect_completes(self._structure, cards, {}, self.hand.counts,
+                                     self.target, self.count)
+        value, _ = self._structure.best(cards, enough=self.target)
         return value >= self.target
 
     @property
@@ -763,6 +747,11 @@ class LegalPlays:
             suits = self.trump.suit_index
             return tuple(self.trump.sorted(self._suit_list() + [
                 c for bomb in self.bombs for c in bomb if suits[c] != self.suit]))
+        if self._throw is not None and self.mode == "rainbows":
+            pool = Counter(self._throw.pool())
+            for bomb in self.bombs:
+                pool |= Counter(bomb)
+            return tuple(self.trump.sorted(pool.elements()))
         if self.mode == "rainbow":
             held = {c for play in (*self._rainbows, *self.bombs) for c in play}
             return tuple(self.trump.sorted(c for c in held for _ in range(
@@ -773,6 +762,8 @@ class LegalPlays:
         """The obligations in words, e.g. ``play 4 spades, including 2 pairs``."""
         suit = suit_code(self.suit)
         n = self.count
+        if self.mode == "free" and self._throw is not None:
+            return Reason("must-any-rainbows", n=n, size=self._throw.least)
         if self.mode == "free" and self.lead.rainbow:
             return Reason("must-any-rainbow", n=n)
         if self.mode == "free":
@@ -780,6 +771,8 @@ class LegalPlays:
         bomb = n if self.bombs else 0
         if self.mode == "rainbow":
             return Reason("must-rainbow", n=n, bomb=bomb)
+        if self._throw is not None:
+            return Reason("must-rainbows", n=n, rainbows=self._throw.needed(), bomb=bomb)
         if self.mode == "short":
             return Reason("must-short", suit=suit, cards=format_cards(self._suit_list()),
                           rest=n - self.suit_count, bomb=bomb)
@@ -810,6 +803,8 @@ class LegalPlays:
             return True
         if self.mode == "rainbow":
             return False
+        if self._throw is not None:
+            return self._throw.can_complete(chosen)
         suits = self.trump.suit_index
         off = sum(1 for c in chosen if suits[c] != self.suit)
         if self.mode == "short":
@@ -826,6 +821,8 @@ class LegalPlays:
             yield from _multisets(self.hand.counts, self.count, self.trump, None)
         elif self.mode == "rainbow":
             yield from self._rainbows
+        elif self._throw is not None:
+            yield from self._throw.plays()
         elif self.mode == "short":
             forced = tuple(self.trump.sorted(self._suit_list()))
             suits = self.trump.suit_index
@@ -845,10 +842,11 @@ class LegalPlays:
         """The legal plays of ``hand`` holding ``at_least``, in decreasing order of the
         copies taken of each face (strongest face first).
 
-        Where more cards never lower the structure value (not ``protect``), each branch
-        is entered only if some legal play completes it (:meth:`Structure.completion_cost`
-        decides exactly), so the walk never backtracks without a play: the first play
-        and each next one cost at most faces × copies calls of that test."""
+        Each branch is entered only if some legal play completes it
+        (:meth:`Structure.completion_cost` decides exactly, under ``protect``
+        :func:`~shengji.engine.protect.protect_completes`), so the walk never backtracks
+        without a play: the first play and each next one cost at most faces × copies calls
+        of that test."""
         structure = self._structure
         suit_cards = counts_of_suit(hand.counts, self.suit, self.trump)
         faces = [(f, n) for lv in sorted(suit_cards, reverse=True)
@@ -868,7 +866,7 @@ class LegalPlays:
         trump, target, count = self.trump, self.target, self.count
         # a hand that reaches no structure (target all zeros) may play any cards of the suit
         unbound = structure.trivial or not any(target)
-        exact = not unbound and self.rules.tuple_follow != TupleFollow.PROTECT
+        protect = self.rules.tuple_follow == TupleFollow.PROTECT
         chosen: list[Card] = []
 
         def completes(i: int, need: int) -> bool:
@@ -876,7 +874,7 @@ class LegalPlays:
             ``need`` more cards of the faces from ``i`` on (at least their ``low``)."""
             if tail[i] < need or lows[i] > need:
                 return False
-            if not exact:
+            if unbound:
                 return True
             cards = _group(chosen, trump)
             free = {f: cards[trump.levels[f]][f] for f in set(chosen)}
@@ -884,13 +882,17 @@ class LegalPlays:
                 cards.setdefault(trump.levels[f], {})[f] = n
                 if low[f]:
                     free[f] = low[f]
-            cost = structure.completion_cost(cards, free, target)
-            return cost is not None and cost <= need - lows[i]
+            if protect:
+                return protect_completes(structure, cards, free, self.hand.counts, target,
+                                         need - lows[i])
+            cost = structure.completion_cost(cards, free, target, need - lows[i])
+            return cost is not None
 
         def rec(i: int, need: int) -> Iterator[tuple[Card, ...]]:
-            if need == 0:
-                if unbound or structure.best(
-                        _group(chosen, trump), broken=self._broken(chosen))[0] >= target:
+            if need == 0:  # (under protect, the test that stops at the first witness)
+                if unbound or (completes(len(faces), 0) if protect else structure.best(
+                        _group(chosen, trump), broken=self._broken(chosen),
+                        enough=target)[0] >= target):
                     yield tuple(chosen)
                 return
             face, n = faces[i]
@@ -914,6 +916,8 @@ class LegalPlays:
             return tuple(self.trump.sorted(rng.sample(self.hand.cards(), self.count)))
         if self.mode == "rainbow":
             return self._rainbows[rng.randrange(len(self._rainbows))]
+        if self._throw is not None:
+            return self._throw.random(rng)
         if self.mode == "short":
             others = [c for c in self.hand.cards() if self.trump.suit_index[c] != self.suit]
             extra = rng.sample(others, self.count - self.suit_count)
@@ -948,22 +952,13 @@ class LegalPlays:
 
 
 def lead_param(lead: Lead) -> Param:
-    """A lead as a reason parameter: ``("rainbow", n)``, ``("unit", shape)`` or
-    ``("throw", shape, ...)`` (see :mod:`shengji.engine.reasons`)."""
+    """A lead as a reason parameter: ``("rainbow", n)``, ``("rainbows", n, n, ...)``,
+    ``("unit", shape)`` or ``("throw", shape, ...)`` (see :mod:`shengji.engine.reasons`)."""
+    if len(lead.rainbows) > 1:
+        return ("rainbows", *(len(r) for r in lead.rainbows))
     if lead.rainbow:
         return ("rainbow", len(lead.cards))
     return ("throw" if lead.is_throw else "unit", *(u.shape for u in lead.units))
-
-
-def _vectors(widths: list[int], cap: int, allowed: list[bool]) -> list[Value]:
-    """Every count vector ``c`` (one count per width) with ``sum(k * c_k) <= cap``,
-    widths not ``allowed`` taking none."""
-    found: list[Value] = [()]
-    for k, ok in zip(widths, allowed, strict=True):
-        found = [(*v, c) for v in found
-                 for c in range((cap - sum(w * x for w, x in zip(widths, v, strict=False)))
-                                // k + 1 if ok else 1)]
-    return found
 
 
 def _group(cards: Iterable[Card], trump: Trump) -> LevelCounts:

@@ -176,6 +176,8 @@ def call_reason(calls: Sequence[FriendCall], trump: Trump, rules: Rules, *,
         why = single_call_reason(call, trump, rules, held=held, buried=buried)
         if why is not None:
             return why
+    if len(set(calls)) != len(calls):
+        return Reason("call-repeat")
     return None
 
 
@@ -196,9 +198,12 @@ def single_call_reason(call: FriendCall, trump: Trump, rules: Rules, *,
         return Reason("call-colour-only")
     what = str(call.card) if call.card is not None else f"{call.colour} {call.rank}"
     rank = call.card.rank if call.card is not None else call.rank
+    if rank is not None and rank in rules.removed_ranks:
+        return Reason("call-removed", what=what)
     if call.card is not None:
-        if call.ordinal > rules.decks:
-            return Reason("call-copies", decks=rules.decks, card=str(call.card))
+        copies = _pack_copies(call, rules)
+        if call.ordinal > copies:
+            return Reason("call-copies", decks=copies, card=str(call.card))
         if trump.is_trump(call.card) and not rules.friend_trump_calls:
             return Reason("call-trump", card=str(call.card))
     elif call.ordinal > 2 * rules.decks:
@@ -213,6 +218,30 @@ def single_call_reason(call: FriendCall, trump: Trump, rules: Rules, *,
             and call_exhausted(call, held, rules, buried)):
         return _exhausted(call, held, rules, buried, refused=True)
     return None
+
+
+def allowed_calls(trump: Trump, rules: Rules, *, held: Sequence[int] | None = None,
+                  buried: Sequence[int] | None = None) -> list[FriendCall]:
+    """Every single call :func:`single_call_reason` accepts: "the k-th" copy of every face
+    of the pack (jokers too, where trump cards may be called) with ``friend_calls =
+    ordinal``, else every colour and rank up to ``2 × decks`` copies. A set of calls is
+    legal when each of its calls is (:func:`call_reason`); listing and checking agree.
+
+    >>> rules = Rules(players=5, partnership="fluid")
+    >>> len(allowed_calls(Trump.parse("2S"), rules))  # 36 plain faces, 2 copies each
+    72
+    >>> calls = allowed_calls(Trump.parse("2S"), rules.replace(friend_trump_calls=True))
+    >>> len(calls), calls[-1]
+    (108, FriendCall.parse('2nd BJ'))
+    """
+    if rules.friend_calls == FriendCalls.ORDINAL:
+        every = [FriendCall(k, card=card) for card in ALL_CARDS
+                 for k in range(1, rules.decks + 1)]
+    else:
+        every = [FriendCall(k, colour=colour, rank=rank) for colour in ("black", "red")
+                 for rank in Rank for k in range(1, 2 * rules.decks + 1)]
+    return [call for call in every
+            if single_call_reason(call, trump, rules, held=held, buried=buried) is None]
 
 
 class FriendTracker:

@@ -22,7 +22,15 @@ from itertools import combinations, product
 from random import Random
 from typing import Final
 
+from shengji.engine.caches import remember
 from shengji.engine.cards import Card, Hand, Rank, Suit, format_cards, parse_cards
+from shengji.engine.rainbows import (
+    Rainbows,
+    rainbow_reading,
+    rainbow_throws,
+    random_rainbow_throw,
+    read_rainbow_throw,
+)
 from shengji.engine.reasons import Reason, suit_code
 from shengji.engine.rules import Rules
 from shengji.engine.trump import Trump
@@ -58,8 +66,13 @@ class Lead:
     suit: int
     units: Reading
     rainbow: bool = False
-    """A rainbow (``rules.rainbow``): one rank in several effective suits; ``suit`` is the
-    strongest card's and ``units`` its singles."""
+    """A rainbow (``rules.rainbow``): one rank in several effective suits, or a rainbow
+    throw (``rules.rainbow_throws``: several rainbows); ``suit`` is the strongest card's
+    and ``units`` its singles, rainbow after rainbow."""
+    rainbows: Rainbows = ()
+    """A rainbow lead's rainbows (one for a rainbow, two or more for a rainbow throw),
+    largest first, the highest rank first among equals
+    (:func:`~shengji.engine.rainbows.read_rainbow_throw`); ``()`` for other leads."""
 
     @classmethod
     def from_cards(
@@ -83,9 +96,15 @@ class Lead:
         if rules.rainbow and is_rainbow(played, trump, rules):
             return cls(played, trump.suit_index[played[0]], tuple(
                 make_unit(trump.suit_index[c], 1, trump.levels[c], (c,)) for c in played),
-                rainbow=True)
+                rainbow=True, rainbows=(played,))
         suits = {trump.suit_of(c) for c in played}
         if len(suits) > 1:
+            found = read_rainbow_throw(played, trump, rules)  # (several suits: never one)
+            if found is not None:
+                if not rules.throws:
+                    raise PlayError(Reason("lead-no-throws"))
+                return cls(played, trump.suit_index[played[0]], rainbow_reading(found, trump),
+                           rainbow=True, rainbows=found)
             first = played[0]
             other = next(c for c in played if trump.suit_of(c) != trump.suit_of(first))
             raise PlayError(Reason("lead-suits", first=str(first),
@@ -113,8 +132,8 @@ class Lead:
 
     @property
     def is_throw(self) -> bool:
-        """True when several units of one suit were led together."""
-        return len(self.units) > 1 and not self.rainbow
+        """True when several units of one suit, or several rainbows, were led together."""
+        return len(self.rainbows) > 1 or (len(self.units) > 1 and not self.rainbow)
 
     @property
     def largest(self) -> Unit:
@@ -122,7 +141,10 @@ class Lead:
         return self.units[0]
 
     def describe(self) -> str:
-        """``pair``, ``throw of tractor of 2 pairs + single``, ``rainbow of 4`` ..."""
+        """``pair``, ``throw of tractor of 2 pairs + single``, ``rainbow of 4``, ``throw of
+        rainbows of 4 + 3`` ..."""
+        if len(self.rainbows) > 1:
+            return "throw of rainbows of " + " + ".join(str(len(r)) for r in self.rainbows)
         if self.rainbow:
             return f"rainbow of {len(self.cards)}"
         body = " + ".join(u.describe() for u in self.units)
@@ -170,10 +192,8 @@ def one_face_lead(face: Card, width: int, trump: Trump) -> Lead:
     key = (face, width, suit, level)
     lead = _ONE_FACE.get(key)
     if lead is None:
-        if len(_ONE_FACE) >= 4096:
-            _ONE_FACE.clear()
-        cards = (face,) * width
-        lead = _ONE_FACE[key] = Lead(cards, suit, (make_unit(suit, width, level, (face,)),))
+        lead = remember(_ONE_FACE, key, Lead((face,) * width, suit, (
+            make_unit(suit, width, level, (face,)),)), 4096)
     return lead
 
 
@@ -233,10 +253,12 @@ class LegalLeads:
         return self._specs
 
     def __iter__(self) -> Iterator[tuple[Card, ...]]:
-        """Every distinct legal lead, lazily: rainbows first, then units, or all
-        sub-multisets of each suit when throws are allowed (this can be very many)."""
+        """Every distinct legal lead, lazily: rainbows first, then rainbow throws
+        (``rules.rainbow_throws``), then units, or all sub-multisets of each suit when
+        throws are allowed (this can be very many)."""
         for size in range(self.rules.rainbow, 6) if self.rules.rainbow else ():
             yield from rainbows(self.hand.counts, size, self.trump, self.rules)
+        yield from rainbow_throws(self.hand.counts, self.trump, self.rules)
         if not self.rules.throws:
             for unit in self.units():
                 yield unit.cards
@@ -251,7 +273,13 @@ class LegalLeads:
                     yield cards
 
     def random(self, rng: Random) -> tuple[Card, ...]:
-        """A random unit to lead (uniform over the distinct units the hand holds)."""
+        """A random unit to lead (uniform over the distinct units the hand holds); with
+        ``rules.rainbow_throws`` (and throws) uniform over those units, the rainbows and
+        the rainbow throws the hand holds."""
+        if self.rules.rainbow_throws and self.rules.rainbow and self.rules.throws:
+            drawn = self._random_rainbow(rng)
+            if drawn is not None:
+                return drawn
         if self._specs is not None:
             specs = self._specs
             if not specs:
@@ -268,3 +296,18 @@ class LegalLeads:
             self._read = (lead.cards, lead)
             return lead.cards
         return tuple(f for f in faces for _ in range(width))
+
+    def _random_rainbow(self, rng: Random) -> tuple[Card, ...] | None:
+        """With the chance of their share among the units, rainbows and rainbow throws held,
+        a rainbow or rainbow throw drawn uniformly; else ``None`` (a unit is drawn)."""
+        counts, trump, rules = self.hand.counts, self.trump, self.rules
+        singles = [r for size in range(rules.rainbow, 6)
+                   for r in rainbows(counts, size, trump, rules)]
+        throw, throws = random_rainbow_throw(counts, trump, rules, rng)
+        if not singles and not throws:
+            return None
+        drawn = rng.randrange(len(self._unit_specs()) + len(singles) + throws)
+        drawn -= len(self._unit_specs())
+        if drawn < 0:
+            return None
+        return singles[drawn] if drawn < len(singles) else throw

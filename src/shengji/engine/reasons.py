@@ -61,13 +61,24 @@ def _units(shapes: Param) -> str:
 
 
 def _lead(lead: Param, plural: bool) -> str:
-    """``("rainbow", n)``, ``("unit", shape)`` or ``("throw", shape, shape, ...)``."""
+    """``("rainbow", n)``, ``("rainbows", n, n, ...)`` (a rainbow throw), ``("unit",
+    shape)`` or ``("throw", shape, shape, ...)``."""
     assert isinstance(lead, tuple)
     kind, *rest = lead
     if kind == "rainbow":
         return f"rainbow of {rest[0]}"
+    if kind == "rainbows":
+        return "throw of rainbows of " + " + ".join(_text(n) for n in rest)
     body = _units(tuple(rest))
     return f"throw of {body}" if kind == "throw" else body
+
+
+def _rainbows(sizes: Param) -> str:
+    """Rainbows by their sizes, largest first: ``a rainbow of 3``, ``rainbows of 4 + 3``."""
+    assert isinstance(sizes, tuple)
+    if len(sizes) == 1:
+        return f"a rainbow of {_text(sizes[0])}"
+    return "rainbows of " + " + ".join(_text(n) for n in sizes)
 
 
 def _needs(parts: Param) -> str:
@@ -117,8 +128,7 @@ _BOUNDS = {
     "pack": " (the {} cards of the pack less one per player)",
     "red-fives": " (0: off, 1: 5♥, 2: 5♥ and 5♦)",
     "bombs": " (0: off; identical cards, at most one per deck)",
-    "rainbow": " (0: off; one rank's cards fall in at most 4 effective suits, the trump "
-               "suit counting as one, so no rainbow of 5 can form)",
+    "rainbow": " (0: off; a rank's cards fall in at most 4 effective suits)",
     "hand": " (the hand size)",
     "friends": " (at {} players, leaving opponents)",
 }
@@ -149,6 +159,7 @@ FORMATTERS: dict[str, Formatter] = {
     "shape": lambda shape, plural: _shape(shape),
     "lead": lambda lead, plural: _lead(lead, plural),
     "units": lambda shapes, plural: _units(shapes),
+    "rainbows": lambda sizes, plural: _rainbows(sizes),
     "needs": lambda parts, plural: _needs(parts),
     "others": lambda rest, plural: _others(rest),
     "bomb": lambda n, plural: _bomb(n),
@@ -177,6 +188,9 @@ TEMPLATES: dict[str, str] = {
     "not-held": "you do not hold {cards:cards}",
     "follow-rainbow": "you hold a rainbow ({cards:cards}): a rainbow led must be answered "
                       "by a rainbow of {n}",
+    "follow-rainbows": "you hold {rainbows:rainbows} ({cards:cards}): a {lead:lead} led must "
+                       "be answered by as many of its rainbows as you can play, the largest "
+                       "first",
     "follow-short": "you hold only {held} {suit:suit:held} ({cards:cards}): "
                     "play {held|it|all of them} before other cards",
     "follow-suit-one": "you hold {held} {suit:suit:held}: the card must be a {suit:suit} "
@@ -200,8 +214,11 @@ TEMPLATES: dict[str, str] = {
                      "can play",
     # what a follow must be (LegalPlays.describe)
     "must-any-rainbow": "play any {n} {n|card|cards}: you hold no rainbow of {n}",
+    "must-any-rainbows": "play any {n} {n|card|cards}: you hold no rainbow of {size} or more "
+                         "cards",
     "must-any": "play any {n} {n|card|cards}: you have no {suit:suit:*}",
     "must-rainbow": "play a rainbow: {n} cards of one rank in {n} suits{bomb:bomb}",
+    "must-rainbows": "play {n} {n|card|cards}, including {rainbows:rainbows}{bomb:bomb}",
     "must-short": "play all your {suit:suit:*} ({cards:cards}){rest:others}{bomb:bomb}",
     "must-follow": "play {n} {suit:suit:n}{needs:needs}{bomb:bomb}",
     # leading (engine.lead)
@@ -224,6 +241,8 @@ TEMPLATES: dict[str, str] = {
     "bid-overbid-maker": "an overbid shows cards of the trumpmaker's rank ({maker})",
     "bid-overbid-either": "an overbid shows cards of your own rank ({own}) or the "
                           "trumpmaker's rank ({maker})",
+    "bid-dealer-names": "nobody bids under these rules: the dealer names the trump after "
+                        "the deal",
     "bid-empty": "a bid shows at least one card",
     "bid-identical": "a bid shows identical cards only (same rank and suit, or the same joker)",
     "bid-copies": "there are only {decks} copies of each card",
@@ -237,8 +256,12 @@ TEMPLATES: dict[str, str] = {
     "withdraw-off": "bids may not be taken back under these rules",
     "withdraw-not-yours": "only the standing bid can be taken back, by its bidder",
     "withdraw-settled": "the trump is settled: bids may not be taken back after the kitty",
+    "reinforce-not-yours": "only the standing bid's bidder may reinforce it after the bury",
+    "reinforce-card": "after the bury you may only reinforce your bid: more copies of "
+                      "{card:card}",
     # friend calls (engine.friends)
     "call-count": "call exactly {n} friend {n|card|cards}",
+    "call-repeat": "each friend call must be a different one",
     "call-card-only": "calls name a precise card under these rules, e.g. '2nd AS'",
     "call-colour-only": "calls name a colour and rank under these rules, e.g. '1st black A'",
     "call-copies": "there are only {decks} copies of {card:card}",
@@ -246,6 +269,8 @@ TEMPLATES: dict[str, str] = {
     "call-colour-copies": "there are only {n} {colour:colour} {rank}s",
     "call-points": "{what:callee} is a point card: point cards (5, 10, K) may not be called",
     "call-top": "{what:callee} is the highest card of its suit: it may not be called",
+    "call-removed": "{what:callee} is not in the pack (its rank is one of removed_ranks): it "
+                    "may not be called",
     "call-all-held": "you {buried:where} every {what:callee}",
     "call-some-held": "you {buried:where} {mine} of the {total} {what:callee}: the "
                       "{call:call} cannot be another player's",
@@ -258,6 +283,8 @@ TEMPLATES: dict[str, str] = {
                               "play",
     # a failed throw (engine.throws; not a refusal: what happened instead)
     "throw-block": "seat {seat} holds {cards:cards} ({shape:shape}), {equal:than} {unit:cards}",
+    "throw-block-rainbow": "seat {seat} holds {cards:cards} (a rainbow of {n}), {equal:than} "
+                           "{unit:cards}",
     "throw-stands": "{cards:cards} stands",
     "throw-lost": "the throw failed: the thrower's side loses the round",
     "throw-failed": "the throw failed: {cards:cards} is played instead",
@@ -288,6 +315,7 @@ TEMPLATES: dict[str, str] = {
     "do-expose": "expose up to {most} cards",
     "do-declare": "name the trump suit",
     "do-show": "show or pass",
+    "do-reinforce": "reinforce your bid (more copies of {card:card}) or pass",
     "do-bury": "bury {size} cards",
     "do-call": "call friends",
     "do-lead": "lead",
@@ -328,6 +356,13 @@ TEMPLATES: dict[str, str] = {
     "rules-custom-table": "custom_levels is given exactly when level_table='custom'",
     "rules-custom-zero": "custom_levels must start at 0 points",
     "rules-custom-increase": "custom_levels thresholds must increase",
+    "rules-removed-repeat": "removed_ranks must not repeat a rank",
+    "rules-removed-point": "removed_ranks cannot take out {rank}: point cards (5, 10, K) are "
+                           "never removed",
+    "rules-removed-lowest": "removed_ranks must be the lowest ranks from 2 up, without a gap "
+                            "(none, 2, 2 and 3, or 2 to 4), got {ranks}",
+    "rules-removed-kept": "{option:option} cannot be {rank}: removed_ranks takes that rank "
+                          "out of the pack",
 }
 """The English sentence of every reason key."""
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from functools import cached_property
 
+from shengji.engine.caches import remember
 from shengji.engine.cards import Rank, Suit
 from shengji.engine.choices import (  # the options' choices, re-exported (__all__)
     AfterEnd,
@@ -128,49 +129,32 @@ MAX_POINTS = 10_000
 
 @dataclass(frozen=True)
 class Rules:
-    """A table's rules. Every field is an option; the README lists them all.
+    """A table's rules. Every field is an option; what each does, its values and its help in
+    English and Chinese are in :data:`shengji.engine.options_help.OPTIONS` (the one source of
+    the options' help, listed in ``docs/options.md``).
 
     Every option is checked when the value is made: booleans must be ``bool``, integers
-    ``int`` within the range their docstring gives, enum options one of their strings,
-    ranks a :class:`Rank` or its notation. A bad option raises :class:`RulesError` naming
-    the option (``error.option``), the value and what is allowed.
+    ``int`` within the range their help gives (``_RANGES``), enum options one of their
+    strings, ranks a :class:`Rank` or its notation. A bad option raises :class:`RulesError`
+    naming the option (``error.option``), the value and what is allowed.
     """
 
     # table and deck
     players: int = 4
-    """Seats at the table: 2 to ``MAX_PLAYERS`` (20); even with fixed partnerships."""
     decks: int = 2
-    """Decks in the pack: 1 to ``MAX_DECKS`` (8)."""
     partnership: Partnership = Partnership.FIXED
     kitty: int | None = None
-    """Cards in the kitty: 0 up to the pack less one card per player, leaving an even deal
-    (``None``: derived, see :attr:`kitty_size`)."""
     big_jokers: int | None = None
-    """Big jokers in the pack: 0 to ``decks`` (``None``: one per deck)."""
     small_jokers: int | None = None
-    """Small jokers in the pack: 0 to ``decks`` (``None``: one per deck)."""
     remove_low: bool = False
-    """When the pack less the kitty does not deal evenly, take out as many of the lowest
-    cards as needed instead (see :attr:`removed_count`); False: the kitty must make the
-    deal even."""
     removed_ranks: tuple[Rank, ...] = ()
-    """Whole ranks taken out of every deck so that a large table deals evenly: the lowest
-    ranks, none a point rank (``()``, ``(2,)``, ``(2, 3)`` or ``(2, 3, 4)``). The pack,
-    the kitty and the deal count without them; levels, trump ranks and the match skip
-    them (the first level is the lowest rank kept at or above ``start_rank``)."""
     # combinations and play
     tractor_min_width: int = 2
-    """The smallest tuple in a tractor: 1 (consecutive singles) to max(2, ``decks``)."""
     tractor_min_length: int = 2
-    """The fewest consecutive tuples in a tractor: 2 to ``MAX_TRACTOR_LENGTH`` (12)."""
     tractor_high_trumps: bool = True
     red_fives: int = 0
-    """The red-five variant: 0 (off), 1 (5♥) or 2 (5♥ and 5♦) above the jokers."""
     second_rank: Rank | None = None
-    """A second trump rank below the first (seed hundred), or ``None``."""
     rank_suit_order: tuple[Suit, ...] | None = None
-    """Off-suit trump-rank cards ordered by these suits, highest first (up to 4 suits, none
-    repeated), or ``None`` (equal)."""
     tuple_follow: TupleFollow = TupleFollow.DRAW_OUT
     tractor_follow: TractorFollow = TractorFollow.TRACTOR
     throws: bool = True
@@ -180,40 +164,15 @@ class Rules:
     failed_throw: FailedThrow = FailedThrow.LOWEST
     throw_penalty: ThrowPenalty = ThrowPenalty.NONE
     throw_penalty_points: int = 10
-    """Points of a throw penalty: 0 to ``MAX_PENALTY`` (200)."""
     throw_beat: ThrowBeat = ThrowBeat.LARGEST_UNIT
     bombs: int = 0
-    """Bombs: this many identical cards or more (2 to ``decks``) make a bomb, 0 for none.
-    A follower may play a bomb of as many cards as were led in place of the cards the lead
-    asks for, whatever its suit (see ``bomb_follow_suit``); a bomb beats every play that
-    is not one, and bombs compare by size, then trump over plain suits, then rank (the
-    earlier wins ties). Plays of one trick have one size, so a bomb answers only a lead
-    of as many cards."""
     bomb_follow_suit: bool = False
-    """With ``bombs``: a bomb played in place of the asked cards must be of the led suit
-    unless the player is void in it (False: any suit)."""
     rainbow: int = 0
-    """Rainbow leads: one card of one rank in each of at least this many effective suits
-    (2 to 4: one rank's cards fall in at most four, the trump suit counting as one), led
-    together; 0 for none. A follower holding
-    a rainbow of as many cards must answer with one (any rank), else plays any cards;
-    the highest rank wins (the earlier among equals)."""
     rainbow_throws: bool = False
-    """With ``rainbow``: two or more rainbows may be led together as a throw (each of at
-    least ``rainbow`` cards, as a throw of several pairs); the throw fails when another
-    seat holds a higher rainbow of as many cards as one of them, and ``failed_throw``
-    chooses the rainbow played instead. A follower answers with as many rainbows of the
-    led sizes as they hold."""
     throw_tiebreak: bool = False
-    """With ``throw_beat="largest-unit"``: plays whose largest units tie are compared on
-    the next-largest unit, then the next (the earlier play wins only a full tie); False:
-    the earlier play wins the tie. Other ``throw_beat`` rules ignore it."""
     # dealing and bidding
     trump_choice: TrumpChoice = TrumpChoice.BID
     expose: int = 0
-    """With ``trump_choice="dealer"``: after the deal each player in turn, the dealer last,
-    may expose (show face up) up to this many cards before the dealer names the trump
-    (seed hundred: 6); 0 to the hand size, 0 for no exposing."""
     first_draw: FirstDraw = FirstDraw.DEALER
     first_dealer: FirstDealer = FirstDealer.FIRST_BIDDER
     bid_reinforce: bool = True
@@ -221,20 +180,10 @@ class Rules:
     bid_equal_override: bool = False
     bid_withdraw: bool = False
     bid_after_outbid: bool = False
-    """A player whose bid was outbid may bid again with another card (another suit, or
-    jokers); False: they may only show more of the card they bid."""
     bid_reinforce_equal: bool = False
-    """Reinforce while equivalent: a player whose bid was outbid by a suited bid may show
-    more of their card up to the standing bid's count, and takes the bid back (at equal
-    count the earlier bidder stands)."""
     bid_reinforce_after_bury: bool = False
-    """After burying the kitty, before the first lead, its holder may reinforce their own
-    standing bid (more copies of its card, from the hand as it is then) or pass; nobody
-    else may bid then. With ``kitty_overbid`` the others then bid against the stronger
-    bid. No effect when the holder's bid is not the one standing."""
     joker_bids: JokerBids = JokerBids.IDENTICAL
     fluid_overbid: tuple[str, ...] = ("own-rank",)
-    """The fluid overbids allowed: any of ``FLUID_OVERBIDS``, none repeated (may be empty)."""
     fluid_bidders: FluidBidders = FluidBidders.ALL
     no_bid: NoBid = NoBid.KITTY_RANK
     no_bid_joker: KittyJoker = KittyJoker.NEXT
@@ -244,60 +193,35 @@ class Rules:
     kitty_overbid_takes_dealer: bool = False
     kitty_overbid_by: KittyOverbidBy = KittyOverbidBy.OTHERS
     kitty_overbid_limit: int | None = None
-    """The most times the kitty may be taken by bidding after it (1 to 100), or ``None``
-    (no limit)."""
     # kitty
     kitty_points_allowed: bool = True
     kitty_multiplier: KittyMultiplier = KittyMultiplier.UNIT_SIZE
     kitty_revealed: bool = True
     # friends (fluid partnerships)
     friends: int | None = None
-    """Friends the dealer calls: 0 to ``players`` − 2, only with fluid partnerships
-    (``None``: derived, see :attr:`friend_count`)."""
     friend_calls: FriendCalls = FriendCalls.ORDINAL
     friend_trump_calls: bool = False
     friend_caller_counts: bool = True
     friend_call_all_held: FriendCallAllHeld = FriendCallAllHeld.ALONE
     friend_call_points: bool = True
-    """Point cards (5, 10, K) may be called (False: such calls are refused)."""
     friend_call_top: bool = True
-    """The highest card of a suit (an A; a K when the trump rank is A) may be called
-    (False: such calls are refused)."""
     smaller_team_bonus: bool = False
     # scoring and levels
     target: int | None = None
-    """Points the opponents need: 5 to ``MAX_POINTS`` (10 000; ``None``: 40 × decks)."""
     level_table: LevelTable = LevelTable.STANDARD
     custom_levels: tuple[tuple[int, int], ...] = ()
-    """With ``level_table="custom"`` only: up to ``MAX_LEVEL_ROWS`` (32) rows of (lowest
-    points 0 to ``MAX_POINTS``, level change −12 to 12), the first at 0 points, points
-    increasing; a positive change raises the declarers, zero or negative switches sides."""
     draw_at: int | None = None
-    """Exactly this many points is a draw: 0 to ``MAX_POINTS``, or ``None`` (no draw)."""
     below_zero: bool = False
-    """The opponents' points may fall below zero (failed-throw penalties, a kitty taken by
-    the declarers), each step of the table below zero (half the target: −1 to −40 with
-    two decks, then −41 to −80 ...) one more level for the declarers; False: they stop
-    at 0."""
     kitty_to_declarers: bool = False
-    """Declarers who win the last trick take the multiplied kitty off the opponents'
-    points (False: it does not count)."""
     red_five_penalty: int = 0
-    """Points for a captured red five: 0 to ``MAX_PENALTY`` (200)."""
     # the match
     start_rank: Rank = Rank.TWO
-    """The first level (a rank, at most ``end_rank``)."""
     end_rank: Rank = Rank.ACE
-    """The last level (a rank)."""
     after_end: AfterEnd = AfterEnd.WIN
     leftover_steps: LeftoverSteps = LeftoverSteps.DROP
     mandatory_ranks: tuple[Rank, ...] = ()
-    """Ranks that cannot be skipped: from ``start_rank`` to ``end_rank``, none repeated."""
     mandatory_win: bool = False
-    """A side stopped at a mandatory rank goes past it only by winning a round declaring
-    at it (False: any later advance goes past)."""
     pass_end_freely: bool = False
-    """Any advance may go past the end rank (False: only a round won declaring at it)."""
     hook_and_needle: bool = False
     dealer_rotation: DealerRotation = DealerRotation.STANDARD
 
@@ -308,8 +232,24 @@ class Rules:
             converted = _convert(name, str(item.type), value)
             if converted is not value:
                 object.__setattr__(self, name, converted)
+        if list(self.removed_ranks) != sorted(self.removed_ranks):  # any order, kept sorted
+            object.__setattr__(self, "removed_ranks", tuple(sorted(self.removed_ranks)))
+        self._check_removed()
         self._check_ranges()
         self._validate()
+
+    def _check_removed(self) -> None:
+        """``removed_ranks`` (sorted): no rank twice, no point rank, the lowest from 2 up
+        (before the ranges: the pack's size depends on it)."""
+        removed = self.removed_ranks
+        if len(set(removed)) != len(removed):
+            raise RulesError(Reason("rules-removed-repeat"), "removed_ranks")
+        for rank in removed:
+            if rank in _POINT_RANKS:
+                raise RulesError(Reason("rules-removed-point", rank=str(rank)), "removed_ranks")
+        if removed != tuple(Rank)[:len(removed)]:
+            raise RulesError(Reason("rules-removed-lowest",
+                                    ranks=", ".join(str(r) for r in removed)), "removed_ranks")
 
     def _check_ranges(self) -> None:
         """Every integer option within its range (``players`` and ``decks`` first: the
@@ -341,6 +281,14 @@ class Rules:
 
     def _validate(self) -> None:
         cards = self.deck_size
+        removed = self.removed_ranks
+        second = () if self.second_rank is None else (self.second_rank,)
+        for option, ranks in (("end_rank", (self.end_rank,)), ("second_rank", second),
+                              ("mandatory_ranks", self.mandatory_ranks)):
+            for rank in ranks:
+                if rank in removed:  # (end_rank kept and start_rank <= end_rank: a level)
+                    raise RulesError(Reason("rules-removed-kept", option=option,
+                                            rank=str(rank)), option)
         checks: list[tuple[bool, str, str, dict[str, Param]]] = [
             (self.partnership == Partnership.FLUID or self.players % 2 == 0,
              "players", "rules-odd-players", {"players": self.players}),
@@ -388,8 +336,21 @@ class Rules:
 
     @cached_property
     def deck_size(self) -> int:
-        """Cards in the pack."""
-        return 52 * self.decks + sum(self.joker_counts)
+        """Cards in the pack: ``decks`` decks less their ``removed_ranks``, and the jokers."""
+        return (52 - 4 * len(self.removed_ranks)) * self.decks + sum(self.joker_counts)
+
+    @cached_property
+    def first_rank(self) -> Rank:
+        """The first level: ``start_rank``, or the lowest rank kept above it when
+        ``removed_ranks`` takes it out. Matches start here, and levels wrap and hook back
+        to it.
+
+        >>> Rules().first_rank, Rules(removed_ranks=(2, 3)).first_rank
+        (<Rank.TWO: 2>, <Rank.FOUR: 4>)
+        >>> Rules(removed_ranks=(2,), start_rank=5).first_rank
+        <Rank.FIVE: 5>
+        """
+        return min(r for r in Rank if r >= self.start_rank and r not in self.removed_ranks)
 
     @cached_property
     def kitty_size(self) -> int:
@@ -406,7 +367,8 @@ class Rules:
     def removed_count(self) -> int:
         """With ``remove_low``: the cards taken out of the pack so that the rest less the
         kitty deals evenly, the lowest first: every copy of 2♣, then 2♦, 2♥, 2♠, 3♣ ...,
-        skipping point cards and the round's possible trump ranks."""
+        skipping point cards and the round's possible trump ranks (and starting above the
+        ``removed_ranks``, which are not in the pack)."""
         return (self.deck_size - self.kitty_size) % self.players if self.remove_low else 0
 
     @cached_property
@@ -435,11 +397,9 @@ class Rules:
         key = (rank, suit, second, self.red_fives, self.rank_suit_order)
         trump = _TRUMPS.get(key)
         if trump is None:  # a Trump is immutable: rounds share one per key
-            if len(_TRUMPS) >= 4096:
-                _TRUMPS.clear()
-            trump = _TRUMPS[key] = Trump(rank, suit, second_rank=second,
-                                         red_fives=self.red_fives,
-                                         rank_suit_order=self.rank_suit_order)
+            trump = remember(_TRUMPS, key, Trump(rank, suit, second_rank=second,
+                                                 red_fives=self.red_fives,
+                                                 rank_suit_order=self.rank_suit_order), 4096)
         return trump
 
     def replace(self, **changes: object) -> Rules:
@@ -464,6 +424,9 @@ def short_repr(value: object) -> str:
         return f"an integer of {value.bit_length()} bits"
     return _SHORT.repr(value)
 
+
+_POINT_RANKS = (Rank.FIVE, Rank.TEN, Rank.KING)
+"""The ranks of the point cards (never removed: see ``removed_ranks``)."""
 
 _TRUMPS: dict[tuple[Rank | None, Suit | None, Rank | None, int, tuple[Suit, ...] | None],
               Trump] = {}

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final
 
+from shengji.engine.caches import remember
 from shengji.engine.rules import AfterEnd, KittyMultiplier, LeftoverSteps, LevelTable, Rules
 
 if TYPE_CHECKING:
@@ -176,17 +177,13 @@ def level_change(points: int, rules: Rules) -> LevelChange:
     if change is None:  # a LevelChange is immutable: the same points share one
         known = _TABLE_ROWS.get(table)
         if known is None or known[0] < points:
-            if len(_TABLE_ROWS) >= 64:
-                _TABLE_ROWS.clear()
-            known = _TABLE_ROWS[table] = (points, _rows(rules, points)[0])
+            known = remember(_TABLE_ROWS, table, (points, _rows(rules, points)[0]), 64)
         rows = known[1]
         i = max(j for j, row in enumerate(rows) if row.lo <= points)
         row = rows[i]
         change = LevelChange(points, row.declarers_up, row.opponents_up, row.switch, row.draw,
                              _row_text(rows, i))
-        if len(_CHANGES) >= 4096:
-            _CHANGES.clear()
-        _CHANGES[key] = change
+        remember(_CHANGES, key, change, 4096)
     return change
 
 

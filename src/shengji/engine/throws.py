@@ -3,7 +3,8 @@
 A throw stands when no checked player holds, in the led effective suit, a
 higher unit of the same shape as any unit of the throw (seed wikipedia_2006).
 Each unit is checked against each player separately; a void player's trumps
-never make a throw fail.
+never make a throw fail. A rainbow throw (``rules.rainbow_throws``) fails when a checked
+player holds a rainbow of as many cards as one of its rainbows, of a higher rank.
 
 >>> from shengji.engine.trump import Trump
 >>> t, r = Trump.parse("2H"), Rules()
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from shengji.engine.cards import Card, Hand
 from shengji.engine.lead import Lead
 from shengji.engine.plain import filled, mypyc_attr
+from shengji.engine.rainbows import highest_rainbow, rainbow_unit, rank_of
 from shengji.engine.reasons import Reason
 from shengji.engine.rules import FailedThrow, Rules, ThrowPenalty
 from shengji.engine.trump import Trump
@@ -38,6 +40,10 @@ class Block:
     unit: Unit
     seat: int
     beaten_by: Unit
+    rainbow: bool = False
+    """A rainbow of a rainbow throw, beaten by a higher rainbow of as many cards: both
+    units hold the rainbows' cards, ``top`` their rank (see
+    :func:`~shengji.engine.rainbows.rainbow_unit`)."""
 
     def __str__(self) -> str:
         return self.reason
@@ -45,6 +51,10 @@ class Block:
     @property
     def reason(self) -> Reason:
         """The block in words, e.g. ``seat 1 holds AS AS (pair), higher than KS KS``."""
+        if self.rainbow:
+            return Reason("throw-block-rainbow", seat=self.seat, cards=str(self.beaten_by),
+                          n=len(self.beaten_by.cards),
+                          equal=int(self.beaten_by.top == self.unit.top), unit=str(self.unit))
         return Reason("throw-block", seat=self.seat, cards=str(self.beaten_by),
                       shape=self.beaten_by.shape, equal=int(self.beaten_by.top == self.unit.top),
                       unit=str(self.unit))
@@ -134,6 +144,8 @@ def check_throw(lead: Lead, others: Mapping[int, Hand], trump: Trump, rules: Rul
     """
     if not lead.is_throw:
         return _outcome(lead, lead, (), 0, False)
+    if lead.rainbow:
+        return _check_rainbows(lead, others, trump, rules)
     blocks = []
     seats = sorted(others)
     suited: dict[tuple[int, int], LevelCounts] = {}  # each hand's cards of a suit, read once
@@ -161,32 +173,65 @@ def check_throw(lead: Lead, others: Mapping[int, Hand], trump: Trump, rules: Rul
                 break
     if not blocks:
         return _outcome(lead, lead, (), 0, False)
-    failing = [b.unit for b in blocks]
+    chosen = _chosen([b.unit for b in blocks], rules)
+    # strongest first, as Lead.from_cards orders them (so the two compare equal)
+    forced = Lead(tuple(trump.sorted(chosen.cards)), chosen.suit, (chosen,))
+    return _failed(lead, forced, tuple(blocks), rules)
+
+
+def _chosen(failing: list[Unit], rules: Rules) -> Unit:
+    """The beatable unit (or rainbow) that a failed throw plays, by ``failed_throw``."""
     policy = rules.failed_throw
     if policy == FailedThrow.SMALLEST:
-        chosen = min(failing, key=lambda u: (u.size, u.top))
-    elif policy == FailedThrow.LARGEST:
-        chosen = min(failing, key=lambda u: (-u.size, u.top))
-    else:
-        chosen = min(failing, key=lambda u: (u.top, u.size))
+        return min(failing, key=lambda u: (u.size, u.top))
+    if policy == FailedThrow.LARGEST:
+        return min(failing, key=lambda u: (-u.size, u.top))
+    return min(failing, key=lambda u: (u.top, u.size))
+
+
+def _failed(lead: Lead, forced: Lead, blocks: tuple[Block, ...], rules: Rules
+            ) -> ThrowOutcome:
+    """A failed throw's outcome: ``forced`` played (or the round lost), the penalty."""
     penalty = 0
     if rules.throw_penalty == ThrowPenalty.PER_ATTEMPT:
         penalty = rules.throw_penalty_points
     elif rules.throw_penalty == ThrowPenalty.PER_CARD:
         penalty = rules.throw_penalty_points * lead.size
-    lost = policy == FailedThrow.LOSE_ROUND
-    # strongest first, as Lead.from_cards orders them (so the two compare equal)
-    forced = Lead(tuple(trump.sorted(chosen.cards)), chosen.suit, (chosen,))
-    return _outcome(lead, lead if lost else forced, tuple(blocks), penalty, lost)
+    lost = rules.failed_throw == FailedThrow.LOSE_ROUND
+    return _outcome(lead, lead if lost else forced, blocks, penalty, lost)
+
+
+def _check_rainbows(lead: Lead, others: Mapping[int, Hand], trump: Trump, rules: Rules
+                    ) -> ThrowOutcome:
+    """:func:`check_throw` of a rainbow throw: each rainbow fails against a checked hand
+    holding a rainbow of as many cards of a higher rank (or equal, with
+    ``throw_blocked_by_equal``); a failed throw plays one beatable rainbow."""
+    blocks: list[Block] = []
+    equal = rules.throw_blocked_by_equal
+    for rainbow in lead.rainbows:
+        above = rank_of(rainbow[0]) - (1 if equal else 0)
+        for seat in sorted(others):
+            beater = highest_rainbow(others[seat].counts, len(rainbow), above, trump)
+            if beater is not None:
+                blocks.append(_block(rainbow_unit(rainbow, trump), seat,
+                                     rainbow_unit(beater, trump), rainbow=True))
+                break
+    if not blocks:
+        return _outcome(lead, lead, (), 0, False)
+    # (a rainbow unit's size is its cards, its top its rank)
+    chosen = _chosen([b.unit for b in blocks], rules)
+    forced = Lead.from_cards(chosen.cards, trump, rules)  # a rainbow
+    return _failed(lead, forced, tuple(blocks), rules)
 
 
 # A frozen dataclass's __init__ sets its fields one call at a time, and runs interpreted in
 # the mypyc build: these set them at once (the classes are plain Python classes there too,
 # see shengji.engine.plain).
 
-def _block(unit: Unit, seat: int, beaten_by: Unit) -> Block:
-    """``Block(unit, seat, beaten_by)``."""
-    return filled(Block, {"unit": unit, "seat": seat, "beaten_by": beaten_by})
+def _block(unit: Unit, seat: int, beaten_by: Unit, rainbow: bool = False) -> Block:
+    """``Block(unit, seat, beaten_by, rainbow)``."""
+    return filled(Block, {"unit": unit, "seat": seat, "beaten_by": beaten_by,
+                          "rainbow": rainbow})
 
 
 def _outcome(attempted: Lead, lead: Lead, blocks: tuple[Block, ...], penalty: int,

@@ -5,7 +5,9 @@ in the led suit or all in trump, can win; a trump play beats the led suit;
 among equals the earlier play wins. A play that can be read several ways wins
 if any reading does. Throws are beaten under ``rules.throw_beat`` (and
 ``rules.throw_tiebreak``). With ``rules.bombs``, a bomb beats every other play; on a
-rainbow lead (``rules.rainbow``) only a rainbow of a higher rank wins.
+rainbow lead (``rules.rainbow``) only a rainbow of a higher rank wins; on a rainbow
+throw (``rules.rainbow_throws``) only rainbows of exactly the led sizes, compared under
+``rules.throw_beat`` (see :func:`~shengji.engine.rainbows.beat_rainbows`).
 
 >>> from shengji.engine.trump import Trump
 >>> trick = Trick(Trump.parse("7C"), Rules(), leader=0)
@@ -31,6 +33,7 @@ from shengji.engine.cards import Card, Hand, card_ints, card_points, format_card
 from shengji.engine.follow import LegalPlays, Structure, structure_of
 from shengji.engine.lead import Lead, LegalLeads, PlayError, is_rainbow
 from shengji.engine.plain import filled, is_plain, mypyc_attr
+from shengji.engine.rainbows import beat_rainbows
 from shengji.engine.reasons import Reason
 from shengji.engine.rules import Rules, ThrowBeat, ThrowCheck
 from shengji.engine.throws import ThrowOutcome, check_throw
@@ -281,6 +284,8 @@ def beats(cards: Sequence[Card], current: Reading, lead: Lead, trump: Trump, rul
                 return None
             return (bomb,)
     if lead.rainbow:  # only a rainbow of a higher rank wins
+        if len(lead.rainbows) > 1:  # a rainbow throw: rainbows of the led sizes
+            return beat_rainbows(cards, current, lead.rainbows, trump, rules)
         if not is_rainbow(cards, trump, rules):
             return None
         mine, theirs = cards[0].rank, current[0].cards[0].rank

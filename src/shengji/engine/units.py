@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Final
 
+from shengji.engine.caches import remember
 from shengji.engine.cards import Card, card_int, card_ints, format_cards, parse_cards
 from shengji.engine.rules import Rules
 from shengji.engine.trump import Trump, suit_name
@@ -269,10 +270,8 @@ def make_unit(suit: int, width: int, top: int, faces: tuple[Card, ...]) -> Unit:
     key = (suit, width, top, faces)
     unit = _UNITS.get(key)
     if unit is None:
-        if len(_UNITS) >= 8192:
-            _UNITS.clear()
-        unit = _UNITS[key] = Unit(suit, width, len(faces), top,
-                                  tuple(f for f in faces for _ in range(width)))
+        unit = remember(_UNITS, key, Unit(suit, width, len(faces), top,
+                                          tuple(f for f in faces for _ in range(width))), 8192)
     return unit
 
 

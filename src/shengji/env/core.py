@@ -45,9 +45,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from operator import index
 
-from shengji.engine.cards import ALL_CARDS, Card, Hand, Rank, Suit
-from shengji.engine.follow import LegalPlays
-from shengji.engine.friends import FriendCall, single_call_reason
+from shengji.engine.caches import remember
+from shengji.engine.cards import ALL_CARDS, Card, Rank, Suit
+from shengji.engine.friends import FriendCall
 from shengji.engine.lead import LegalLeads
 from shengji.engine.rules import (
     FriendCalls,
@@ -69,20 +69,16 @@ from shengji.game.actions import (
     Show,
     Withdraw,
 )
-from shengji.game.bury import bury_limits
 from shengji.game.deal import Deal, pack_counts
 from shengji.game.legal import Legal
 from shengji.game.match import Match, never_ends
-from shengji.game.round import Phase, Round
+from shengji.game.phase import Phase
+from shengji.game.round import Round
 from shengji.game.scoresheet import RoundResult
 from shengji.players.base import Player
 from shengji.players.table import decide
 
 from .selection import (
-    BurySelector,
-    ExposeSelector,
-    FollowSelector,
-    LeadSelector,
     OptionsSelector,
     Selector,
 )
@@ -490,9 +486,7 @@ class Game:
             pack = pack_counts(rules)
             fewest = [min((len(bid.cards) for bid in bidding.options(seat, pack)), default=0)
                       for seat in range(self.n)]
-            if len(self._fewest_known) >= 4096:
-                self._fewest_known.clear()
-            self._fewest_known[key] = fewest
+            remember(self._fewest_known, key, fewest, 4096)
         return fewest
 
     def _can_bid(self, rnd: Round, seat: int) -> bool:
@@ -567,46 +561,41 @@ class Game:
         """Set up ``seat``'s decision; False if it was made at once (nothing to choose)."""
         phase = rnd.phase
         d: Decision
+        legal: Legal
         if phase is Phase.PLAY:
-            plays = rnd.play_rules(seat)
-            if type(plays) is LegalLeads:
-                d = Decision(seat, "lead", rnd, selector=LeadSelector(plays))
-            else:
-                assert isinstance(plays, LegalPlays)
-                d = Decision(seat, "follow", rnd, selector=FollowSelector(plays))
+            legal = rnd.legal(seat)
+            kind = "lead" if type(legal.plays) is LegalLeads else "follow"
+            d = Decision(seat, kind, rnd, legal, selector=legal.selector())
         elif window and not self._can_bid(rnd, seat):  # asked though its hand has no bid
             d = Decision(seat, "bid-window", rnd, simple={PASS: self._passes[seat]},
                          selector=OptionsSelector(rnd.hands[seat].counts, ()), idle=True)
         elif phase in (Phase.DEAL, Phase.BID, Phase.OVERBID):
             legal = rnd.legal(seat)
             d = Decision(seat, "bid-window" if window else str(phase), rnd, legal, idle=window)
-            bids = []
             for action in legal:
-                if isinstance(action, Bid):
-                    bids.append(action.cards)
-                elif isinstance(action, Withdraw):
+                if isinstance(action, Withdraw):
                     d.simple[WITHDRAW] = action
                 elif isinstance(action, Pass):
                     d.simple[PASS] = action
             if window:
                 d.simple[PASS] = self._passes[seat]  # no bid now: handled by the driver
-            d.selector = OptionsSelector(rnd.hands[seat].counts, bids)
-        elif phase is Phase.EXPOSE:
-            most = min(rnd.rules.expose, len(rnd.hands[seat]))
-            d = Decision(seat, "expose", rnd, selector=ExposeSelector(
-                rnd.hands[seat].counts, most), simple={DONE: Expose(seat, ())})
+            d.selector = legal.selector()  # among the bids listed
+        elif phase is Phase.EXPOSE:  # up to legal.expose_limit cards
+            legal = rnd.legal(seat)
+            d = Decision(seat, "expose", rnd, legal, selector=legal.selector(),
+                         simple={DONE: Expose(seat, ())})
         elif phase is Phase.DECLARE:
             d = Decision(seat, "declare", rnd, simple={
                 DECLARE + i: Declare(seat, suit) for i, suit in enumerate((*Suit, None))})
         elif phase is Phase.KITTY:
-            counts = rnd.hands[seat].counts
-            size, most = bury_limits(rnd.rules, counts)
-            d = Decision(seat, "bury", rnd, selector=BurySelector(counts, size, most))
-            if size == 0:
+            legal = rnd.legal(seat)
+            assert legal.bury is not None
+            d = Decision(seat, "bury", rnd, legal, selector=legal.selector())
+            if legal.bury.size == 0:
                 d.simple[DONE] = Bury(seat, ())
         elif phase is Phase.CALL:
             d = Decision(seat, "call", rnd)
-            d.valid_calls = self._valid_calls(rnd, seat)
+            d.valid_calls = frozenset(d.legal.calls)  # every single call allowed
         else:
             assert phase is Phase.SHOW, phase
             d = Decision(seat, "show", rnd, simple={SHOW: Show(seat), PASS: Pass(seat)})
@@ -618,27 +607,9 @@ class Game:
 
     # -- friend calls ------------------------------------------------------------------
 
-    def _valid_calls(self, rnd: Round, seat: int) -> frozenset[FriendCall]:
-        """Every single call allowed: a set of calls is legal when each call is
-        (:func:`~shengji.engine.friends.call_reason`), so each candidate is checked alone
-        against the caller's hand and the kitty it buried, as the round checks a Call."""
-        rules = rnd.rules
-        trump = rnd.trump
-        assert trump is not None
-        if rules.friend_calls == FriendCalls.ORDINAL:
-            candidates = [FriendCall(k, card=c) for c in ALL_CARDS
-                          for k in range(1, rules.decks + 1)]
-        else:
-            candidates = [FriendCall(k, colour=colour, rank=rank) for colour in ("black", "red")
-                          for rank in Rank for k in range(1, 2 * rules.decks + 1)]
-        held = rnd.hands[seat].counts
-        buried = Hand(rnd.kitty).counts if rnd.kitty_owner == seat else None
-        return frozenset(c for c in candidates if single_call_reason(
-            c, trump, rules, held=held, buried=buried) is None)
-
     def _call_ids(self, d: Decision) -> list[int]:
         layout = self.layout
-        valid = d.valid_calls
+        valid = d.valid_calls.difference(d.calls)  # each call of a set a different one
         if d.ordinal is None:
             return sorted({ORDINAL + c.ordinal - 1 for c in valid})
         if self.rules.friend_calls == FriendCalls.ORDINAL:

@@ -52,7 +52,8 @@ from shengji.engine.friends import FriendCall
 from shengji.engine.rules import Rules
 from shengji.engine.trump import Trump
 from shengji.game.actions import Bid, Draw, Pass, Withdraw
-from shengji.game.round import Phase, Round
+from shengji.game.phase import Phase
+from shengji.game.round import Round
 
 from .core import KINDS, Game
 from .selection import suit_faces

@@ -21,7 +21,8 @@ from shengji.game.actions import (
 )
 from shengji.game.legal import ActionError, Legal
 from shengji.game.match import Match, play_random_match
-from shengji.game.round import Phase, Round
+from shengji.game.phase import Phase
+from shengji.game.round import Round
 from shengji.game.scoresheet import RoundResult, TrickRecord
 from shengji.game.view import SeatView
 

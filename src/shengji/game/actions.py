@@ -60,7 +60,10 @@ class ActionError(ValueError):
 
 
 def _check_seat(verb: str, seat: object) -> None:
-    if type(seat) is not int and (isinstance(seat, bool) or not isinstance(seat, int)):
+    """A seat is an ``int`` itself: never ``True``, a float, a card, a suit or another
+    subclass or stand-in of ``int`` (each would be written into a record that cannot be read
+    back, or compare equal to a seat it is not)."""
+    if type(seat) is not int:
         raise ActionError(f"{verb}: the seat must be a seat number (0, 1, ...), got {seat!r}")
     if seat < 0:
         raise ActionError(f"{verb}: the seat must be a seat number (0, 1, ...), got {seat}")

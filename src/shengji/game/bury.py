@@ -19,20 +19,28 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from random import Random
+from typing import NamedTuple
 
 from shengji.engine.cards import ALL_CARDS, Card, format_cards, missing_cards
 from shengji.engine.reasons import Reason
 from shengji.engine.rules import Rules
 
 
-def bury_limits(rules: Rules, hand_counts: Sequence[int]) -> tuple[int, int]:
+class BuryLimits(NamedTuple):
+    """What a bury must be: ``size`` cards, at most ``point_limit`` of them point cards."""
+
+    size: int
+    point_limit: int
+
+
+def bury_limits(rules: Rules, hand_counts: Sequence[int]) -> BuryLimits:
     """(cards to bury, the most point cards they may include) for the hand holding the
     kitty (its 54 per-face counts)."""
     size = rules.kitty_size
     if rules.kitty_points_allowed:
-        return size, size
+        return BuryLimits(size, size)
     plain = sum(n for card, n in zip(ALL_CARDS, hand_counts, strict=True) if n and not card.points)
-    return size, max(0, size - plain)
+    return BuryLimits(size, max(0, size - plain))
 
 
 def bury_reason(hand_counts: Sequence[int], cards: Sequence[Card], size: int,

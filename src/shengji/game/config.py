@@ -70,7 +70,8 @@ _HINTS: dict[str, Any] = typing.get_type_hints(Rules)
 _EXAMPLES: dict[str, str] = {
     "players": "4", "decks": "2", "kitty": "8", "target": "80", "friends": "2",
     "start_rank": '"2"', "end_rank": '"A"', "second_rank": '"2"',
-    "mandatory_ranks": '["5", "10", "K"]', "rank_suit_order": '["H", "S", "C", "D"]',
+    "mandatory_ranks": '["5", "10", "K"]', "removed_ranks": '["2", "3"]',
+    "rank_suit_order": '["H", "S", "C", "D"]',
     "custom_levels": "[[0, 2], [5, 1], [40, 0], [80, -1]]",
     "fluid_overbid": '["own-rank", "maker-rank"]',
 }

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from shengji.engine.caches import remember
 from shengji.engine.cards import (
     ALL_CARDS,
     Card,
@@ -37,13 +38,16 @@ from shengji.engine.rules import Rules
 
 
 def pack(rules: Rules, removed: tuple[Card, ...] = ()) -> list[Card]:
-    """The cards of the pack: ``decks`` decks, with jokers as the rules say, less the
-    ``removed`` cards (``remove_low``, see :func:`removed_cards`)."""
+    """The cards of the pack: ``decks`` decks without their ``removed_ranks``, with jokers
+    as the rules say, less the ``removed`` cards (``remove_low``, see
+    :func:`removed_cards`).
+
+    >>> len(pack(Rules(decks=1))), len(pack(Rules(decks=1, removed_ranks=(2, 3))))
+    (54, 46)
+    """
     found = _PACKS.get((id(rules), removed))
     if found is None or found[0] is not rules:  # by identity: hashing Rules reads every option
-        if len(_PACKS) >= 256:
-            _PACKS.clear()
-        found = _PACKS[(id(rules), removed)] = (rules, _pack(rules, removed))
+        found = remember(_PACKS, (id(rules), removed), (rules, _pack(rules, removed)), 256)
     return list(found[1])
 
 
@@ -53,7 +57,8 @@ _PACKS: dict[tuple[int, tuple[Card, ...]], tuple[Rules, tuple[Card, ...]]] = {}
 @lru_cache(maxsize=64)
 def _pack(rules: Rules, removed: tuple[Card, ...] = ()) -> tuple[Card, ...]:
     big, small = rules.joker_counts
-    cards = [c for c in ALL_CARDS[:52] for _ in range(rules.decks)]
+    gone = rules.removed_ranks
+    cards = [c for c in ALL_CARDS[:52] if c.rank not in gone for _ in range(rules.decks)]
     for card in removed:
         cards.remove(card)
     return tuple(cards + [ALL_CARDS[52]] * small + [ALL_CARDS[53]] * big)
@@ -70,8 +75,9 @@ def pack_counts(rules: Rules, removed: tuple[Card, ...] = ()) -> tuple[int, ...]
 
 def removed_cards(rules: Rules, trump_ranks: Iterable[Rank] = ()) -> tuple[Card, ...]:
     """The ``rules.removed_count`` lowest cards taken out of the pack (``remove_low``):
-    every copy of 2♣, then 2♦, 2♥, 2♠, 3♣ and so on, skipping the point cards (5, 10, K)
-    and ``trump_ranks`` (the ranks the round's trump can have).
+    every copy of 2♣, then 2♦, 2♥, 2♠, 3♣ and so on, skipping the point cards (5, 10, K),
+    ``trump_ranks`` (the ranks the round's trump can have) and the ``removed_ranks`` (not
+    in the pack).
 
     >>> rules = Rules(players=5, kitty=6, remove_low=True, partnership="fluid")
     >>> rules.removed_count, removed_cards(rules, [Rank.TWO])
@@ -79,7 +85,7 @@ def removed_cards(rules: Rules, trump_ranks: Iterable[Rank] = ()) -> tuple[Card,
     """
     if not rules.removed_count:
         return ()
-    skip = set(trump_ranks)
+    skip = {*trump_ranks, *rules.removed_ranks}
     faces = [Card.of(rank, suit) for rank in Rank if rank not in skip for suit in Suit]
     order = [c for c in faces if not c.points for _ in range(rules.decks)]
     return tuple(order[:rules.removed_count])

@@ -8,19 +8,40 @@ refused, iterating lists every legal action lazily (burying 8 cards out of
 A ``Legal`` is handed to players, so it holds only what its seat may know: its own
 hand (a copy), the public state and the rules, never the round itself. It is valid
 for the position it was made for; the round checks any action from an older one.
+
+It also answers the facts of the decision, so that players, the server, the terminal
+and the environment ask it rather than restate the rules (each fact agrees with
+:meth:`~Legal.reason` and the listing; outside its phase it reads as empty):
+
+- :attr:`~Legal.can_bid`: whether the listing holds a bid or a withdrawal
+  (:meth:`Round.can_bid <shengji.game.round.Round.can_bid>`);
+- :attr:`~Legal.expose_limit`: the most cards the seat may expose (``expose``; ``None``
+  elsewhere);
+- :attr:`~Legal.bury`: the bury's :class:`~shengji.game.bury.BuryLimits`, ``size`` cards
+  and at most ``point_limit`` point cards (``kitty``; ``None`` elsewhere);
+- :attr:`~Legal.calls` and :attr:`~Legal.call_count`: the single friend calls allowed
+  (each with its ordinal, and its card or colour and rank), of which a Call names
+  ``call_count`` different ones (``call``; ``()`` and ``0`` elsewhere);
+- :meth:`~Legal.can_complete`: whether a partial selection of cards can still be
+  completed to a legal action made of cards (a bid, an exposure, a bury, a lead or a
+  follow), and :meth:`~Legal.selector`, which builds one card by card
+  (:mod:`shengji.game.selection`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from random import Random
 from typing import Final, TypeGuard
 
-from shengji.engine.cards import Card
+from shengji.engine.cards import Card, parse_cards
 from shengji.engine.follow import LegalPlays
+from shengji.engine.friends import FriendCall
 from shengji.engine.lead import LegalLeads
 from shengji.engine.reasons import Reason
 from shengji.game.actions import Action, ActionError, Play, as_action, made_play
+from shengji.game.bury import BuryLimits
+from shengji.game.selection import FollowSelector, LeadSelector, OptionsSelector, Selector
 
 __all__ = ["ActionError", "Legal", "PlayLegal", "nothing"]
 
@@ -28,6 +49,8 @@ NOTHING_TO_DO = Reason("do-nothing")
 NONE_LEGAL_REASON = Reason("not-your-turn")
 PLAY_NEEDED = Reason("play-needed")
 _DO_LEAD: Final = Reason("do-lead")
+_NO_CARDS: Final = (0,) * 54
+"""The counts of a selection's hand where no action is made of cards."""
 
 
 class Legal:
@@ -41,6 +64,13 @@ class Legal:
         sample: Callable[[Random], Action] | None = None,
         summary: Reason | Callable[[], Reason] = NOTHING_TO_DO,
         plays: LegalLeads | LegalPlays | None = None,
+        *,
+        can_bid: bool = False,
+        expose_limit: int | None = None,
+        bury: BuryLimits | None = None,
+        calls: Callable[[], list[FriendCall]] | None = None,
+        call_count: int = 0,
+        selector: Callable[[], Selector] | None = None,
     ) -> None:
         self.seat = seat
         self.plays = plays
@@ -49,11 +79,53 @@ class Legal:
         self._actions = actions
         self._sample = sample
         self._summary = summary
+        self.can_bid = can_bid
+        """Whether the seat may bid or take its standing bid back now: whether the listing
+        holds a :class:`~shengji.game.actions.Bid` or a
+        :class:`~shengji.game.actions.Withdraw`."""
+        self.expose_limit = expose_limit
+        """The most cards the seat may expose (any number up to it, none included), in the
+        ``expose`` phase; ``None`` elsewhere."""
+        self.bury = bury
+        """The bury's size and point limit, in the ``kitty`` phase; ``None`` elsewhere."""
+        self.call_count = call_count
+        """How many different single calls (:attr:`calls`) a Call names, in the ``call``
+        phase; ``0`` elsewhere."""
+        self._calls_of = calls
+        self._calls: tuple[FriendCall, ...] | None = None
+        self._selector = selector
 
     @property
     def summary(self) -> Reason:
         """What the seat may do, in a few words."""
         return self._summary if isinstance(self._summary, Reason) else self._summary()
+
+    @property
+    def calls(self) -> tuple[FriendCall, ...]:
+        """Every single friend call allowed, in the ``call`` phase (``()`` elsewhere): a
+        Call is legal when it names :attr:`call_count` different ones of them (listed
+        when first asked)."""
+        calls = self._calls
+        if calls is None:
+            calls = self._calls = tuple(self._calls_of()) if self._calls_of is not None else ()
+        return calls
+
+    def selector(self) -> Selector:
+        """A new, empty selection for the multi-card action of this decision (a bid, an
+        exposure, a bury, a lead or a follow): add cards one at a time from its
+        :meth:`~shengji.game.selection.Selector.addable`, and it is a legal action when
+        :meth:`~shengji.game.selection.Selector.complete`. Where no action is made of
+        cards, nothing can be added."""
+        if self._selector is not None:
+            return self._selector()
+        return OptionsSelector(_NO_CARDS, ())
+
+    def can_complete(self, cards: str | Iterable[Card | str]) -> bool:
+        """Whether ``cards`` (a partial selection, in any order) can still be completed to
+        a legal action made of cards: some legal bid, exposure, bury, lead or follow
+        holds them all (the selection itself included). ``False`` where no action is
+        made of cards."""
+        return _completable(self.selector(), parse_cards(cards))
 
     def reason(self, action: object) -> Reason | None:
         """Why ``action`` (an action or its notation) is not legal now, or ``None`` if it is."""
@@ -104,6 +176,13 @@ class PlayLegal(Legal):
         self._reason = _no_reason
         self._actions = _no_actions
         self._sample = None
+        self.can_bid = False
+        self.expose_limit = None
+        self.bury = None
+        self.call_count = 0
+        self._calls_of = None
+        self._calls = ()
+        self._selector = None
         self._legal = plays
         self._drawn: tuple[Play, int, tuple[Card, ...]] | None = None
         self._checked: tuple[Play, int, tuple[Card, ...]] | None = None
@@ -125,7 +204,20 @@ class PlayLegal(Legal):
             if known is None or action is not known[0]:
                 return False
         play = known[0]
-        return play.seat == known[1] and play.cards is known[2]
+        seat = play.seat  # an int itself (True == 1, but True is no seat)
+        return type(seat) is int and seat == known[1] and play.cards is known[2]
+
+    def selector(self) -> Selector:
+        plays = self._legal
+        if isinstance(plays, LegalLeads):
+            return LeadSelector(plays)
+        return FollowSelector(plays)
+
+    def can_complete(self, cards: str | Iterable[Card | str]) -> bool:
+        plays = self._legal
+        if isinstance(plays, LegalPlays):
+            return plays.can_complete(cards)
+        return _completable(LeadSelector(plays), parse_cards(cards))
 
     def _check(self, action: Action) -> Reason | None:
         if not isinstance(action, Play):
@@ -144,6 +236,17 @@ class PlayLegal(Legal):
         play = made_play(self.seat, tuple(self._legal.random(rng)))
         self._drawn = (play, play.seat, play.cards)
         return play
+
+
+def _completable(selector: Selector, cards: tuple[Card, ...]) -> bool:
+    """Whether ``selector`` (empty) can take ``cards`` and still be completed: each card
+    must be addable in turn (the order does not matter: a selection can be completed
+    when some legal action holds it, whatever order its cards came in)."""
+    for card in cards:
+        if card not in selector.addable():
+            return False
+        selector.add(card)
+    return bool(cards) or selector.complete() or bool(selector.addable())
 
 
 def _no_reason(action: Action) -> Reason | None:

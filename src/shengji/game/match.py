@@ -2,7 +2,8 @@
 
 The match keeps the levels (per team with fixed partnerships, per player in
 Finding Friends), rotates the dealer, starts each round with a seed derived
-from the match's seed, and keeps the history of every action and result.
+from the match's seed, and keeps the history of every action and result, and
+the log of failed throws (:attr:`Match.failed_throws`).
 It offers the same protocol as a round: :meth:`Match.legal`,
 :meth:`Match.apply`, :meth:`Match.undo`, :meth:`Match.view`.
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from random import Random
-from typing import Final
+from typing import Final, NamedTuple
 
 from shengji.engine.reasons import Reason
 from shengji.engine.rules import AfterEnd, FluidBidders, Partnership, Rules
@@ -24,12 +25,26 @@ from shengji.engine.scoring import NO_TRUMP_LEVEL, level_name
 from shengji.game.actions import Action, ActionError
 from shengji.game.deal import Deal
 from shengji.game.legal import Legal, nothing
-from shengji.game.round import Phase, Round
+from shengji.game.phase import Phase
+from shengji.game.round import Round
 from shengji.game.scoresheet import RoundResult
 from shengji.game.view import SeatView
 
 _DONE: Final = Phase.DONE
 """The phase as a module constant (an enum member access is a class lookup each time)."""
+
+
+class FailedThrow(NamedTuple):
+    """A failed throw of the match: its ``round`` and ``trick`` (each from 1), the
+    thrower's ``seat``, and why it failed and what happened instead (the engine's
+    :meth:`~shengji.engine.throws.ThrowOutcome.reasons`: the blocks, ``throw-failed`` or
+    ``throw-lost``, ``throw-penalty``). Every seat may know it: the blocking cards are
+    shown at the table."""
+
+    round: int
+    trick: int
+    seat: int
+    reasons: tuple[Reason, ...]
 
 
 class Match:
@@ -56,6 +71,8 @@ class Match:
         self.results: list[RoundResult] = []
         self.history: list[Action] = []
         self.winners: tuple[int, ...] = ()
+        self.failed_throws: list[FailedThrow] = []
+        """Every failed throw of the match, in order."""
         self._over = self._finished()
         """:attr:`is_over`, kept up to date (it is asked several times per action)."""
         self._seeds = Random(seed)
@@ -99,8 +116,13 @@ class Match:
         if self._over:
             raise ActionError(Reason("match-over"))
         rnd = self.round
+        trick = rnd.trick  # a lead into it may be a failed throw
+        number = len(rnd.tricks) + 1 if trick is not None and trick.lead is None else 0
         rnd.apply(action)  # reads and checks the action once
         self.history.append(rnd.history[-1])  # as the round stored it
+        if number and trick is not None and trick.throw is not None and not trick.throw.valid:
+            self.failed_throws.append(FailedThrow(
+                len(self.results) + 1, number, rnd.history[-1].seat, trick.throw.reasons()))
         if rnd.phase is not _DONE:
             return None
         result = rnd.result
@@ -146,6 +168,7 @@ class Match:
         other._take(self)
         other.results = list(self.results)
         other.history = list(self.history)
+        other.failed_throws = list(self.failed_throws)
         other._seeds = Random()
         other._seeds.setstate(self._seeds.getstate())
         other.round = self.round.copy()
@@ -164,6 +187,7 @@ class Match:
         self.results = other.results
         self.history = other.history
         self.winners = other.winners
+        self.failed_throws = other.failed_throws
         self._over = other._over
         self._seeds = other._seeds
         self.round = other.round

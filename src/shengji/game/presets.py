@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any
 
+from shengji.engine.options_help import OPTIONS
 from shengji.engine.rules import MAX_DECKS, Rules, RulesError, short_repr
 
 
@@ -270,129 +271,9 @@ def _ranks(values: Any) -> str:
 
 
 _CHOICES: dict[str, dict[str, str]] = {
-    "partnership": {
-        "fixed": "fixed partnerships (alternate seats form two teams)",
-        "fluid": "fluid partnerships (Finding Friends): the dealer calls friend cards",
-    },
-    "tuple_follow": {
-        "draw-out": "a led tuple draws out a held tuple, even from a longer one",
-        "protect": "following a tuple, longer tuples are protected; as many cards in "
-                   "shorter tuples as possible",
-        "none": "following owes the suit only, no structure",
-        "breakdown": "an unmatched led tuple breaks down: a triple draws a pair, a tractor of "
-                     "triples a tractor of pairs, then pairs",
-    },
-    "tractor_follow": {
-        "tractor": "a led tractor draws out a held tractor, else tuples, else singles",
-        "tuples": "a led tractor draws out tuples of its width; a held tractor is not forced",
-        "tractor-only": "only a tractor draws out a tractor",
-        "longest": "a led tractor draws out a held tractor, else the longest shorter tractor",
-    },
-    "throw_check": {
-        "all": "every other hand, partner included, can make a throw fail",
-        "opponents": "only the opponents' hands can make a throw fail",
-    },
-    "failed_throw": {
-        "lowest": "a failed throw plays its lowest beatable unit",
-        "smallest": "a failed throw plays its beatable unit with the fewest cards",
-        "largest": "a failed throw plays its beatable unit with the most cards",
-        "lose-round": "a failed throw loses the round: the opponents score the maximum",
-    },
-    "throw_beat": {
-        "largest-unit": "a throw is beaten by the highest top card of the largest unit",
-        "every-unit": "a throw is beaten only if every unit beats its counterpart",
-        "highest-card": "among plays beating a throw, the highest card decides",
-        "card-by-card": "multi-card plays are compared card by card: each card must beat a "
-                        "distinct card of the winning play",
-    },
-    "trump_choice": {
-        "bid": "trump is bid with trump-rank cards during the deal",
-        "dealer": "nobody bids: after the deal the dealer names the trump suit",
-    },
-    "first_draw": {
-        "dealer": "the dealer draws first",
-        "next": "the player after the dealer draws first",
-        "count": "the first drawer is counted off by a face-up card (A=1 ... K=13)",
-    },
-    "first_dealer": {
-        "first-bidder": "first round: the first player to bid becomes dealer",
-        "first-pair": "first round: the first player to bid a pair becomes dealer",
-        "first-joker-pair": "first round: the first player to show a pair of jokers "
-                            "becomes dealer",
-        "random": "first round: the dealer is chosen at random",
-    },
-    "joker_bids": {
-        "identical": "two or more identical jokers bid no-trump",
-        "decks": "a joker bid needs as many identical jokers as there are decks",
-        "off": "jokers cannot be bid",
-    },
-    "fluid_bidders": {
-        "all": "everybody may bid",
-        "not-lost": "only players who did not lose the previous round may bid",
-    },
-    "no_bid": {
-        "kitty-rank": "nobody bid: kitty cards are turned until a trump-rank card names "
-                      "the suit, else the highest card's suit",
-        "kitty-first": "nobody bid: the first kitty card's suit is trump",
-        "redeal": "nobody bid: the cards are dealt again",
-    },
-    "no_bid_joker": {
-        "next": "a turned joker: turn the next kitty card",
-        "no-trump": "a turned joker: the round has no trump suit",
-        "redeal": "a turned joker: the cards are dealt again",
-    },
-    "redeal_show": {
-        "off": "no redeal by showing a hand",
-        "no-trumps": "a player without trumps may show the hand to force a redeal",
-        "no-points": "a player without point cards may show the hand to force a redeal",
-    },
-    "kitty_multiplier": {
-        "unit-size": "the kitty counts 2 × the cards of the last trick's largest unit",
-        "power": "the kitty counts 2^(n+1), n the pairs in the last trick's largest unit",
-        "lead-size": "the kitty counts 2 × the cards led to the last trick",
-        "decks": "the kitty counts × the number of decks",
-        "double": "the kitty counts double",
-    },
-    "level_table": {
-        "standard": "standard level table (0 → +3, under half the target +2, under the "
-                    "target +1, then opponents +1 per half target)",
-        "2006": "level table of seed 2006 (steps of 20 points per deck, at most +3)",
-        "da-bai-fen": "Da Bai Fen level table (0 → +2, 5-35 → +1, 40-75 → switch, "
-                      "80-95 → opponents +1, 100+ → +2, for one deck)",
-        "hundred": "the Hundred's finer level table (steps of 20 points for one deck)",
-        "basic": "basic level table: +1 per defence, the opponents take over at the target",
-    },
-    "friend_calls": {
-        "ordinal": "friends are called by precise copy ('the second A♠')",
-        "colour-rank": "friends are called by colour and rank ('black aces')",
-    },
-    "kitty_overbid_by": {
-        "others": "after the kitty, any other player may bid to take it",
-        "opponents": "after the kitty, only the other side may bid to take it",
-    },
-    "friend_call_all_held": {
-        "alone": "a call only the caller can complete is allowed: the caller plays alone",
-        "refused": "a call only the caller can complete is refused",
-    },
-    "dealer_rotation": {
-        "standard": "declarers win: the next declarer deals; else the player after the dealer",
-        "winner-next": "the next dealer is the next player of the side that won",
-    },
-    "after_end": {
-        "win": "passing the end rank wins the match",
-        "wrap": "levels wrap round to the start rank after the end rank",
-        "no-trump": "after the end rank comes one more level, jokers only as trump",
-        "no-trump-wrap": "after the end rank comes a no-trump level, then levels wrap round "
-                         "to the start rank",
-    },
-}
-
-_OVERBIDS = {
-    "own-rank": "more cards of one's own rank",
-    "maker-rank": "more cards of the trumpmaker's rank",
-    "jokers-rank": "identical jokers (no trump suit, the rank stays)",
-    "jokers-only": "identical jokers (jokers only are trump)",
-}
+    name: {value: en for value, (en, _) in words.choices.items()}
+    for name, words in OPTIONS.items() if words.choices}
+"""Each choice of an option in words: the English of its help (``engine/options_help.py``)."""
 
 
 def _flag(on: str, off: str) -> Callable[[Any], str]:
@@ -419,6 +300,10 @@ _PHRASES: dict[str, Callable[[Any], str]] = {
     "second_rank": lambda v: f"a second trump rank: {v} (below the level's rank)",
     "kitty_overbid_limit": lambda v: f"the kitty may be taken by bidding at most "
                                      f"{_plural(v, 'time')}",
+    "removed_ranks": lambda v: ("every card of rank " if len(v) == 1 else
+                                "every card of ranks ") + _ranks(v)
+                               + " is taken out of the pack; levels skip "
+                               + ("it" if len(v) == 1 else "them"),
     "remove_low": _flag("the lowest cards are taken out to make the deal even",
                         "the kitty makes the deal even"),
     "expose": lambda v: f"before the dealer names trump, each player may expose up to {v} "
@@ -438,6 +323,9 @@ _PHRASES: dict[str, Callable[[Any], str]] = {
     "rainbow": lambda v: f"rainbow leads: one rank in {v} or more suits (trumps counting as "
                          "one); followers answer with a rainbow if they can, the highest rank "
                          "wins",
+    "rainbow_throws": _flag("two or more rainbows may be thrown together; followers answer "
+                            "with as many rainbows as they hold",
+                            "rainbows are led one at a time"),
     "throw_tiebreak": _flag("throws whose largest units tie are compared on the next-largest "
                             "unit, then the next", "a tie on the largest unit goes to the "
                             "earlier play"),
@@ -450,10 +338,13 @@ _PHRASES: dict[str, Callable[[Any], str]] = {
     "bid_withdraw": _flag("bids may be taken back", "bids may not be taken back"),
     "bid_after_outbid": _flag("an outbid player may bid again with another card",
                               "an outbid player may only show more of the card they bid"),
+    "bid_reinforce_after_bury": _flag("after burying, the kitty's holder may reinforce "
+                                      "their own bid before the first lead",
+                                      "no reinforcing after the bury"),
     "bid_reinforce_equal": _flag("an outbid player may reinforce to the standing bid's count "
                                  "and take it back", "reinforcing must beat the standing bid"),
     "fluid_overbid": lambda v: "overbids: " + ("none" if not v else "; ".join(
-        _OVERBIDS.get(o, o) for o in v)),
+        _CHOICES["fluid_overbid"][o] for o in v)),
     "redeal_dealer_partner": _flag("after a shown-hand redeal the dealer's partner deals",
                                    "after a shown-hand redeal the same dealer deals"),
     "kitty_overbid": _flag("bidding after the kitty (炒地皮): a stronger bid takes the kitty",
@@ -496,12 +387,8 @@ _PHRASES: dict[str, Callable[[Any], str]] = {
 }
 
 def _throw_penalty(rules: Rules) -> str:
-    points = rules.throw_penalty_points
-    if rules.throw_penalty == "per-attempt":
-        return f"a failed throw gives the opponents {points} points"
-    if rules.throw_penalty == "per-card":
-        return f"a failed throw gives the opponents {points} points per card thrown"
-    return "no penalty for a failed throw"
+    words = _CHOICES["throw_penalty"][rules.throw_penalty]
+    return words.replace("`throw_penalty_points`", str(rules.throw_penalty_points))
 
 
 _TABLE_OPTIONS = ("decks", "kitty", "big_jokers", "small_jokers")
@@ -547,12 +434,12 @@ def describe_rules(rules: Rules) -> list[str]:
             continue  # said with throw_penalty
         elif name == "level_table" and value == "custom":
             continue  # said with custom_levels
+        elif name in _PHRASES:
+            text = _PHRASES[name](value)
         elif name in _CHOICES:
             text = _CHOICES[name].get(str(value), f"{name}: {value}")
             if name == "partnership" and value == "fluid":
                 text += f" ({_plural(rules.friend_count, 'friend')})"
-        elif name in _PHRASES:
-            text = _PHRASES[name](value)
         else:  # pragma: no cover - every option has a phrase (tested)
             text = f"{name}: {value}"
         if name == "players" and not table_done:

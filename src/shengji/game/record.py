@@ -133,7 +133,7 @@ class Record:
     def of(cls, match: Match, names: Sequence[str] | None = None,
            kinds: Sequence[str] | None = None) -> Record:
         """The record of ``match`` as it stands."""
-        start = int(match.rules.start_rank)
+        start = int(match.rules.first_rank)
         levels = None if all(lv == start for lv in match.start_levels) else match.start_levels
         return cls(match.rules, match.seed, _seats("names", names, match.rules),
                    tuple(match.history), _seats("kinds", kinds, match.rules),

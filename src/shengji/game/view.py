@@ -4,6 +4,9 @@ A :class:`SeatView` is a frozen snapshot. It is the only thing players,
 clients and bots ever see; it holds no reference to the round, so it cannot
 leak another seat's cards. The kitty is visible only to the seat that buried
 it (and to everyone after the round if ``kitty_revealed``).
+
+:meth:`SeatView.spectator` is the view of no seat (a spectator's): what every seat
+sees, no hand, and the kitty and buried cards under the same one rule (:func:`_sees_kitty`).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from shengji.engine.rules import Rules
 from shengji.engine.trick import Play as TrickPlay
 from shengji.engine.trump import Trump
 from shengji.game.actions import Action
-from shengji.game.round import Phase
+from shengji.game.phase import Phase
 from shengji.game.scoresheet import RoundResult, TrickRecord
 
 if TYPE_CHECKING:
@@ -27,6 +30,8 @@ if TYPE_CHECKING:
 _DONE: Final = Phase.DONE
 _PLAY: Final = Phase.PLAY
 """The phases as module constants (an enum member access is a class lookup each time)."""
+NO_SEAT: Final = -1
+"""The ``seat`` of :meth:`SeatView.spectator`'s view: no seat at the table."""
 
 
 @mypyc_attr(acyclic=True)  # holds only values that never lead back to a view: no GC tracking
@@ -48,7 +53,8 @@ class SeatView:
     exposed: tuple[tuple[Card, ...], ...]
     """The cards each seat exposed before the dealer named the trump (seed hundred)."""
     removed: tuple[Card, ...]
-    """The low cards taken out of the pack to make the deal even (``remove_low``)."""
+    """The low cards taken out of the pack to make the deal even (``remove_low``; the
+    ``removed_ranks`` are not in the pack at all)."""
     kitty_turned: tuple[Card, ...]
     kitty: tuple[Card, ...] | None
     calls: tuple[FriendCall, ...]
@@ -108,6 +114,27 @@ class SeatView:
             raise ValueError(f"no seat {seat} at this table")
         return _filled(rnd, seat) if _PLAIN else _native(rnd, seat)
 
+    @classmethod
+    def spectator(cls, rnd: Round) -> SeatView:
+        """The view of no seat (``seat`` is :data:`NO_SEAT`), for a spectator: every hand
+        hidden, every bury's cards and the kitty hidden unless every seat sees them (the
+        round done and ``kitty_revealed``), the result as a seat without the kitty sees it."""
+        return _filled(rnd, NO_SEAT) if _PLAIN else _native(rnd, NO_SEAT)
+
+    @property
+    def is_spectator(self) -> bool:
+        """Whether this is the view of no seat (:meth:`spectator`)."""
+        return self.seat < 0
+
+    @property
+    def attacker_points(self) -> int:
+        """The points the seats outside :attr:`declarers` have captured (0 before the
+        dealer is known)."""
+        if self.dealer is None:
+            return 0
+        declarers = self.declarers
+        return sum(points for s, points in enumerate(self.captured) if s not in declarers)
+
     def __reduce__(self) -> tuple[type[SeatView], tuple[object, ...]]:
         """Pickle and copy a view by its fields (a compiled view has no ``__dict__``)."""
         return SeatView, tuple([getattr(self, f.name) for f in fields(self)])
@@ -129,9 +156,10 @@ def _native(rnd: Round, seat: int) -> SeatView:
         leader, plays, winner = trick.leader, tuple(trick.plays), trick.winner
     else:
         leader, plays, winner = None, (), None
-    log, _ = rnd.history_log(seat)  # (the log's whole length: brought up to date)
+    log, _ = rnd.history_log(seat if seat >= 0 else len(rnd.hands))  # (brought up to date)
     return SeatView(
-        seat, rnd.rules, phase, rnd.to_move, rnd.sorted_hand(seat), hand_sizes(rnd.hands),
+        seat, rnd.rules, phase, rnd.to_move, rnd.sorted_hand(seat) if seat >= 0 else (),
+        hand_sizes(rnd.hands),
         rnd.levels, rnd.dealer, rnd.declarers, rnd.trump, rnd.bidding.shown,
         rnd.exposed, rnd.removed, rnd.kitty_turned,
         rnd.kitty if sees_kitty and owner is not None else None,
@@ -166,7 +194,7 @@ def _filled(rnd: Round, seat: int) -> SeatView:
     values["seat"] = seat
     values["phase"] = phase
     values["to_move"] = rnd.to_move
-    values["hand"] = rnd.sorted_hand(seat)
+    values["hand"] = rnd.sorted_hand(seat) if seat >= 0 else ()
     values["hand_sizes"] = hand_sizes(rnd.hands)
     values["declarers"] = rnd.declarers
     if sees_kitty and owner is not None:
@@ -177,7 +205,8 @@ def _filled(rnd: Round, seat: int) -> SeatView:
         values["trick"] = tuple(trick.plays)
         values["trick_winner"] = trick.winner
     values["result"] = result if sees_kitty or result is None else _hide_kitty(result)
-    values["_log"] = rnd.history_log(seat)  # read as ``history`` when first asked
+    # read as ``history`` when first asked (no seat: the log of a seat that buried nothing)
+    values["_log"] = rnd.history_log(seat if seat >= 0 else len(rnd.hands))
     # a frozen dataclass's __init__ sets these attributes one call at a time: the
     # filled dict becomes the view's own
     return filled(SeatView, values)
@@ -185,7 +214,8 @@ def _filled(rnd: Round, seat: int) -> SeatView:
 
 def _sees_kitty(rnd: Round, seat: int) -> bool:
     """Whether ``seat`` sees the kitty: its owner does, and everyone once the round is done
-    if ``kitty_revealed`` (the others see the result with the kitty hidden)."""
+    if ``kitty_revealed`` (the others, and :data:`NO_SEAT`, see the result with the kitty
+    hidden)."""
     return rnd.kitty_owner == seat or (rnd.phase is _DONE and rnd.rules.kitty_revealed)
 
 

@@ -33,6 +33,7 @@ from math import comb
 from random import Random
 from typing import Final, cast
 
+from shengji.engine.caches import bound, remember
 from shengji.engine.cards import ALL_CARDS, Card, Rank, Suit, card_int, card_ints
 from shengji.engine.cards import SMALL_JOKER_ID as _SMALL_JOKER_ID
 from shengji.engine.follow import LegalPlays
@@ -72,7 +73,7 @@ from shengji.game.actions import (
     made_play,
 )
 from shengji.game.legal import Legal
-from shengji.game.round import Phase
+from shengji.game.phase import Phase
 from shengji.game.view import SeatView
 from shengji.players.memory import (
     Memory,
@@ -173,6 +174,11 @@ class HeuristicPlayer:
         """Bid when the suit makes a strong trump holding; otherwise draw or pass."""
         me = view.seat
         standing = view.bids[-1] if view.bids else None
+        if view.phase is Phase.OVERBID and legal.summary.key == "do-reinforce":
+            # its own bid after burying (bid_reinforce_after_bury): the strongest
+            # reinforcement where the others may bid for the kitty next, else a pass
+            shown = [a for a in legal if isinstance(a, Bid)]
+            return shown[-1] if shown and view.rules.kitty_overbid else _pass_action(me)
         hand = view.hand
         drawn = max(len(hand), 1)
         expected = view.rules.hand_size
@@ -524,7 +530,8 @@ class HeuristicPlayer:
         results: list[tuple[Card, ...]] = []
         # with no bombs, any n held cards are legal when void, and any n holding every
         # card of the suit when short (which the forced cards are)
-        checked = mode == "follow" or mode == "rainbow" or bool(legal.bombs)
+        checked = mode == "follow" or mode == "rainbow" or mode == "rainbows" or bool(
+            legal.bombs)
         if need == 0:  # the cheapest and the richest fillings: nothing but the forced cards
             _offer(results, forced, legal, checked)
             _offer(results, forced, legal, checked)
@@ -548,7 +555,7 @@ class HeuristicPlayer:
                 extra = self._trump_plays(view, legal, pool)
                 if extra is not None:
                     _offer(results, extra, legal, checked)
-        if mode == "follow":
+        if mode == "follow" or mode == "rainbows":  # (a rainbow throw: its rainbows drawn)
             sample = set(results)
             for _ in range(40):
                 sample.add(legal.random(self.rng))
@@ -658,8 +665,7 @@ def _lead_units(legal: LegalLeads, tables: _Tables) -> list[Unit]:
     """``list(legal.units())`` (:func:`~shengji.engine.units.unit_specs` order), each unit
     made once and then shared (the tuples in ``tables``, the tractors in :data:`_UNITS`)."""
     made, tuples = _UNITS, tables.tuples
-    if len(made) > 20_000:
-        made.clear()
+    bound(made, 20_001)
     trump = legal.trump
     levels = trump.levels
     units: list[Unit] = []
@@ -874,9 +880,7 @@ def _tables(trump: Trump) -> _Tables:
     """The :class:`_Tables` of ``trump`` (shared by the players of a round)."""
     tables = _TABLES.get(id(trump))
     if tables is None or tables.trump is not trump:
-        if len(_TABLES) >= 32:
-            _TABLES.clear()
-        tables = _TABLES[id(trump)] = _Tables(trump)
+        tables = remember(_TABLES, id(trump), _Tables(trump), 32)
     return tables
 
 

@@ -46,7 +46,7 @@ from shengji.engine.rules import Rules
 from shengji.game.actions import Action, Bid, Bury, Play, made_play
 from shengji.game.files import write_bytes_atomic, write_text_atomic
 from shengji.game.legal import Legal
-from shengji.game.round import DEALER_BID_PHASES
+from shengji.game.phase import DEALER_BID_PHASES
 from shengji.game.view import SeatView
 from shengji.players.features import (
     BURY_FEATURES,

@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, TypeVar
 
+from shengji.engine.caches import remember
 from shengji.engine.cards import ALL_CARDS, Card, card_ints
 from shengji.engine.friends import FriendCall, FriendTracker
 from shengji.engine.lead import Lead, is_rainbow
+from shengji.engine.rainbows import read_rainbow_throw
 from shengji.engine.rules import Partnership, Rules
 from shengji.engine.trick import Play, beats
 from shengji.engine.trump import TRUMP as _TRUMP_SUIT
@@ -161,8 +163,9 @@ def _pack(rules: Rules, removed: tuple[Card, ...]) -> tuple[int, ...]:
 
 def shows_void(lead: Sequence[Card], play: Sequence[Card], trump: Trump, rules: Rules) -> bool:
     """True if ``play``, following ``lead``, proves its seat void in the led suit: fewer
-    cards of that suit than were led — unless the lead was a rainbow (followers owe no
-    suit) or the play is a bomb that may be played instead of following suit."""
+    cards of that suit than were led — unless the lead was a rainbow or a rainbow throw
+    (followers owe no suit) or the play is a bomb that may be played instead of following
+    suit."""
     index = trump.suit_index
     suit = index[lead[0]]
     held = 0
@@ -171,10 +174,16 @@ def shows_void(lead: Sequence[Card], play: Sequence[Card], trump: Trump, rules: 
             held += 1
     if held >= len(lead):
         return False
-    if rules.rainbow and is_rainbow(lead, trump, rules):
+    if rules.rainbow and rainbow_led(lead, trump, rules):
         return False
     bomb = rules.bombs and len(play) >= rules.bombs and len(set(play)) == 1
     return not bomb or rules.bomb_follow_suit
+
+
+def rainbow_led(lead: Sequence[Card], trump: Trump, rules: Rules) -> bool:
+    """Whether the cards led are a rainbow or a rainbow throw (``rules.rainbow``)."""
+    return bool(rules.rainbow) and (is_rainbow(lead, trump, rules) or (
+        rules.rainbow_throws and read_rainbow_throw(lead, trump, rules) is not None))
 
 
 class _Reading:
@@ -468,10 +477,9 @@ def single_readings(trump: Trump) -> tuple[Reading, ...]:
         return _singles[0][1]
     known = _SINGLES.get(id(trump))
     if known is None or known[0] is not trump:
-        if len(_SINGLES) >= 256:
-            _SINGLES.clear()
-        known = _SINGLES[id(trump)] = (trump, tuple(
-            (make_unit(trump.suit_index[c], 1, trump.levels[c], (c,)),) for c in ALL_CARDS))
+        known = remember(_SINGLES, id(trump), (trump, tuple(
+            (make_unit(trump.suit_index[c], 1, trump.levels[c], (c,)),) for c in ALL_CARDS)),
+            256)
     _keep(_singles, known)
     return known[1]
 

@@ -76,7 +76,8 @@ from shengji.engine.lead import LegalLeads
 from shengji.engine.rules import Partnership
 from shengji.game.actions import Action, Bid, Call, Declare, Draw, Pass, Play
 from shengji.game.legal import Legal
-from shengji.game.round import Phase, Round
+from shengji.game.phase import Phase
+from shengji.game.round import Round
 from shengji.game.view import SeatView
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.learned import LearnedPlayer, PlayModel

@@ -9,7 +9,8 @@ from shengji.engine.rules import Rules
 from shengji.game.actions import Action
 from shengji.game.legal import Legal
 from shengji.game.match import Match
-from shengji.game.round import Phase, Round
+from shengji.game.phase import Phase
+from shengji.game.round import Round
 from shengji.players.base import Player
 from shengji.players.heuristic import HeuristicPlayer
 

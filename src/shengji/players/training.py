@@ -24,7 +24,8 @@ from typing import Final
 from shengji.engine.cards import Card
 from shengji.engine.rules import Partnership, Rules
 from shengji.game.actions import Bury, Play, made_play
-from shengji.game.round import Phase, Round
+from shengji.game.phase import Phase
+from shengji.game.round import Round
 from shengji.players.features import FEATURES, bury_rows, option_rows
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.learned import LearnedPlayer, PlayModel

@@ -46,10 +46,11 @@ from shengji.engine.cards import ALL_CARDS, Card
 from shengji.engine.rules import TractorFollow, TupleFollow
 from shengji.game.actions import ActionError, Bid, Bury, Draw, Expose, Play
 from shengji.game.deal import Deal, DealError, pack_counts
-from shengji.game.round import Phase, Round
+from shengji.game.phase import Phase
+from shengji.game.round import Round
 from shengji.game.view import SeatView
 from shengji.players.heuristic import HeuristicPlayer
-from shengji.players.memory import shows_void
+from shengji.players.memory import rainbow_led, shows_void
 
 _PRE_KITTY = (Phase.BID, Phase.EXPOSE, Phase.DECLARE)
 _KITTY = "kitty"
@@ -136,6 +137,8 @@ def _voids(view: SeatView) -> tuple[dict[int, frozenset[int]], dict[int, frozens
         suit = index[lead[0]]
         shape = Counter(Counter(lead).values())
         pairs_led = shape[2] if pairs_forced and set(shape) <= {1, 2} else 0
+        if pairs_led and rainbow_led(lead, trump, rules):  # rainbows owe no pairs
+            pairs_led = 0
         if pairs_led and rules.tractor_follow == TractorFollow.TRACTOR_ONLY:
             pairs_led = 0
         for play in trick[1:]:

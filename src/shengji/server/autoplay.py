@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from shengji.game.actions import Action, Draw
 from shengji.game.legal import ActionError, Legal
 from shengji.game.match import Match
-from shengji.game.round import Phase
+from shengji.game.phase import Phase
 from shengji.game.view import SeatView
 from shengji.players.base import Player
 from shengji.players.table import only_action

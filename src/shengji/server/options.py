@@ -1,90 +1,66 @@
 """The lobby's rules form: an ``OptionSpec`` for every option of
-:class:`~shengji.engine.rules.Rules` (kind, choices, default and a short English doc) and the
-``GET /api/presets`` answer (presets, their table sizes and rules, the computer players)."""
+:class:`~shengji.engine.rules.Rules` (kind, choices, default and a short English doc), the
+``GET /api/presets`` answer (presets, their table sizes and rules, the computer players), and
+the generated part of the client's Chinese words (``static/options_zh.js``).
+
+The docs, choices and Chinese words all come from
+:data:`shengji.engine.options_help.OPTIONS`; ``python3 scripts/write_options_docs.py`` writes
+:func:`options_zh_js` into ``static/options_zh.js`` (``tests/test_server_i18n.py`` checks it).
+"""
 
 from __future__ import annotations
 
-import enum
-import functools
+import json
 import re
 import types
 from typing import Any
 
+from shengji.engine.options_help import OPTIONS
 from shengji.server.schemas import MAX_SEATS
 
-_DOCS: dict[str, str] = {
-    "players": "table size", "decks": "number of decks",
-    "partnership": "fixed partners (alternate seats) or Finding Friends",
-    "kitty": "kitty size (empty: derived from the deal)",
-    "big_jokers": "big jokers in the pack (empty: one per deck)",
-    "small_jokers": "small jokers in the pack (empty: one per deck)",
-    "tractor_min_width": "smallest tuple in a tractor (1: consecutive singles)",
-    "tractor_min_length": "fewest consecutive tuples in a tractor",
-    "tractor_high_trumps": "trump-rank cards and jokers may be part of tractors",
-    "red_fives": "red-five variant: 5♥ (and 5♦) above the jokers",
-    "second_rank": "a second trump rank below the first",
-    "rank_suit_order": "off-suit trump-rank cards ordered by suit (highest first)",
-    "throws": "throws (甩牌) may be led",
-    "throw_mixed": "a throw may mix unit shapes",
-    "throw_blocked_by_equal": "an equal unit elsewhere also makes a throw fail",
-    "throw_penalty_points": "points of a throw penalty",
-    "bid_reinforce": "a bidder may reinforce their own bid",
-    "bid_switch_suit": "a bidder may switch to another suit",
-    "bid_equal_override": "an equal bid (2+ cards) of a higher suit overrides",
-    "bid_withdraw": "bids may be taken back",
-    "fluid_overbid": "Finding Friends overbids allowed",
-    "redeal_dealer_partner": "after a shown-hand redeal the dealer's partner deals",
-    "kitty_overbid": "bidding after the kitty (炒地皮)",
-    "kitty_overbid_takes_dealer": "an overbid after the kitty makes the bidder dealer",
-    "kitty_points_allowed": "point cards may be buried",
-    "kitty_revealed": "the kitty is shown after the round",
-    "friends": "friends called (empty: by table size)",
-    "friend_trump_calls": "trump cards may be called as friends",
-    "friend_caller_counts": "the caller's own play of a called card uses the call up",
-    "smaller_team_bonus": "a bonus level for a smaller declaring team",
-    "target": "points the opponents need (empty: 40 × decks)",
-    "custom_levels": "custom level table: rows of [min points, change]",
-    "draw_at": "exactly this many points is a draw (empty: none)",
-    "red_five_penalty": "points for a captured red five",
-    "start_rank": "the rank levels start at", "end_rank": "passing this rank wins",
-    "mandatory_ranks": "ranks that cannot be skipped",
-    "hook_and_needle": "hook and needle: a trump-rank J in the last trick sends J back to 2",
-}
+ZH_BEGIN = ("// Generated from shengji/engine/options_help.py by scripts/write_options_docs.py:"
+            " do not edit.")
+"""The line opening the generated part of ``static/options_zh.js``."""
+ZH_END = "// End of the generated part."
+"""The line closing it."""
 
 
-@functools.cache
-def _field_docs() -> dict[str, str]:
-    """The docstrings written under the fields of :class:`~shengji.engine.rules.Rules`
-    (their first sentence)."""
-    import ast
-    import inspect
-
-    from shengji.engine.rules import Rules
-
-    try:
-        body = ast.parse(inspect.getsource(Rules)).body[0]
-    except (OSError, TypeError):  # no source (a compiled build)
-        return {}
-    assert isinstance(body, ast.ClassDef)
-    docs: dict[str, str] = {}
-    for item, after in zip(body.body, body.body[1:], strict=False):
-        if (isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
-                and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
-                and isinstance(after.value.value, str)):
-            text = re.sub(r":\w+:`~?([^`]*)`", r"\1", " ".join(after.value.value.split()))
-            docs[item.target.id] = text.replace("``", "").split(". ")[0].split("; ")[0].rstrip(".")
-    return docs
+def _js_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z_$][\w$]*", key) else json.dumps(key)
 
 
-def _doc(name: str, hint: Any) -> str:
-    if name in _DOCS:
-        return _DOCS[name]
-    written = _field_docs().get(name)
-    if written:
-        return written
-    if isinstance(hint, type) and issubclass(hint, enum.Enum) and hint.__doc__:
-        return hint.__doc__.strip().splitlines()[0]
-    return name.replace("_", " ")
+def _js_text(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def options_zh_js() -> str:
+    """The generated part of ``static/options_zh.js``, from its opening line to its closing
+    one: ``OPTIONS_ZH`` (option → [label, explanation]) and ``CHOICES_ZH`` ("option.value" →
+    words) in Chinese, every option and choice of :data:`~shengji.engine.options_help.OPTIONS`.
+
+    >>> print(options_zh_js().splitlines()[4])
+      players: ["人数", "一桌的人数"],
+    """
+    lines = [ZH_BEGIN, "", "/** Option name → [label, explanation]. */",
+             "export const OPTIONS_ZH = {"]
+    lines += [f"  {_js_key(name)}: [{_js_text(words.label_zh)}, {_js_text(words.help_zh)}],"
+              for name, words in OPTIONS.items()]
+    lines += ["};", "", '/** "option.value" → the Chinese for a choice. */',
+              "export const CHOICES_ZH = {"]
+    lines += [f"  {_js_key(f'{name}.{value}')}: {_js_text(zh)},"
+              for name, words in OPTIONS.items() for value, (_, zh) in words.choices.items()]
+    lines += ["};", ZH_END]
+    return "\n".join(lines) + "\n"
+
+
+def with_options_zh(text: str) -> str:
+    """``text`` (``static/options_zh.js``) with its generated part made anew by
+    :func:`options_zh_js` (a ``ValueError`` if it has no such part)."""
+    begin = text.find(ZH_BEGIN + "\n")
+    end = text.find(ZH_END + "\n", begin)
+    if begin < 0 or end < 0:
+        raise ValueError("no generated part in this text")
+    return text[:begin] + options_zh_js() + text[end + len(ZH_END) + 1:]
 
 
 def option_specs() -> list[dict[str, Any]]:
@@ -94,7 +70,7 @@ def option_specs() -> list[dict[str, Any]]:
     from enum import StrEnum
 
     from shengji.engine.cards import Rank, Suit
-    from shengji.engine.rules import FLUID_OVERBIDS, Rules
+    from shengji.engine.rules import Rules
     from shengji.game.config import rules_to_dict
 
     hints = typing.get_type_hints(Rules)
@@ -104,8 +80,9 @@ def option_specs() -> list[dict[str, Any]]:
         hint = hints[item.name]
         inner = [a for a in typing.get_args(hint) if a is not type(None)]
         base = inner[0] if typing.get_origin(hint) in (types.UnionType,) else hint
+        words = OPTIONS[item.name]
         spec: dict[str, Any] = {"name": item.name, "default": defaults.get(item.name),
-                                "doc": _doc(item.name, base)}
+                                "doc": words.help}
         if base is bool:
             spec["kind"] = "bool"
         elif base is int:
@@ -114,13 +91,13 @@ def option_specs() -> list[dict[str, Any]]:
         elif base is Rank:
             spec["kind"], spec["choices"] = "rank", [str(r) for r in Rank]
         elif isinstance(base, type) and issubclass(base, StrEnum):
-            spec["kind"], spec["choices"] = "choice", [str(v) for v in base]
+            spec["kind"], spec["choices"] = "choice", list(words.choices)
         elif typing.get_args(base) == (Rank, Ellipsis):
             spec["kind"], spec["choices"] = "ranks", [str(r) for r in Rank]
         elif typing.get_args(base) == (Suit, Ellipsis):
             spec["kind"], spec["choices"] = "list", [s.letter for s in Suit]
-        elif item.name == "fluid_overbid":
-            spec["kind"], spec["choices"] = "list", list(FLUID_OVERBIDS)
+        elif words.choices:  # fluid_overbid
+            spec["kind"], spec["choices"] = "list", list(words.choices)
         else:
             spec["kind"] = "list"
         specs.append(spec)

@@ -20,13 +20,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from shengji.engine.cards import NotationError
-from shengji.engine.reasons import Reason
 from shengji.game.actions import Action, Draw, parse_action
 from shengji.game.config import rules_from_dict
 from shengji.game.legal import ActionError
 from shengji.game.match import Match
+from shengji.game.phase import Phase
 from shengji.game.record import write_record
-from shengji.game.round import Phase
 from shengji.players.table import only_action
 from shengji.server import schemas
 from shengji.server.autoplay import Decision
@@ -40,6 +39,10 @@ from shengji.server.storage import ChatRow, MatchRow, MemberRow, RoomRow, Storag
 SUGGESTIONS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="suggest")
 """The threads suggestions are worked out in, apart from the computer players' (many people
 asking at once queue here, and the seats' players never wait behind them)."""
+
+_TURN_KEYS = frozenset({"turn-of", "turn-of-nobody", "not-your-turn"})
+"""The keys of the engine's reasons that refuse an action because another seat (or none)
+is to move: the server sends them as ``not-your-turn`` errors (else ``illegal``)."""
 
 
 class Room(Lobby):
@@ -243,21 +246,28 @@ class Room(Lobby):
                                            f"seat {action.seat}")
         return action
 
-    def _turn_refusal(self, match: Match, seat: int) -> Refusal | None:
+    def _wait_refusal(self) -> Refusal | None:
+        """The server's own wait between rounds (everyone reads the score sheet)."""
         if self.waiting:
             return Refusal("not-your-turn", "the next round starts once everyone has read "
                                             "the score sheet")
-        rnd = match.round
-        if rnd.phase != Phase.DEAL and rnd.to_move != seat:
-            why = (Reason("turn-of-nobody", phase=str(rnd.phase)) if rnd.to_move is None
-                   else Reason("turn-of", seat=rnd.to_move, phase=str(rnd.phase)))
+        return None
+
+    def _turn_refusal(self, match: Match, seat: int, action: Action) -> Refusal | None:
+        """:meth:`_wait_refusal`, else ``not-your-turn`` with the engine's own reason when
+        it refuses ``action`` because another seat (or none) is to move."""
+        refusal = self._wait_refusal()
+        if refusal is not None:
+            return refusal
+        why = match.legal(seat).reason(action)
+        if why is not None and why.key in _TURN_KEYS:
             return Refusal("not-your-turn", why, why)
         return None
 
     def _action(self, member: Member, text: str) -> None:
         match, seat = self._seated_match(member)
         action = self._parse(text, seat)
-        refusal = self._turn_refusal(match, seat)
+        refusal = self._turn_refusal(match, seat, action)
         if refusal is not None:
             raise refusal
         self._act(action)
@@ -270,9 +280,9 @@ class Room(Lobby):
             action = self._parse(text, seat)
         except Refusal as problem:
             return problem.why or problem
-        refusal = self._turn_refusal(match, seat)
+        refusal = self._wait_refusal()
         if refusal is not None:
-            return refusal.why or refusal
+            return refusal
         return match.legal(seat).reason(action)
 
     def _suggestion(self, conn: Connection) -> Action | Decision:
@@ -280,19 +290,19 @@ class Room(Lobby):
         decision for the room's suggestion player (made off the event loop)."""
         member = self._member(conn)
         match, seat = self._seated_match(member)
-        refusal = self._turn_refusal(match, seat)
+        refusal = self._wait_refusal()
         if refusal is not None:
             raise refusal
+        legal = match.legal(seat)
+        if not legal:  # the engine's reason: another seat's turn, or nothing to do now
+            why = legal.reason(Draw(seat))
+            raise Refusal("not-your-turn", why or "nothing to do now", why)
         if member.id in self._thinking:
             raise Refusal("busy", "your last suggestion is still being worked out")
         rnd = match.round
         draw = rnd.only_draw(seat) if rnd.phase is Phase.DEAL else None
         if draw is not None:
             return draw
-        legal = match.legal(seat)
-        if not legal:
-            why = legal.reason(Draw(seat))
-            raise Refusal("not-your-turn", why or "nothing to do now", why)
         forced = only_action(legal) if rnd.phase is Phase.DEAL else None
         if forced is not None:
             return forced

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from itertools import islice
 from typing import Annotated, Any, Literal
 
@@ -34,9 +33,8 @@ from shengji.engine.lead import LegalLeads
 from shengji.engine.reasons import Reason
 from shengji.engine.rules import FriendCalls
 from shengji.engine.trump import Trump
-from shengji.game.actions import Bury
 from shengji.game.legal import Legal
-from shengji.game.round import Phase
+from shengji.game.phase import Phase
 from shengji.game.scoresheet import RoundResult, TrickRecord
 from shengji.game.view import SeatView
 
@@ -584,16 +582,6 @@ def result_json(result: RoundResult) -> dict[str, Any]:
     }
 
 
-def spectator_view(view: SeatView) -> SeatView:
-    """Only what every seat sees, from the view of a seat that holds no kitty: no hand, and
-    every buried card hidden unless the rules reveal the kitty after the round."""
-    revealed = view.phase == Phase.DONE and view.rules.kitty_revealed
-    history = view.history if revealed else tuple(
-        Bury(a.seat, ()) if isinstance(a, Bury) else a for a in view.history)
-    return replace(view, hand=(), history=history,
-                   kitty=view.kitty if revealed else None)
-
-
 class EncodeCache:
     """The JSON of a match's actions and finished tricks, kept while they live: the views
     of a round share these objects, so each is written once instead of once per message.
@@ -627,20 +615,19 @@ class EncodeCache:
 
 def view_json(view: SeatView, *, spectator: bool = False,
               cache: EncodeCache | None = None) -> dict[str, Any]:
-    """The JSON form of a seat's view (``spectator``: ``seat`` null; pass a
-    :func:`spectator_view`). A ``cache`` kept across the views of a round saves time."""
+    """The JSON form of a seat's view (``seat`` null for the view of no seat,
+    :meth:`SeatView.spectator <shengji.game.view.SeatView.spectator>`, or with
+    ``spectator``). A ``cache`` kept across the views of a round saves time."""
     if cache is None:
         cache = EncodeCache()
     rules = view.rules
-    attackers = [s for s in range(rules.players) if s not in view.declarers] if (
-        view.dealer is not None) else []
     trick = None
     if view.trick_leader is not None:
         trick = {"leader": view.trick_leader,
                  "plays": [{"seat": p.seat, "cards": card_list(p.cards)} for p in view.trick],
                  "winner": view.trick_winner}
     return {
-        "seat": None if spectator else view.seat,
+        "seat": None if spectator or view.is_spectator else view.seat,
         "phase": str(view.phase),
         "to_move": view.to_move,
         "hand": card_list(view.hand),
@@ -658,7 +645,7 @@ def view_json(view: SeatView, *, spectator: bool = False,
         "trick": trick,
         "tricks": [cache.trick(t) for t in view.tricks],
         "captured": list(view.captured),
-        "attacker_points": sum(view.captured[s] for s in attackers),
+        "attacker_points": view.attacker_points,
         "target": rules.target_points,
         "history": [cache.text(a) for a in view.history],
         "result": result_json(view.result) if view.result is not None else None,
@@ -689,17 +676,21 @@ def legal_json(legal: Legal, view: SeatView) -> dict[str, Any] | None:
             return None
     elif phase != Phase.DONE:
         kind = _KINDS.get(phase, str(phase))
-        if kind in ("bury", "expose"):
-            if view.to_move != view.seat:
+        if kind == "bury":
+            if legal.bury is None:
                 return None
-            count = rules.kitty_size if kind == "bury" else min(rules.expose, len(view.hand))
+            count = legal.bury.size
+        elif kind == "expose":
+            count = legal.expose_limit
+            if count is None:
+                return None
         elif kind == "call":
-            if view.to_move != view.seat:
+            if not legal.call_count:
                 return None
-            colour = rules.friend_calls == FriendCalls.COLOUR_RANK
-            calls = {"count": rules.friend_count,
-                     "ordinals": list(range(1, (2 if colour else 1) * rules.decks + 1)),
-                     "colour": colour, "trumps": rules.friend_trump_calls}
+            calls = {"count": legal.call_count,
+                     "ordinals": sorted({call.ordinal for call in legal.calls}),
+                     "colour": rules.friend_calls == FriendCalls.COLOUR_RANK,
+                     "trumps": rules.friend_trump_calls}
         else:
             options = [str(a) for a in islice(legal, _LISTED_LIMIT)]
             if not options:

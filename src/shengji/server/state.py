@@ -7,7 +7,7 @@ messages in (:mod:`shengji.server.room`) build on it. An action is checked by th
 (:meth:`shengji.game.Match.apply` refuses it with an :class:`ActionError`, changing nothing),
 written to the room's action log (:mod:`shengji.server.storage`) and only then announced:
 every connection gets its own redacted ``state`` (:func:`shengji.game.Match.view` of its
-seat; spectators the public part only).
+seat; spectators :meth:`shengji.game.view.SeatView.spectator`, the view of no seat).
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from shengji.engine.throws import ThrowOutcome
-from shengji.game.actions import Action, Play, parse_action
+from shengji.game.actions import Action, parse_action
 from shengji.game.config import rules_from_dict
 from shengji.game.legal import ActionError
 from shengji.game.match import Match
+from shengji.game.view import SeatView
 from shengji.players import make_player
 from shengji.players.base import Player
 from shengji.server import schemas
@@ -78,9 +78,6 @@ class RoomState:
         self._timers: set[asyncio.Task[None]] = set()
         """Tasks cancelled when the room stops: the host's grace timer, suggestions."""
         self._encoded_round: object = None
-        self.throws: list[dict[str, Any]] = []
-        """The failed throws of the match's current and previous rounds (``match.throws`` of
-        ``state``)."""
 
     @property
     def code(self) -> str:
@@ -98,7 +95,6 @@ class RoomState:
         self.match = Match(rules_from_dict(stored.rules), seed=stored.seed)
         self.results = {s: [] for s in (*range(self.match.rules.players), None)}
         self.waiting = set()
-        self.throws = []
         self.logged = 0
         self.bots = {s: new_bot(seat["bot"]) for s, seat in enumerate(self.row.seats)
                      if seat["kind"] == "bot"}
@@ -184,9 +180,7 @@ class RoomState:
             self.encoded.clear()
             self._encoded_round = rnd
         if seat is None:
-            public = next(s for s in range(match.rules.players) if s != rnd.kitty_owner)
-            view = schemas.view_json(schemas.spectator_view(match.view(public)), spectator=True,
-                                     cache=self.encoded)
+            view = schemas.view_json(SeatView.spectator(rnd), cache=self.encoded)
         else:
             seat_view = match.view(seat)
             view = schemas.view_json(seat_view, cache=self.encoded)
@@ -195,7 +189,7 @@ class RoomState:
         info = {"round": len(match.results) + (0 if match.is_over else 1),
                 "levels": list(match.levels), "results": self.results[seat],
                 "over": match.is_over, "winners": list(match.winners),
-                "waiting": sorted(self.waiting), "throws": self.throws}
+                "waiting": sorted(self.waiting), "throws": recent_throws(match)}
         return json.dumps({"type": "state", "view": view, "legal": legal, "match": info})
 
     def _broadcast_state(self) -> None:
@@ -218,39 +212,19 @@ class RoomState:
         match = self.match
         assert match is not None
         rnd = match.round
-        trick = rnd.trick
-        leading = type(action) is Play and trick is not None and trick.lead is None
-        where = (len(match.results) + 1, len(rnd.tricks) + 1)
         result = match.apply(action)
         self.version += 1
-        if leading:
-            assert trick is not None
-            self._note_throw(where, trick.throw, action.seat)
         if result is None:
             return
         for seat in range(match.rules.players):
             sheet = rnd.view(seat).result
             assert sheet is not None
             self.results[seat].append(schemas.result_json(sheet))
-        public = next(s for s in range(match.rules.players) if s != rnd.kitty_owner)
-        sheet = rnd.view(public).result
+        sheet = SeatView.spectator(rnd).result
         assert sheet is not None
         self.results[None].append(schemas.result_json(sheet))
         if not match.is_over:  # the room is "over" once the last action is logged
             self.waiting = self._person_seats()
-
-    def _note_throw(self, where: tuple[int, int], outcome: ThrowOutcome | None,
-                    seat: int) -> None:
-        """Keep a failed throw's reasons (led by ``seat``; ``where``: the round and trick
-        numbers, from 1) for the event log and the score sheet, forgetting those of rounds
-        before the previous one; every seat sees them, as the blocking cards are shown at
-        the table."""
-        if outcome is None or outcome.valid:
-            return
-        number, trick = where
-        self.throws = [t for t in self.throws if t["round"] >= number - 1]
-        self.throws.append({"round": number, "seat": seat, "trick": trick,
-                            "why": [why.as_json() for why in outcome.reasons()]})
 
     def _commit(self, actions: list[Action]) -> None:
         """Write applied actions to the log (committed before anyone hears of them)."""
@@ -321,6 +295,19 @@ class RoomState:
 def new_bot(kind: str) -> Player:
     """A fresh computer player of ``kind`` for a seat."""
     return make_player(kind, seed=secrets.randbits(32))
+
+
+def recent_throws(match: Match) -> list[dict[str, Any]]:
+    """``match.throws`` of ``state``: the match's failed throws
+    (:attr:`~shengji.game.match.Match.failed_throws`) of the round of the latest one and
+    the round before it, for the event log and the score sheet; every seat sees them, as
+    the blocking cards are shown at the table."""
+    throws = match.failed_throws
+    if not throws:
+        return []
+    since = throws[-1].round - 1
+    return [{"round": t.round, "seat": t.seat, "trick": t.trick,
+             "why": [why.as_json() for why in t.reasons]} for t in throws if t.round >= since]
 
 
 def free_seat() -> dict[str, Any]:

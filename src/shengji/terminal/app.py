@@ -10,7 +10,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from shengji.cli import SEED_LIMIT, TABLE_SIZES, seconds, whole_number
+from shengji.arguments import SEED_LIMIT, TABLE_SIZES, seconds, whole_number
 from shengji.engine.rules import Rules
 from shengji.game.match import Match
 from shengji.game.presets import PRESETS, preset
@@ -35,6 +35,10 @@ GAME_OPTIONS = ("preset", "rules", "table", "seed", "players", "seat", "rounds")
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``shengji play``."""
+    from shengji.game.options_doc import options_epilog
+
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = options_epilog()
     parser.add_argument("--preset", help=f"rules preset: {', '.join(PRESETS)} (default: tractor)")
     parser.add_argument("--rules", help="a TOML or JSON rules file (overrides --preset)")
     parser.add_argument("--table", type=whole_number(*TABLE_SIZES),
@@ -138,7 +142,7 @@ class Game:
 
 def _new_game(args: argparse.Namespace, problems: list[str]) -> Game | None:
     """The new game the options ask for; what is wrong with them goes to ``problems``."""
-    from shengji.cli import rules_from_args
+    from shengji.arguments import rules_from_args
 
     try:
         _player_names(args.players)
@@ -189,7 +193,7 @@ def _resumed(args: argparse.Namespace, path: str, problems: list[str]) -> Game |
 
 def play_main(args: argparse.Namespace) -> int:
     """Run ``shengji play``: check every option first, then start, resume or ask."""
-    from shengji.cli import output_file_problem, report
+    from shengji.arguments import output_file_problem, report
 
     console = _console()
     unicode = _unicode(console, args.ascii)

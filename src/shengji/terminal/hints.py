@@ -32,7 +32,7 @@ def bid_rank(view: SeatView) -> Rank:
     elif view.dealer is not None:
         level = view.levels[view.dealer]
     else:
-        level = int(rules.start_rank)
+        level = int(rules.first_rank)
     return level_rank(level) or rules.end_rank
 
 

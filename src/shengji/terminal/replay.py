@@ -17,8 +17,9 @@ from rich.text import Text
 
 from shengji.game.actions import Action, Bid, Bury, Call, Draw, Pass, Play, Show, Withdraw
 from shengji.game.match import Match
+from shengji.game.phase import Phase
 from shengji.game.record import Record, RecordError, replay
-from shengji.game.round import Phase, Round
+from shengji.game.round import Round
 from shengji.terminal.prompt import Prompter, Quit
 from shengji.terminal.screen import (
     Seating,

@@ -21,7 +21,8 @@ from shengji.engine.rules import FirstDealer, Partnership, Rules, TrumpChoice
 from shengji.engine.scoring import level_name
 from shengji.engine.trick import Play as TrickPlay
 from shengji.engine.trump import TRUMP, Trump, suit_name
-from shengji.game.round import Phase, level_rank
+from shengji.game.phase import Phase
+from shengji.game.round import level_rank
 from shengji.game.scoresheet import RoundResult, TrickRecord
 from shengji.game.view import SeatView
 from shengji.players.memory import current_winner

@@ -36,8 +36,9 @@ from shengji.game.actions import (
 )
 from shengji.game.legal import Legal
 from shengji.game.match import Match
+from shengji.game.phase import Phase
 from shengji.game.record import save_record
-from shengji.game.round import Phase, Round
+from shengji.game.round import Round
 from shengji.game.scoresheet import RoundResult
 from shengji.game.view import SeatView
 from shengji.players.base import Player

@@ -1,7 +1,10 @@
 // The lobby's rules form in Chinese: a label and a short explanation for every option of the
-// engine's Rules (engine/rules.py), the words for their choices, and the presets' descriptions.
-// English comes from the server (the option docs); tests/test_server_i18n.py checks that every
-// Rules option, choice value and preset has its entry here.
+// engine's Rules, the words for their choices, and the presets' and computer players'
+// descriptions. The options' words are generated from shengji/engine/options_help.py (the one
+// source of the options' help, English and Chinese; the server sends the English docs); the rest
+// is written here. tests/test_server_i18n.py checks both parts.
+
+// Generated from shengji/engine/options_help.py by scripts/write_options_docs.py: do not edit.
 
 /** Option name → [label, explanation]. */
 export const OPTIONS_ZH = {
@@ -12,6 +15,7 @@ export const OPTIONS_ZH = {
   big_jokers: ["大王张数", "留空：每副一张"],
   small_jokers: ["小王张数", "留空：每副一张"],
   remove_low: ["去掉小牌", "底牌张数使牌发不均时，去掉最小的牌而不改底牌"],
+  removed_ranks: ["去掉整级小牌", "每副牌去掉最小的几个点数（如全部的 2，或 2 和 3），人多时好发匀；升级跳过去掉的级"],
   tractor_min_width: ["拖拉机最小单位", "几张相同的牌组成拖拉机的一节（1：单张顺子也算）"],
   tractor_min_length: ["拖拉机最少节数", "至少几节相连才算拖拉机"],
   tractor_high_trumps: ["主级牌和王可连拖", "级牌和大小王可以组成拖拉机"],
@@ -31,6 +35,7 @@ export const OPTIONS_ZH = {
   bombs: ["炸弹", "几张相同的牌算炸弹（0：没有炸弹）"],
   bomb_follow_suit: ["炸弹须同花色", "代替跟牌的炸弹必须是首家花色（除非已断门）"],
   rainbow: ["彩虹", "同点数各花色一张一起出（至少几种花色；0：不用）"],
+  rainbow_throws: ["甩彩虹", "可以同时甩两个以上的彩虹；跟牌的人有几个同样张数的彩虹就要出几个"],
   throw_tiebreak: ["甩牌比次大牌型", "毙甩牌时最大牌型相同，再比次大的牌型"],
   trump_choice: ["定主方式", "发牌时亮主，或不亮主、发完牌由庄家定主"],
   expose: ["亮牌张数", "庄家定主时，定主前每人可以亮出几张牌"],
@@ -42,6 +47,7 @@ export const OPTIONS_ZH = {
   bid_withdraw: ["收回亮主", "亮主可以收回"],
   bid_after_outbid: ["被反后再亮", "被反主的人可以用别的牌再亮"],
   bid_reinforce_equal: ["被反后加固", "被花色反主后可以加到同样张数，收回主"],
+  bid_reinforce_after_bury: ["扣底后加固", "扣完底、首家出牌前，拿底的人可以用手里的牌加固自己的亮主，别人不能亮"],
   joker_bids: ["王亮无主", "大小王能不能亮无主"],
   fluid_overbid: ["找朋友反主", "找朋友时允许的反主方式"],
   fluid_bidders: ["找朋友谁可亮主", "找朋友时谁可以亮主"],
@@ -74,6 +80,7 @@ export const OPTIONS_ZH = {
   start_rank: ["起始级", "从几打起"],
   end_rank: ["终点级", "打过这一级就赢"],
   after_end: ["打过终点后", "打过终点级算赢，或从头再打，或打无主"],
+  leftover_steps: ["剩余的级", "从头再打或打到无主级时还剩的级：作废，或接着往上升"],
   mandatory_ranks: ["必打级", "不能跳过的级"],
   mandatory_win: ["必打须坐庄赢", "停在必打级的一方要坐庄赢一局才能过"],
   pass_end_freely: ["随便过终点", "任何升级都可以打过终点级"],
@@ -154,9 +161,12 @@ export const CHOICES_ZH = {
   "after_end.wrap": "从头再打",
   "after_end.no-trump": "打无主",
   "after_end.no-trump-wrap": "打无主后从头再打",
+  "leftover_steps.drop": "作废",
+  "leftover_steps.carry": "接着升",
   "dealer_rotation.standard": "标准",
   "dealer_rotation.winner-next": "赢方下家",
 };
+// End of the generated part.
 
 /** Preset name → its description in Chinese. */
 export const PRESETS_ZH = {

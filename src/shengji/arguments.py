@@ -1,0 +1,158 @@
+"""What the ``shengji`` commands share to check their arguments before any work starts: the
+argparse types, the parser whose errors are one line, the problems of output paths, the
+one-line report and the rules named on the command line (a preset or a rules file)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import NoReturn
+
+from shengji.engine.rules import Rules
+
+TABLE_SIZES = (2, 12)
+"""The table sizes ``--table`` accepts (the rules may narrow them: fixed partnerships need
+an even number, the Finding Friends table runs from 5 to 12)."""
+
+SEED_LIMIT = 2**63
+"""Seeds run from 0 to ``SEED_LIMIT - 1`` (a record stores the seed as a TOML integer)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr and exit with status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``shengji CMD: message`` and exit with status 2."""
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high`` (no limit if ``None``)."""
+    allowed = f"from {low} to {high}" if high is not None else f"at least {low}"
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number {allowed}, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"must be {allowed}, got {value}")
+        return value
+
+    return convert
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a number of seconds from 0 to 10."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds (e.g. 0.5), got {text!r}") from None
+    if not math.isfinite(value) or not 0 <= value <= 10:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 10 seconds, got {text}")
+    return value
+
+
+def _writable_folder(folder: Path) -> str | None:
+    """Why files cannot be created in ``folder`` (an existing path), or ``None``."""
+    if not folder.is_dir():
+        return f"{folder} is not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"cannot write in the folder {folder}"
+    return None
+
+
+def output_file_problem(option: str, name: str) -> str | None:
+    """Why the file ``name`` given to ``option`` cannot be written, or ``None``."""
+    path = Path(name)
+    if path.is_dir():
+        return f"{option} {name}: that is a folder; name a file in it"
+    folder = path.parent
+    if not folder.exists():
+        return f"{option} {name}: the folder {folder} does not exist"
+    why = _writable_folder(folder)
+    if why is None and path.exists() and not os.access(path, os.W_OK):
+        why = f"cannot overwrite {name}"
+    return f"{option} {name}: {why}" if why else None
+
+
+def output_folder_problem(option: str, name: str) -> str | None:
+    """Why the folder ``name`` given to ``option`` cannot be written (or created)."""
+    path = Path(name)
+    if path.exists() and not path.is_dir():
+        return f"{option} {name}: that is a file, not a folder"
+    existing = path
+    while not existing.exists():  # the folders to create hang off an existing one
+        existing = existing.parent
+    why = _writable_folder(existing)
+    return f"{option} {name}: {why}" if why else None
+
+
+def plot_problem(name: str) -> str | None:
+    """Why ``--plot name`` cannot be drawn (matplotlib missing, unknown image format)."""
+    try:
+        from matplotlib.backend_bases import FigureCanvasBase
+    except ImportError:
+        return "--plot needs matplotlib: pip install 'shengji[plot]'"
+    formats = sorted(FigureCanvasBase.get_supported_filetypes())
+    suffix = Path(name).suffix.lower().lstrip(".")
+    if suffix not in formats:
+        return (f"--plot {name}: name the image with its format, e.g. points.png "
+                f"({', '.join(formats)})")
+    return output_file_problem("--plot", name)
+
+
+def report(command: str, problems: Sequence[str]) -> int:
+    """Print each problem on its own line (``shengji CMD: ...``); the exit status 2."""
+    for problem in problems:
+        print(f"shengji {command}: {problem}", file=sys.stderr)
+    return 2
+
+
+def rules_from_args(preset_name: str, rules_file: str | None, players: int | None) -> Rules:
+    """The rules chosen on the command line (a preset, or a rules file)."""
+    from shengji.game.config import load_rules
+    from shengji.game.presets import preset
+
+    if rules_file:
+        return load_rules(Path(rules_file))
+    overrides: dict[str, object] = {}
+    if players is not None:
+        overrides["players"] = players
+    return preset(preset_name, **overrides)
+
+
+@contextmanager
+def progress_bar(total: int, unit: str, *, after: float = 1.0) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr (a terminal only) that appears once the work has taken
+    ``after`` seconds; yields the function that advances it."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    console = Console(stderr=True)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn(unit), TimeElapsedColumn(), TextColumn("left"),
+                  TimeRemainingColumn(), console=console, transient=True,
+                  disable=not console.is_terminal) as bar:
+        task = bar.add_task("playing", total=total, visible=False)
+        timer = threading.Timer(after, lambda: bar.update(task, visible=True))
+        timer.daemon = True
+        timer.start()
+        try:
+            yield lambda k: bar.advance(task, k)
+        finally:
+            timer.cancel()

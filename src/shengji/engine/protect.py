@@ -1,0 +1,190 @@
+"""Whether a play can still reach the target under ``tuple_follow="protect"``.
+
+Under ``protect`` a *hand*'s tuples longer than every led one are left out of its
+structure value, so more cards can lower a hand's value. A *play*'s value, though,
+counts every structure the play holds (a tuple it takes in part, as tuples of the led
+widths: see :meth:`~shengji.engine.follow.Structure.best`), and it never falls when the
+play holds one more card. A play of the led count is therefore legal exactly when it
+holds a *witness*: led tractors matched as the target's (or one better, which decides),
+then tuples in the places left, with as many cards in tuples of a led width and locked in
+tuples as the target's, compared in that order. A tuple counts whole (locking a shorter
+tuple in a wider place) only where the play takes every copy the hand holds and no
+tractor took one.
+
+:func:`protect_completes` decides whether some witness out of ``cards`` needs at most
+``budget`` cards beyond those a play holds anyway (``free``): the listing of
+:class:`~shengji.engine.follow.LegalPlays` then enters a branch only when a legal play
+completes it, as :meth:`~shengji.engine.follow.Structure.completion_cost` lets it under
+the other options (a listing under ``protect`` used to try every set of the led count in
+turn, and take seconds where few of them are legal).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from shengji.engine.cards import Card
+from shengji.engine.units import LevelCounts, give, placements, take
+
+if TYPE_CHECKING:
+    from shengji.engine.follow import Structure
+
+Places = tuple[tuple[int, int], ...]
+"""The tuple places left: ``(width, cards left)`` pairs, sorted (equal ones interchange)."""
+
+
+def protect_completes(structure: Structure, cards: LevelCounts, free: dict[Card, int],
+                      held: list[int], target: tuple[int, ...], budget: int) -> bool:
+    """Whether a play holding at most ``cards`` (level -> face -> copies) reaches
+    ``target`` with at most ``budget`` cards beyond ``free`` (copies of each face it holds
+    anyway). ``held`` is the hand's count of each face: a face counts whole only when
+    ``cards`` holds all of it. ``cards`` is changed during the search and restored."""
+    search = _Witness(structure, cards, free, held, target, budget)
+    search.tractors(0, 0, list(structure.slots))
+    return search.found
+
+
+class _Witness:
+    """One search of :func:`protect_completes` (a class, not a recursive closure: see
+    :class:`~shengji.engine.follow._BestSearch`)."""
+
+    def __init__(self, structure: Structure, cards: LevelCounts, free: dict[Card, int],
+                 held: list[int], target: tuple[int, ...], budget: int) -> None:
+        self.structure = structure
+        self.cards = cards
+        self.left = dict(free)
+        self.held = held
+        self.target = target
+        self.budget = budget
+        self.found = False
+
+    def tractors(self, i: int, cost: int, slots: list[tuple[int, int]]) -> None:
+        """Match led tractors ``i`` on, ``cost`` paid so far (``slots``: the places)."""
+        structure = self.structure
+        if i == len(structure.tractors):
+            self.found = self._tuples(slots, self.budget - cost)
+            return
+        trump, rules, cards, left = structure.trump, structure.rules, self.cards, self.left
+        unit, want = structure.tractors[i], self.target[i]
+        for width, length in structure.shapes[i]:  # longest first (a code is the length)
+            if length < want:
+                break
+            for _, faces in placements(cards, width, length, trump, rules):
+                extra = 0
+                saved = [left.get(f, 0) for f in faces]
+                for f, r in zip(faces, saved, strict=True):
+                    if width > r:
+                        extra += width - r
+                        left[f] = 0
+                    else:
+                        left[f] = r - width
+                if cost + extra <= self.budget:
+                    if length > want:  # better than the target's: that decides
+                        self.found = True
+                    else:
+                        rest = unit.size - width * length
+                        take(cards, trump, faces, width)
+                        self.tractors(i + 1, cost + extra, slots + (
+                            [(rest, unit.width)] if rest and structure.unmatched_slots
+                            else []))
+                        give(cards, trump, faces, width)
+                for f, r in zip(faces, saved, strict=True):
+                    left[f] = r
+                if self.found:
+                    return
+        if want == 0:  # no tractor: the unit's places take tuples
+            self.tractors(i + 1, cost, slots + (
+                [(unit.size, unit.width)] if structure.unmatched_slots else []))
+
+    def _tuples(self, slots: list[tuple[int, int]], budget: int) -> bool:
+        """Whether tuples in ``slots`` ((cards, width) each) reach the target's last two
+        entries (cards in led-width tuples, cards locked) within ``budget``: a dynamic
+        programme over the faces, on the places left, keeping for each the ways (cards
+        locked in a wider place, cost) that no other way betters in both."""
+        want = self.target[len(self.structure.tractors):]
+        if not want or not any(want):
+            return True
+        if budget < 0:
+            return False
+        full, locked = want[0], want[1]
+        start: Places = tuple(sorted((room, cap) for cap, room in slots))
+        total = sum(cap for _, cap in start)
+        states: dict[Places, list[tuple[int, int]]] = {start: [(0, 0)]}
+        held, left = self.held, self.left
+        for by_face in self.cards.values():
+            for face, n in by_face.items():
+                if n < 2:
+                    continue
+                r = left.get(face, 0)
+                step = {places: list(ways) for places, ways in states.items()}
+                for places, ways in states.items():
+                    for after, used, wider in _moves(places, n, n == held[face]):
+                        paid = used - r if used > r else 0
+                        cards = total - sum(cap for _, cap in after)
+                        for loose, cost in ways:
+                            if cost + paid > budget:
+                                continue
+                            fuller = cards - loose - wider
+                            if fuller > full or (fuller == full and cards >= locked):
+                                return True
+                            _better(step, after, loose + wider, cost + paid)
+                states = step
+        return False
+
+
+def _better(states: dict[Places, list[tuple[int, int]]], places: Places, loose: int,
+            cost: int) -> None:
+    """Add the way ``(loose, cost)`` to ``places`` unless one there is as good in both
+    (fewer cards locked in a wider place, lower cost), dropping those it betters."""
+    ways = states.get(places)
+    if ways is None:
+        states[places] = [(loose, cost)]
+        return
+    for other, paid in ways:
+        if other <= loose and paid <= cost:
+            return
+    ways[:] = [(other, paid) for other, paid in ways if other < loose or paid < cost]
+    ways.append((loose, cost))
+
+
+_MOVES: Final[dict[tuple[Places, int, bool], list[tuple[Places, int, int]]]] = {}
+
+
+def _moves(places: Places, n: int, whole: bool) -> list[tuple[Places, int, int]]:
+    """The ways a face held ``n`` times can fill ``places``: cut into tuples of the places'
+    widths (at least one), or (``whole``) put whole into a wider place. Each with the
+    places left, the cards used and the cards locked in a wider place (kept: they depend
+    on nothing else)."""
+    key = (places, n, whole)
+    found = _MOVES.get(key)
+    if found is not None:
+        return found
+    if len(_MOVES) >= 1 << 16:
+        _MOVES.clear()
+    found = _MOVES[key] = []
+    caps = [cap for _, cap in places]
+    _cuts(places, caps, 0, n, 0, found)
+    if whole:
+        seen: set[tuple[int, int]] = set()
+        for j, (room, cap) in enumerate(places):
+            if room > n and cap >= n and (room, cap) not in seen:
+                seen.add((room, cap))
+                after = list(places)
+                after[j] = (room, cap - n)
+                found.append((tuple(sorted(after)), n, n))
+    return found
+
+
+def _cuts(places: Places, caps: list[int], j: int, n: int, used: int,
+          found: list[tuple[Places, int, int]]) -> None:
+    """:func:`_moves`' cuts: tuples of ``places[j:]``'s widths out of ``n`` copies."""
+    if j == len(places):
+        if used:
+            found.append((tuple(sorted(zip([room for room, _ in places], caps,
+                                           strict=True))), used, 0))
+        return
+    room, cap = places[j]
+    for c in range(min(cap, n) // room + 1):
+        caps[j] = cap - c * room
+        _cuts(places, caps, j + 1, n - c * room, used + c * room, found)
+    caps[j] = cap

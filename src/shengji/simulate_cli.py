@@ -1,0 +1,146 @@
+"""``shengji simulate``: its arguments and what runs them (the games are played by
+:mod:`shengji.simulate`)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+from pathlib import Path
+
+from shengji.arguments import (
+    SEED_LIMIT,
+    TABLE_SIZES,
+    output_file_problem,
+    output_folder_problem,
+    plot_problem,
+    progress_bar,
+    report,
+    rules_from_args,
+    whole_number,
+)
+from shengji.engine.rules import Rules
+
+
+def add_simulate_arguments(sim: argparse.ArgumentParser) -> None:
+    """The arguments of ``shengji simulate``."""
+    from shengji.game.options_doc import options_epilog
+    from shengji.simulate import COLUMNS
+
+    sim.formatter_class = argparse.RawDescriptionHelpFormatter
+    sim.epilog = "The figures reported, per player:\n" + COLUMNS + "\n\n" + options_epilog()
+    sim.add_argument("--preset", default="tractor", help="rules preset (default: tractor)")
+    sim.add_argument("--rules", help="a TOML or JSON rules file (overrides --preset)")
+    sim.add_argument("--table", type=whole_number(*TABLE_SIZES),
+                     help="number of players, 2 to 12 (e.g. finding-friends)")
+    sim.add_argument("--players", default="heuristic,random",
+                     help="player per seat, comma-separated, repeated round the table "
+                          "(random, heuristic, heuristic-nomem, learned, search)")
+    count = sim.add_mutually_exclusive_group()
+    count.add_argument("--rounds", type=whole_number(1), default=100,
+                       help="deals played as single rounds (default 100)")
+    count.add_argument("--matches", type=whole_number(1), help="deals played as whole matches")
+    sim.add_argument("--max-rounds", type=whole_number(1), default=None,
+                     help="with --matches: stop a match after this many rounds (needed where "
+                          "matches never end, after_end = wrap); the summary says how many "
+                          "stopped")
+    sim.add_argument("--seed", type=whole_number(0, SEED_LIMIT - 1), default=0,
+                     help="seed of the run (reproducible)")
+    sim.add_argument("--workers", type=whole_number(1, 256), default=None,
+                     help="processes (default: all cores)")
+    sim.add_argument("--backend", choices=("process", "ray"), default="process",
+                     help="local processes (default) or a Ray cluster (pip install "
+                          "'shengji[ray]'); the same results for the same seed")
+    sim.add_argument("--address", help="with --backend ray: the cluster to join, e.g. "
+                                       "auto or ray://head:10001 (default: a local one)")
+    sim.add_argument("--no-duplicate", action="store_true",
+                     help="play each deal once instead of twice with the sides swapped")
+    sim.add_argument("--json", help="write the summary as JSON to this file")
+    sim.add_argument("--records", help="keep every game's record in this folder")
+    sim.add_argument("--plot", help="draw points and levels to this image, e.g. points.png "
+                                    "(needs matplotlib)")
+
+
+def simulate_problems(args: argparse.Namespace) -> list[str]:
+    """Every problem with the output arguments of ``shengji simulate``, one line each."""
+    problems = []
+    if args.json:
+        problems.append(output_file_problem("--json", args.json))
+    if args.records:
+        problems.append(output_folder_problem("--records", args.records))
+    if args.plot:
+        problems.append(plot_problem(args.plot))
+    return [p for p in problems if p]
+
+
+def simulate_main(args: argparse.Namespace) -> int:
+    """Run ``shengji simulate``."""
+    from shengji import simulate
+    from shengji.game.files import write_text_atomic
+    from shengji.players import PLAYER_KINDS, make_player
+
+    problems = simulate_problems(args)
+    if args.backend == "ray" and importlib.util.find_spec("ray") is None:
+        problems.append("--backend ray needs Ray: pip install 'shengji[ray]'")
+    elif args.address and args.backend != "ray":
+        problems.append("--address is for --backend ray")
+    try:
+        rules: Rules | None = rules_from_args(args.preset, args.rules, args.table)
+    except ValueError as error:
+        problems.append(str(error))
+        rules = None
+    names = [p.strip() for p in args.players.split(",") if p.strip()]
+    if not names:
+        problems.append(f"--players needs player names; choose from {', '.join(PLAYER_KINDS)}")
+    for name in dict.fromkeys(names):
+        try:
+            make_player(name)
+        except ValueError as error:
+            problems.append(str(error))
+    if rules is not None and names:
+        if len(names) < rules.players:
+            names = [names[s % len(names)] for s in range(rules.players)]
+        elif len(names) > rules.players:
+            problems.append(f"--players needs {rules.players} names (one per seat), "
+                            f"got {len(names)}")
+    matches = args.matches is not None
+    if rules is not None:
+        bound = simulate.max_rounds_problem(rules, matches, args.max_rounds, "--max-rounds N")
+        if bound:
+            problems.append(bound + (" (the most rounds a match plays)"
+                                     if "never ends" in bound else ""))
+    if problems or rules is None:
+        return report("simulate", problems)
+    deals = args.matches if matches else args.rounds
+    # a stream: each deal's games are counted (and their records written) as they come;
+    # only --plot keeps them
+    tally = simulate.Tally(names, seed=args.seed, duplicate=not args.no_duplicate,
+                           matches=matches, rules_name=args.rules or args.preset,
+                           max_rounds=args.max_rounds)
+    games: list[simulate.Game] = []
+    folder = Path(args.records) if args.records else None
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+    try:
+        with progress_bar(deals, "deals") as advance:
+            for batch in simulate.stream(
+                    rules, names, deals=deals, seed=args.seed, matches=matches,
+                    duplicate=not args.no_duplicate, workers=args.workers,
+                    keep_records=folder is not None, backend=args.backend,
+                    address=args.address, max_rounds=args.max_rounds):
+                tally.add(batch)
+                for game in batch:
+                    if folder is not None:
+                        name = f"deal{game.deal:05d}{'-swapped' if game.swapped else ''}.toml"
+                        write_text_atomic(folder / name, game.record)
+                if args.plot:
+                    games.extend(batch)
+                advance(1)
+    except simulate.BackendError as error:
+        return report("simulate", [str(error)])
+    summary = tally.summary()
+    simulate.print_summary(summary)
+    if args.json:
+        write_text_atomic(Path(args.json), summary.to_json())
+    if args.plot:
+        simulate.plot(summary, games, Path(args.plot), rules)
+    return 0
