@@ -297,6 +297,27 @@ def _play_until(child: pexpect.spawn, stop: str, *, decisions: int = 1000) -> No
     raise AssertionError(f"{stop!r} never came")
 
 
+def _play_one_round(child: pexpect.spawn) -> None:
+    """Play a ``--rounds 1`` game to its end: no bids, the suggestion at every other prompt."""
+    prompts = [*PLAY_PROMPTS, PROMPTS["bid"]]
+    for _ in range(1000):
+        index = child.expect_exact([*prompts, "The match stopped after 1 round."])
+        if index == len(prompts):
+            return
+        prompt = prompts[index]
+        if prompt == PROMPTS["deal"] and "You can bid (" in child.before:
+            child.sendline("f")  # no more bid offers this deal
+        elif prompt in (PROMPTS["deal"], PROMPTS["next"], PROMPTS["bid"]):
+            child.sendline("")
+        elif prompt == PROMPTS["show"]:
+            child.sendline("n")
+        else:
+            cards = _suggestion(child)
+            child.expect_exact(prompt)
+            child.sendline(cards)
+    raise AssertionError("the round never ended")
+
+
 def test_bid_bury_illegal_lead_hint_and_quit(tmp_path: Path) -> None:
     seed = _bidding_seed()  # (found with heuristic players: the search player's learned
     # base bids at its first chance in tractor's first round, and may deal before seat 0)
@@ -386,21 +407,7 @@ def test_shengji_alone_plays_and_ends_a_short_match(tmp_path: Path) -> None:
     child = _spawn(["--seed", "5", "--fast", "--rounds", "1", "--ascii", "--players",
                     "heuristic"], tmp_path)
     child.expect_exact("New game: tractor, seed 5.")
-    for _ in range(1000):
-        index = child.expect_exact([*PLAY_PROMPTS, "The match stopped after 1 round."])
-        if index == len(PLAY_PROMPTS):
-            break
-        prompt = PLAY_PROMPTS[index]
-        if prompt == PROMPTS["deal"] and "You can bid (" in child.before:
-            child.sendline("f")  # no more bid offers this deal
-        elif prompt in (PROMPTS["deal"], PROMPTS["next"]):
-            child.sendline("")
-        elif prompt == PROMPTS["show"]:
-            child.sendline("n")
-        else:
-            cards = _suggestion(child)
-            child.expect_exact(prompt)
-            child.sendline(cards)
+    _play_one_round(child)
     child.expect_exact("Step through it with: shengji replay shengji-game.toml")
     child.expect(pexpect.EOF)
     transcript = child.logfile_read.getvalue()
@@ -438,22 +445,7 @@ def test_the_house_rules_play_in_the_terminal(options: str, tmp_path: Path) -> N
     (tmp_path / "house.toml").write_text('preset = "tractor"\n' + options, encoding="utf-8")
     child = _spawn(["--rules", "house.toml", "--seed", "2", "--fast", "--rounds", "1",
                     "--ascii", "--players", "heuristic"], tmp_path)
-    for _ in range(1000):
-        index = child.expect_exact([*PLAY_PROMPTS, PROMPTS["bid"],
-                                    "The match stopped after 1 round."])
-        if index == len(PLAY_PROMPTS) + 1:
-            break
-        prompt = [*PLAY_PROMPTS, PROMPTS["bid"]][index]
-        if prompt == PROMPTS["deal"] and "You can bid (" in child.before:
-            child.sendline("f")  # no more bid offers this deal
-        elif prompt in (PROMPTS["deal"], PROMPTS["next"], PROMPTS["bid"]):
-            child.sendline("")
-        elif prompt == PROMPTS["show"]:
-            child.sendline("n")
-        else:
-            cards = _suggestion(child)
-            child.expect_exact(prompt)
-            child.sendline(cards)
+    _play_one_round(child)
     child.expect(pexpect.EOF)
     transcript = child.logfile_read.getvalue()
     assert "Round 1 over" in transcript and "Traceback" not in transcript

@@ -117,6 +117,12 @@ def _raw(action: object, name: str) -> object:
     return getattr(action, name)
 
 
+def seat_is_int(action: object) -> bool:
+    """Whether the action's ``seat`` is an ``int`` itself, read as it is stored (a compiled
+    build reading ``action.seat`` as the field's type ``int`` would take ``True`` as 1)."""
+    return type(_raw(action, "seat")) is int
+
+
 @mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Draw:

@@ -39,7 +39,7 @@ from shengji.engine.follow import LegalPlays
 from shengji.engine.friends import FriendCall
 from shengji.engine.lead import LegalLeads
 from shengji.engine.reasons import Reason
-from shengji.game.actions import Action, ActionError, Play, as_action, made_play
+from shengji.game.actions import Action, ActionError, Play, as_action, made_play, seat_is_int
 from shengji.game.bury import BuryLimits
 from shengji.game.selection import FollowSelector, LeadSelector, OptionsSelector, Selector
 
@@ -203,9 +203,8 @@ class PlayLegal(Legal):
             known = self._checked
             if known is None or action is not known[0]:
                 return False
-        play = known[0]
-        seat = play.seat  # an int itself (True == 1, but True is no seat)
-        return type(seat) is int and seat == known[1] and play.cards is known[2]
+        play = known[0]  # its seat an int itself (True == 1, but True is no seat)
+        return seat_is_int(play) and play.seat == known[1] and play.cards is known[2]
 
     def selector(self) -> Selector:
         plays = self._legal

@@ -72,6 +72,7 @@ from shengji.game.actions import (
     Show,
     Withdraw,
     as_action,
+    seat_is_int,
 )
 from shengji.game.deal import Deal, pack, removed_cards
 from shengji.game.legal import Legal, PlayLegal, nothing
@@ -404,7 +405,7 @@ class Round:
         refuse other types with a bare ``TypeError``)."""
         trust = self._trust
         trusted = False
-        if type(action) is Draw and id(action) in _DRAW_IDS and type(action.seat) is int:
+        if type(action) is Draw and id(action) in _DRAW_IDS and seat_is_int(action):
             pass  # made by only_draw: well-formed (unless its seat was changed since)
         elif trust is not None and trust.vouches(action):
             trusted = True  # a play drawn or found legal here
