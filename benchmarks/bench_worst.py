@@ -3,9 +3,13 @@
 Run from the repository root::
 
     python benchmarks/bench_worst.py [--positions N] [--seed S] [--steps K] [--repeat R]
-                                  [--cut SECONDS]
+                                  [--cut SECONDS] [--shapes N] [--climbs N]
+                                  [--climb-steps K]
 
-Tables, in four groups reported apart: *presets*, every preset (``tractor``,
+A longer search for the worst positions: ``--shapes 2000 --climbs 20 --climb-steps 100``
+(``--positions 0`` leaves the random deals out).
+
+Random deals' tables, in four groups reported apart: *presets*, every preset (``tractor``,
 ``tractor-6``, ``finding-friends`` at 5..12 players, ``da-bai-fen``, ``hundred``);
 *decks*, ``Rules(decks=d, players=p)`` for d = 4..8 and p = 4, 6, 8, 10, 12 (every
 valid pair); *variants*, 6 decks and 6 players with ``tractor_follow`` ``tuples``,
@@ -18,6 +22,25 @@ more); then a seat leads a random set of 2-10 cards of one of its suits (one lea
 in three: a throw attempt, not checked against the other hands), or one of its
 largest units (its longest tractors; three in ten of the other leads), or a random
 unit, and another seat follows.
+
+Built positions, in three more groups (follow queries only, no bury):
+
+- *slow*: a follow that took ~0.8 s (``forced``, the first play: ``SLOW_HAND`` following
+  ``SLOW_LEAD``, trump 7♣, 4 decks, ``protect`` and ``longest``) and its neighbours:
+  the same cards at 2..8 decks (each face's copies cut to what the pack holds) and,
+  from 5 decks, scaled (its 4-tuples as wide as the decks, its triples one narrower),
+  each under every ``tuple_follow`` × ``tractor_follow`` (176 positions);
+- *shapes*: a systematic search over hard shapes (``--shapes`` positions, spread evenly
+  over 2..8 decks × every ``tuple_follow`` × ``tractor_follow``): a random trump, a led
+  suit (trumps one time in five or so), a lead of one or two tractors of random widths
+  (up to the decks) and lengths (up to 5) plus a tuple of random width and maybe
+  singles, and a follower holding runs of wide tuples (tractors) in the led suit with
+  gaps and shorter tuples between, and up to 8 other cards;
+- *climb*: hill-climbs (``--climbs`` of them, ``--climb-steps`` mutations each) from
+  the built positions whose slowest follow query, timed once from cold, is slowest:
+  each step changes one face held (or led) to a random count, shifts the lead a level
+  or draws other policies (the deck count kept), and is kept when its slowest query is
+  slower; every position a climb kept is then timed like the others.
 
 Timed per position, with ``time.perf_counter_ns`` and the garbage collector
 paused, each query from scratch (``LegalPlays(...)`` built inside the timing), and
@@ -633,7 +656,8 @@ def report(timer: Timer, command: str, tables_count: int, positions: int,
     lines = [
         f"command: {command}",
         f"python {platform.python_version()} ({platform.python_implementation()}),"
-        f" {platform.machine()}; {positions} positions over {tables_count} tables",
+        f" {platform.machine()}; {positions} random positions over {tables_count} tables,"
+        " and the built ones (groups slow, shapes, climb)",
         f"baseline: Hand(25 cards) {base_before:.2f} µs before the run, {base_after:.2f} µs"
         " after",
         "each query the best of --repeat runs (listing steps: one run); max: the slowest;"
@@ -668,7 +692,7 @@ def report(timer: Timer, command: str, tables_count: int, positions: int,
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=3000,
-                        help="positions in all, spread over the tables (3000)")
+                        help="random positions in all, spread over the tables (3000)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (1)")
     parser.add_argument("--steps", type=int, default=20,
                         help="listing steps timed after the first item (20)")
@@ -684,10 +708,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--climb-steps", type=int, default=40,
                         help="mutations tried in each hill-climb (40)")
     args = parser.parse_args(argv)
-    for name in ("positions", "steps", "repeat"):
+    for name in ("steps", "repeat"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} must be at least 1")
-    for name in ("shapes", "climbs", "climb_steps"):
+    for name in ("positions", "shapes", "climbs", "climb_steps"):
         if getattr(args, name) < 0:
             parser.error(f"--{name.replace('_', '-')} must not be negative")
     if args.cut <= 0:

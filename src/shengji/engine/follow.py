@@ -155,8 +155,8 @@ class Structure:
         return search.best[0]
 
     def _tuples(self, cards: LevelCounts, slots: list[tuple[int, int]],
-                rng: Random | None, broken: frozenset[Card] | None = None
-                ) -> tuple[Value, Used]:
+                rng: Random | None, broken: frozenset[Card] | None = None,
+                beat: Value | None = None) -> tuple[Value, Used]:
         if not self.widths:
             return (), []
         base = len(self.tractors)
@@ -168,7 +168,7 @@ class Structure:
         if self.exact:
             return self._protected(faces, free, room, base, broken)
         if len(self.widths) > 1:
-            return self._mixed(faces, slots, base)
+            return self._mixed(faces, slots, base, beat)
         # one width: as many tuples as the faces give and the places hold (cap // k in
         # each), so placing them one by one is exact: the faces held most first (in the
         # given order among equals), each tuple in the fullest place that takes it (the
@@ -243,12 +243,13 @@ class Structure:
         return found
 
     def _mixed(self, faces: list[tuple[Card, int]], slots: list[tuple[int, int]],
-               base: int) -> tuple[Value, Used]:
+               base: int, beat: Value | None = None) -> tuple[Value, Used]:
         """Tuples of several widths (a throw of e.g. a triple and a pair): the most tuples
         of the widest width, then of the next..., exactly (see :func:`most_tuples`; the
-        order of the faces decides among equal choices)."""
+        order of the faces decides among equal choices). The cards only for more than
+        ``beat``."""
         widths = self.widths
-        value, cuts = most_tuples(faces, self._places(slots))
+        value, cuts = most_tuples(faces, self._places(slots), beat)
         used: Used = []
         for face, option in cuts:
             for j, copies in enumerate(option):
@@ -432,8 +433,14 @@ class _BestSearch:
         tractors, trump, rules = structure.tractors, structure.trump, structure.rules
         pieces, track, rng, used = self.pieces, self.track, self.rng, self.used
         if i == len(tractors):
+            beat: Value | None = None  # (the tuples must pass it to count: their cards
+            if best:  # are not needed otherwise)
+                head = best[0][0][:len(value)]
+                if head > value and rng is None:
+                    return  # (a random search draws on: its draws stay as they were)
+                beat = best[0][0][len(value):] if head == value else None
             tier, extra = structure._tuples(cards, slots, rng,
-                                            frozenset(pieces) if track else None)
+                                            frozenset(pieces) if track else None, beat)
             total = value + tier
             if not best or total > best[0][0]:
                 best[:] = [(total, used + extra)]
@@ -707,17 +714,20 @@ class LegalPlays:
         # still reaches the target and holds enough cards: the copies that the example
         # play (which reaches the target) leaves unused can go, as far as the count allows;
         # how many more can go is found by bisection. (Under protect only a play's value
-        # grows so: the suit must still hold a witness, and the example, the hand's, is
-        # not used.)
-        protect = self.rules.tuple_follow == TupleFollow.PROTECT
+        # grows so: the suit must still hold a witness; the example, the hand's, is used
+        # where it is one.)
         used: dict[Card, int] = {}
         for _, faces, width in self._example:
             for f in faces:
                 used[f] = used.get(f, 0) + width
+        trusted = self.rules.tuple_follow != TupleFollow.PROTECT or protect_completes(
+            self._structure, _group([f for f, k in used.items() for _ in range(k)],
+                                    self.trump), used, self.hand.counts, self.target, 0)
         room = self.suit_count - self.count
         for by_face in self._suit_cards.values():
             for face, n in by_face.items():
-                low, high = 0 if protect else min(n - used.get(face, 0), room), min(n, room)
+                low = min(n - used.get(face, 0), room) if trusted else 0
+                high = min(n, room)
                 while low < high:
                     mid = (low + high + 1) // 2
                     if self._feasible_without(face, mid):

@@ -6,14 +6,15 @@ width, then of the next, and so on: the lexicographically greatest *count vector
 count per width) that fits the places the lead leaves (:class:`Places`) and that the
 faces can be cut into. Both sets of vectors are closed downwards (dropping a tuple keeps
 a vector fitting, and cut), so the greatest is found width by width: for each width in
-turn, the greatest count that still fits and is cut with the counts already found.
+turn, the greatest count that still fits and is cut with the counts already found (two
+searches, each remembered: the greatest vector depends only on the copies of the faces).
 
-:func:`most_tuples` then finds a way to cut it with a dynamic programme over the faces,
-whose order decides among equal ways, kept to the vectors below the one found: those
-are reached, each first in the same way, as in the programme over every vector that
-fits (which made thousands of states with 8 decks: a tractor of 5-tuples left
-unmatched leaves 25 places for tuples of 7 widths, where nearly ten thousand vectors
-fit).
+:func:`most_tuples` then finds a way to cut it (where the caller needs one) with a
+dynamic programme over the faces, whose order decides among equal ways, kept to the
+vectors below the one found: those are reached, each first in the same way, as in the
+programme over every vector that fits (which made thousands of states with 8 decks: a
+tractor of 5-tuples left unmatched leaves 25 places for tuples of 7 widths, where nearly
+ten thousand vectors fit).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from itertools import product
 from math import prod
 from typing import Final
 
+from shengji.engine.caches import remember
 from shengji.engine.cards import Card
 
 Value = tuple[int, ...]
@@ -52,6 +54,7 @@ class Places:
         self.widths = widths
         self.start = tuple(sorted((room, cap) for cap, room in slots if cap))
         self.memo: dict[tuple[Value, tuple[tuple[int, int], ...]], bool] = {}
+        self.cut: dict[tuple[int, ...], Value] = {}  # the greatest vector of faces' copies
 
     def fits(self, vector: Value) -> bool:
         """Whether the tuples of ``vector`` fit in the places."""
@@ -105,27 +108,34 @@ class Places:
                     if self._fits(rest, after):
                         found = True
                         break
-            self.memo[key] = found
+            remember(self.memo, key, found, 1 << 16)
         return found
 
 
-def most_tuples(faces: list[tuple[Card, int]], places: Places
+def most_tuples(faces: list[tuple[Card, int]], places: Places, beat: Value | None = None
                 ) -> tuple[Value, list[tuple[Card, Value]]]:
     """The greatest vector of tuples (widest first) that fits ``places`` and that
-    ``faces`` (each with its copies) can be cut into, and a way to cut it: the faces
-    that give tuples, last first, each with its counts per width."""
+    ``faces`` (each with its copies) can be cut into, and a way to cut it (only if the
+    vector is greater than ``beat``): the faces that give tuples, last first, each with
+    its counts per width."""
     widths = places.widths
-    moves: dict[int, list[Value]] = {}  # the ways to cut n copies (one tuple at least)
-    holds = _Holds(sorted((n for _, n in faces if n >= widths[-1]), reverse=True), widths,
-                   moves)  # (the most copies first: wide tuples are decided first)
-    found: list[int] = []
-    for j in range(len(widths)):
-        count = places.most(found)
-        rest = [0] * (len(widths) - j - 1)
-        while count and not holds.holds(0, (*found, count, *rest)):
-            count -= 1
-        found.append(count)
-    value = tuple(found)
+    moves = _MOVES.get(tuple(widths))  # the ways to cut n copies (one tuple at least)
+    if moves is None:
+        moves = _MOVES[tuple(widths)] = {}
+    counts = tuple(sorted((n for _, n in faces if n >= widths[-1]), reverse=True))
+    value = places.cut.get(counts)  # (it depends only on the copies of the faces)
+    if value is None:
+        holds = _Holds(list(counts), widths, moves)
+        found: list[int] = []
+        for j in range(len(widths)):
+            count = places.most(found)
+            rest = [0] * (len(widths) - j - 1)
+            while count and not holds.holds(0, (*found, count, *rest)):
+                count -= 1
+            found.append(count)
+        value = remember(places.cut, counts, tuple(found), 1 << 12)
+    if beat is not None and value <= beat:
+        return value, []
     layers = _programme(faces, widths, value, moves)
     cuts: list[tuple[Card, Value]] = []
     code = prod(c + 1 for c in value) - 1  # (the code of ``value``: the last of its box)
@@ -217,6 +227,9 @@ def _programme(faces: list[tuple[Card, int]], widths: list[int], bound: Value,
     return layers
 
 
+_MOVES: Final[dict[tuple[int, ...], dict[int, list[Value]]]] = {}
+"""The ways to cut ``n`` copies into tuples of some widths (one tuple at least)."""
+
 _STEPS: Final[dict[tuple[tuple[int, ...], Value, int], list[tuple[Value, list[int]]]]] = {}
 
 
@@ -228,11 +241,9 @@ def _steps(widths: list[int], n: int, bound: Value, moves: dict[int, list[Value]
     key = (tuple(widths), bound, n)
     found = _STEPS.get(key)
     if found is None:
-        if len(_STEPS) >= 1 << 12:
-            _STEPS.clear()
         codes = list(product(*(range(b + 1) for b in bound)))
         scale = [prod(b + 1 for b in bound[j + 1:]) for j in range(len(bound))]
-        found = _STEPS[key] = []
+        found = remember(_STEPS, key, [], 1 << 12)
         for option in _cuts(widths, n, moves):
             if any(c > b for c, b in zip(option, bound, strict=True)):
                 continue

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
+from shengji.engine.caches import remember
 from shengji.engine.cards import Card
 from shengji.engine.units import LevelCounts, give, placements, take
 
@@ -100,7 +101,9 @@ class _Witness:
         """Whether tuples in ``slots`` ((cards, width) each) reach the target's last two
         entries (cards in led-width tuples, cards locked) within ``budget``: a dynamic
         programme over the faces, on the places left, keeping for each the ways (cards
-        locked in a wider place, cost) that no other way betters in both."""
+        locked in a wider place, cost) that no other way betters in both. A way is
+        dropped once the copies of the faces left (or the places left) cannot fill
+        enough places to reach the target."""
         want = self.target[len(self.structure.tractors):]
         if not want or not any(want):
             return True
@@ -111,24 +114,32 @@ class _Witness:
         total = sum(cap for _, cap in start)
         states: dict[Places, list[tuple[int, int]]] = {start: [(0, 0)]}
         held, left = self.held, self.left
-        for by_face in self.cards.values():
-            for face, n in by_face.items():
-                if n < 2:
-                    continue
-                r = left.get(face, 0)
-                step = {places: list(ways) for places, ways in states.items()}
-                for places, ways in states.items():
-                    for after, used, wider in _moves(places, n, n == held[face]):
-                        paid = used - r if used > r else 0
-                        cards = total - sum(cap for _, cap in after)
-                        for loose, cost in ways:
-                            if cost + paid > budget:
-                                continue
-                            fuller = cards - loose - wider
-                            if fuller > full or (fuller == full and cards >= locked):
-                                return True
-                            _better(step, after, loose + wider, cost + paid)
-                states = step
+        faces = sorted(((f, n) for by_face in self.cards.values() for f, n in by_face.items()
+                        if n >= 2), key=lambda fn: -fn[1])  # (the most copies first)
+        copies = sum(n for _, n in faces)  # of the faces from this one on
+        for face, n in faces:
+            copies -= n
+            r = left.get(face, 0)
+            step = {places: list(ways) for places, ways in states.items()}
+            for places, ways in states.items():
+                for after, used, wider in _moves(places, n, n == held[face]):
+                    paid = used - r if used > r else 0
+                    cards = total - sum(cap for _, cap in after)
+                    for loose, cost in ways:
+                        if cost + paid > budget:
+                            continue
+                        fuller = cards - loose - wider
+                        if fuller > full or (fuller == full and cards >= locked):
+                            return True
+                        _better(step, after, loose + wider, cost + paid)
+            states = {}
+            for places, ways in step.items():  # the ways that can still reach the target
+                cards = total - sum(cap for _, cap in places)
+                most = cards + min(copies, sum(cap for _, cap in places if cap >= 2))
+                hopeful = [(loose, cost) for loose, cost in ways if most - loose > full or (
+                    most - loose == full and most >= locked)]
+                if hopeful:
+                    states[places] = hopeful
         return False
 
 
@@ -159,9 +170,7 @@ def _moves(places: Places, n: int, whole: bool) -> list[tuple[Places, int, int]]
     found = _MOVES.get(key)
     if found is not None:
         return found
-    if len(_MOVES) >= 1 << 16:
-        _MOVES.clear()
-    found = _MOVES[key] = []
+    found = remember(_MOVES, key, [], 1 << 16)
     caps = [cap for _, cap in places]
     _cuts(places, caps, 0, n, 0, found)
     if whole:
