@@ -40,7 +40,8 @@ Built positions, in three more groups (follow queries only, no bury):
   the built positions whose slowest follow query, timed once from cold, is slowest:
   each step changes one face held (or led) to a random count, shifts the lead a level
   or draws other policies (the deck count kept), and is kept when its slowest query is
-  slower; every position a climb kept is then timed like the others.
+  slower; every position a climb kept is then timed like the others (its p99 is no
+  percentile of play: the verdict is on max* only).
 
 Timed per position, with ``time.perf_counter_ns`` and the garbage collector
 paused, each query from scratch (``LegalPlays(...)`` built inside the timing), and
@@ -136,7 +137,8 @@ GROUPS = {
             " tuple_follow x tractor_follow",
     "shapes": "built follows: long tuples and tractors held, a tuple and long tractors of"
               " wide tuples led; every policy, 2..8 decks",
-    "climb": "hill-climbs from the slowest shapes: hand, lead and policy mutated",
+    "climb": "hill-climbs from the slowest shapes: hand, lead and policy mutated (verdict"
+             " on max* only: the positions are picked for being slow)",
 }
 
 
@@ -677,7 +679,8 @@ def report(timer: Timer, command: str, tables_count: int, positions: int,
             median = values[len(values) // 2] / 1e6
             p99 = values[min(len(values) - 1, len(values) * 99 // 100)] / 1e6
             again = timer.retime(group, query)
-            ok = p99 < P99_TARGET_MS and again < MAX_TARGET_MS and not series.cuts
+            ok = (p99 < P99_TARGET_MS or group == "climb") and again < MAX_TARGET_MS and (
+                not series.cuts)
             lines.append(f"{query:<14}{len(values):>7}{median:>11.3f}{p99:>9.3f}"
                          f"{values[-1] / 1e6:>9.2f}{again:>9.2f}{series.cuts:>5}"
                          f"  {'ok' if ok else 'FAIL'}")

@@ -306,7 +306,9 @@ def check_illegal(player: Player, info: dict[str, Any],
     if not 0 < led < count:
         return False
     reason = ""
-    for first in (count - led, 0):  # the cards at one end of the hand, then the other
+    # the cards at one end of the hand, then the other, then the middle (a seat not void
+    # in the led suit is refused one of them almost always)
+    for first in dict.fromkeys((count - led, 0, (count - led) // 2)):
         # The first card by keyboard (focus, Space), the others by mouse.
         cards.nth(first).focus()
         page.keyboard.press("Space")

@@ -38,6 +38,7 @@ from shengji.engine import (
     format_cards,
     parse_cards,
 )
+from shengji.engine.protect import play_value
 from test_properties_follow import brute_force, key, submultisets
 
 SLOW_LEAD = "4S 4S 10S 10S 10S 10S JS JS JS JS"
@@ -232,3 +233,14 @@ def agrees_with_brute_force(rules: Rules, lead: str, hand: str) -> None:
     for sub in rng.sample(subsets, min(len(subsets), 40)):
         part = any(not Counter(sub) - play for play in counted)
         assert legal().can_complete([ALL_CARDS[c] for c in sub]) == part, (what, sub)
+
+
+
+def test_a_plays_tuples_count_whole_or_cut_to_the_led_widths() -> None:
+    """``protect.play_value``, the docstring's two cases: a 4-tuple played on two led pairs
+    fills both; on a led quadruple, the triple and a single lock 3 cards, the double and a
+    pair split off the triple only 2 (a split pair is no held double)."""
+    ace, king = parse_cards("AS KS")
+    assert play_value([(ace, 4)], [(4, 2)], frozenset()) == (4, 4)
+    assert play_value([(ace, 3), (king, 1)], [(4, 4)], frozenset()) == (0, 3)
+    assert play_value([(king, 2), (ace, 2)], [(4, 4)], frozenset({ace})) == (0, 2)

@@ -58,7 +58,7 @@ from shengji.engine.cards import (
 )
 from shengji.engine.lead import Lead, PlayError, rainbows
 from shengji.engine.mixed import Places, count_vectors, most_tuples
-from shengji.engine.protect import protect_completes
+from shengji.engine.protect import play_value, protect_completes
 from shengji.engine.rainbows import RainbowFollow
 from shengji.engine.reasons import Param, Reason, suit_code
 from shengji.engine.rules import Rules, TractorFollow, TupleFollow
@@ -165,8 +165,10 @@ class Structure:
         faces = [(f, n) for by_face in cards.values() for f, n in by_face.items()]
         if rng is not None:
             rng.shuffle(faces)
+        if self.exact and broken is not None:  # a play: its value alone is asked for
+            return play_value(faces, slots, broken), []
         if self.exact:
-            return self._protected(faces, free, room, base, broken)
+            return self._protected(faces, free, room, base)
         if len(self.widths) > 1:
             return self._mixed(faces, slots, base, beat)
         # one width: as many tuples as the faces give and the places hold (cap // k in
@@ -340,43 +342,18 @@ class Structure:
 
     @staticmethod
     def _protected(faces: list[tuple[Card, int]], free: list[int], room: list[int],
-                   base: int, broken: frozenset[Card] | None = None) -> tuple[Value, Used]:
+                   base: int) -> tuple[Value, Used]:
         """Seed 2006, rule 2: held tuples as wide as a led one first, then as many cards
         locked in (shorter) tuples as fit. An exact search: a greedy packing misses e.g.
         two pairs (4 cards) against a triple (3) under a led quadruple.
 
-        A hand's tuples longer than every led one are protected: they are left out. A
-        play (``broken`` given) counts for the structure it holds: a face may also be cut
-        into tuples of exactly a led width each ("he can still play it if he wants to"),
-        so a 4-tuple played on two led pairs counts as both. A ``broken`` face (part of a
-        longer held tuple) counts only that way: a pair split off a triple is not one of
-        the held doubles that lock cards (a quadruple led on a triple, a double and
-        singles takes "the triple and a single", not the double and two of the
-        triple)."""
+        A hand's tuples longer than every led one are protected: they are left out. (A
+        play's value is :func:`~shengji.engine.protect.play_value`'s: there a tuple may
+        also count as tuples of the led widths cut out of it.)"""
         widest = max(room, default=0)
-        play = broken is not None
-        parts = broken or frozenset()
-        items = [(f, n) for f, n in faces if n >= 2 and (play or n <= widest)]
+        items = [(f, n) for f, n in faces if 2 <= n <= widest]
         Best = tuple[tuple[int, int], tuple[tuple[Card, int, bool], ...]]
         memo: dict[tuple[int, tuple[int, ...]], Best] = {}
-
-        def cuts(n: int, left: tuple[int, ...]) -> dict[tuple[int, ...], tuple[int, ...]]:
-            """The slot capacities left after cutting led-width tuples out of ``n`` copies
-            (at least one tuple), each with the widths cut."""
-            found: dict[tuple[int, ...], tuple[int, ...]] = {}
-
-            def rec(j: int, n: int, left: tuple[int, ...], cut: tuple[int, ...]) -> None:
-                if j == len(left):
-                    if cut and left not in found:
-                        found[left] = cut
-                    return
-                k, cap = room[j], left[j]
-                for c in range(min(cap, n) // k + 1):
-                    rec(j + 1, n - c * k, (*left[:j], cap - c * k, *left[j + 1:]),
-                        cut + (k,) * c)
-
-            rec(0, n, left, ())
-            return found
 
         def solve(i: int, left: tuple[int, ...]) -> Best:
             if i == len(items):
@@ -386,9 +363,8 @@ class Structure:
                 face, n = items[i]
                 best = solve(i + 1, left)
                 tried: set[tuple[int, int]] = set()
-                whole = face not in parts
                 for j, cap in enumerate(left):
-                    if not whole or room[j] < n or cap < n or (room[j], cap) in tried:
+                    if room[j] < n or cap < n or (room[j], cap) in tried:
                         continue
                     tried.add((room[j], cap))
                     (full, locked), picks = solve(i + 1, (*left[:j], cap - n, *left[j + 1:]))
@@ -396,12 +372,6 @@ class Structure:
                     value = (full + (n if exact else 0), locked + n)
                     if value > best[0]:
                         best = (value, ((face, n, exact), *picks))
-                if play:
-                    for rest, cut in cuts(n, left).items():
-                        (full, locked), picks = solve(i + 1, rest)
-                        value = (full + sum(cut), locked + sum(cut))
-                        if value > best[0]:
-                            best = (value, (*((face, k, True) for k in cut), *picks))
                 memo[key] = best
             return memo[key]
 

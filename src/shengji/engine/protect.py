@@ -117,8 +117,12 @@ class _Witness:
         faces = sorted(((f, n) for by_face in self.cards.values() for f, n in by_face.items()
                         if n >= 2), key=lambda fn: -fn[1])  # (the most copies first)
         copies = sum(n for _, n in faces)  # of the faces from this one on
+        rooms = sorted({room for room, _ in start})
+        tuples = [sum(n // room for _, n in faces) for room in rooms]  # of each width, so
         for face, n in faces:
             copies -= n
+            for k, room in enumerate(rooms):
+                tuples[k] -= n // room
             r = left.get(face, 0)
             step = {places: list(ways) for places, ways in states.items()}
             for places, ways in states.items():
@@ -136,11 +140,51 @@ class _Witness:
             for places, ways in step.items():  # the ways that can still reach the target
                 cards = total - sum(cap for _, cap in places)
                 most = cards + min(copies, sum(cap for _, cap in places if cap >= 2))
-                hopeful = [(loose, cost) for loose, cost in ways if most - loose > full or (
-                    most - loose == full and most >= locked)]
+                # (cards in tuples of a led width: as many as each width's places hold)
+                exact = min(copies, sum(room * min(count, sum(
+                    cap // room for width, cap in places if width == room))
+                    for room, count in zip(rooms, tuples, strict=True)))
+                hopeful = [(loose, cost) for loose, cost in ways
+                           if cards - loose + exact > full or (
+                               cards - loose + exact == full and most >= locked)]
                 if hopeful:
                     states[places] = hopeful
         return False
+
+
+def play_value(faces: list[tuple[Card, int]], slots: list[tuple[int, int]],
+               parts: frozenset[Card]) -> tuple[int, int]:
+    """The tuples' part of a play's structure value under protected tuples: the cards in
+    tuples of a led width and the cards locked in tuples, the most (in that order) over the
+    ways to put the play's faces (each with its copies) in ``slots`` ((cards, width) each).
+
+    A play counts for every structure it holds: a face may be placed whole in a place at
+    least as wide, or cut into tuples of exactly a led width each ("he can still play it
+    if he wants to"), so a 4-tuple played on two led pairs counts as both. A face in
+    ``parts`` (part of a longer held tuple) counts only cut: a pair split off a triple is
+    not one of the held doubles that lock cards (a quadruple led on a triple, a double and
+    singles takes "the triple and a single", not the double and two of the triple).
+    A dynamic programme over the faces on the places left (which decide the cards
+    locked), keeping the fewest cards locked in a wider place for each."""
+    start: Places = tuple(sorted((room, cap) for cap, room in slots))
+    total = sum(cap for _, cap in start)
+    states: dict[Places, int] = {start: 0}
+    for face, n in faces:
+        if n < 2:
+            continue
+        whole = face not in parts
+        step = dict(states)
+        for places, loose in states.items():
+            for after, _, wider in _moves(places, n, whole):
+                if step.get(after, loose + wider + 1) > loose + wider:
+                    step[after] = loose + wider
+        states = step
+    best = (0, 0)
+    for places, loose in states.items():
+        locked = total - sum(cap for _, cap in places)
+        if (locked - loose, locked) > best:
+            best = (locked - loose, locked)
+    return best
 
 
 def _better(states: dict[Places, list[tuple[int, int]]], places: Places, loose: int,
@@ -170,7 +214,7 @@ def _moves(places: Places, n: int, whole: bool) -> list[tuple[Places, int, int]]
     found = _MOVES.get(key)
     if found is not None:
         return found
-    found = remember(_MOVES, key, [], 1 << 16)
+    found = remember(_MOVES, key, [], 1 << 14)
     caps = [cap for _, cap in places]
     _cuts(places, caps, 0, n, 0, found)
     if whole:
@@ -185,15 +229,19 @@ def _moves(places: Places, n: int, whole: bool) -> list[tuple[Places, int, int]]
 
 
 def _cuts(places: Places, caps: list[int], j: int, n: int, used: int,
-          found: list[tuple[Places, int, int]]) -> None:
-    """:func:`_moves`' cuts: tuples of ``places[j:]``'s widths out of ``n`` copies."""
+          found: list[tuple[Places, int, int]], last: int = 0) -> None:
+    """:func:`_moves`' cuts: tuples of ``places[j:]``'s widths out of ``n`` copies (``last``
+    cut into the place before: an equal place takes no more, which lists each way once)."""
     if j == len(places):
         if used:
             found.append((tuple(sorted(zip([room for room, _ in places], caps,
                                            strict=True))), used, 0))
         return
     room, cap = places[j]
-    for c in range(min(cap, n) // room + 1):
+    most = min(cap, n) // room
+    if j and places[j - 1] == (room, cap) and last < most:
+        most = last
+    for c in range(most + 1):
         caps[j] = cap - c * room
-        _cuts(places, caps, j + 1, n - c * room, used + c * room, found)
+        _cuts(places, caps, j + 1, n - c * room, used + c * room, found, c)
     caps[j] = cap
