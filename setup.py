@@ -31,6 +31,7 @@ COMPILED = [
     "src/shengji/engine/protect.py",
     "src/shengji/engine/rainbows.py",
     "src/shengji/engine/scoring.py",
+    "src/shengji/engine/structure.py",
     "src/shengji/engine/throws.py",
     "src/shengji/engine/trick.py",
     "src/shengji/engine/trump.py",

@@ -11,9 +11,10 @@ import pytest
 
 from shengji.engine.bidding import Bidding
 from shengji.engine.cards import Hand, Rank, Suit, hand_sizes
-from shengji.engine.follow import LegalPlays, Structure, structure_of
+from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import Lead, LegalLeads, PlayError
 from shengji.engine.rules import Rules, TractorFollow, TupleFollow
+from shengji.engine.structure import Structure, structure_of
 from shengji.engine.throws import Block, _beating, check_throw
 from shengji.engine.trump import Trump
 from shengji.engine.units import (

@@ -24,9 +24,8 @@ from random import Random
 
 from flow_helpers import deal, pass_round, stacked
 from shengji.engine.cards import Card, Hand, Rank, Suit, parse_cards
-from shengji.engine.follow import LegalPlays
 from shengji.engine.friends import FriendCall
-from shengji.engine.lead import Lead, LegalLeads, PlayError
+from shengji.engine.lead import LegalLeads
 from shengji.engine.rules import Rules
 from shengji.engine.trump import Trump
 from shengji.game.actions import Action, Bid, Bury, Call, Draw, Pass, Play, parse_action
@@ -34,6 +33,7 @@ from shengji.game.phase import Phase
 from shengji.game.presets import preset
 from shengji.game.round import Round
 from shengji.players import HeuristicPlayer
+from test_fast_paths import SHORTCUT_RULES
 
 LEVELS = (9, 5, 9, 5)
 
@@ -424,133 +424,7 @@ def test_voids_are_not_inferred_from_rainbow_leads_or_bomb_answers() -> None:
     assert shows_void(parse_cards("3D 3D"), parse_cards("KC KC"), trump, follow)
 
 
-# -- the shortcuts of the follow decision agree with the rules engine ------------------------
-
-SHORTCUT_RULES = [
-    *(preset(name) for name in ("tractor", "tractor-6", "finding-friends", "da-bai-fen",
-                                "hundred")),
-    *(preset("tractor", **options) for options in (
-        {"bombs": 2}, {"bombs": 2, "bomb_follow_suit": True}, {"rainbow": 3},
-        {"tuple_follow": "protect"}, {"tuple_follow": "protect", "decks": 3}, {"decks": 3},
-        {"tuple_follow": "none"}, {"tuple_follow": "breakdown", "decks": 3}, {"decks": 4},
-        {"decks": 1, "tractor_min_width": 1}, {"throw_beat": "card-by-card"})),
-]
-
-
-TRACTOR_RULES = [preset("tractor", tractor_follow=policy, tuple_follow=tuples)
-                 for policy in ("tractor", "tuples", "tractor-only", "longest")
-                 for tuples in ("draw-out", "breakdown")]
-"""Two decks, every way a led tractor draws out tuples."""
-
-
-def _follow_positions(count: int, rule_sets: Sequence[Rules] = SHORTCUT_RULES,
-                      tractors: bool = False) -> list[tuple[Rules, Trump, Lead, LegalPlays]]:
-    """Random leads (units, and throws of two units; with ``tractors``, a tractor and
-    perhaps another unit) and the legal follows of a random hand, under every rule set
-    of ``rule_sets``."""
-    rng = Random(12)
-    positions: list[tuple[Rules, Trump, Lead, LegalPlays]] = []
-    while len(positions) < count:
-        rules = rng.choice(rule_sets)
-        rank = rng.choice([None, *Rank])
-        trump = Trump(rank, rng.choice([None, *Suit]) if rank is not None else None)
-        pack = [Card(i) for i in range(54) for _ in range(rules.decks)]
-        rng.shuffle(pack)
-        units = list(LegalLeads(Hand(pack[:25]), trump, rules).units())
-        if tractors:
-            units = [u for u in units if u.length > 1]
-            if not units:
-                continue
-        cards = rng.choice(units).cards
-        more = [u for u in units if u.suit == trump.suit_of(cards[0])
-                and not set(u.cards) & set(cards)]
-        if more and rng.random() < 0.3:
-            cards += rng.choice(more).cards
-        try:
-            lead = Lead.from_cards(cards, trump, rules)
-        except PlayError:
-            continue
-        hand = Hand(pack[25:25 + rng.choice((lead.size + 2, 12, 25))])
-        positions.append((rules, trump, lead, LegalPlays(hand, lead, trump, rules)))
-    return positions
-
-
-def test_follows_listed_directly_are_the_legal_sets_own_list() -> None:
-    from itertools import islice
-
-    from shengji.players.heuristic import (
-        _ENUMERATE_LIMIT,
-        _MANY,
-        _UNLISTED,
-        _follows,
-        _tables,
-    )
-
-    listed = two_free = 0
-    for rules, _, _, legal in _follow_positions(1500):
-        if legal.mode != "follow":
-            continue
-        found = _follows(legal, rules, _tables(legal.trump))
-        if found is _UNLISTED:
-            continue
-        listed += 1
-        two_free += legal.count == 2 and not any(legal.target)  # (listed by its own loop)
-        expected = list(islice(iter(legal), _ENUMERATE_LIMIT))
-        assert found is _MANY if len(expected) == _ENUMERATE_LIMIT else found == expected
-    assert listed > 300 and two_free > 50
-
-
-def test_follows_to_unmatched_tractors_listed_directly_are_the_legal_sets_own_list() -> None:
-    from itertools import islice
-
-    from shengji.players.heuristic import _ENUMERATE_LIMIT, _MANY, _UNLISTED, _follows, _tables
-
-    listed = 0
-    for rules, _, lead, legal in _follow_positions(900, TRACTOR_RULES, tractors=True):
-        if legal.mode != "follow":
-            continue
-        found = _follows(legal, rules, _tables(legal.trump))
-        if found is _UNLISTED:
-            continue
-        listed += any(legal.target) and any(u.length > 1 for u in lead.units)
-        expected = list(islice(iter(legal), _ENUMERATE_LIMIT))
-        assert found is _MANY if len(expected) == _ENUMERATE_LIMIT else found == expected
-    assert listed > 60
-
-
-def test_forced_cards_read_from_the_counts_are_the_legal_sets_own() -> None:
-    from shengji.players.heuristic import _forced
-
-    modes: Counter[str] = Counter()
-    for _, _, _, legal in _follow_positions(1500):
-        modes[legal.mode] += 1
-        assert _forced(legal) == legal.forced
-    assert min(modes[m] for m in ("free", "short", "follow")) > 50
-
-
-def test_quick_beats_agree_with_the_trick_rules() -> None:
-    from itertools import islice
-
-    from shengji.engine.trick import beats
-    from shengji.engine.trump import TRUMP
-    from shengji.engine.units import make_unit
-    from shengji.players.heuristic import _Beater
-
-    for rules, trump, lead, legal in _follow_positions(800):
-        plays = list(islice(iter(legal), 60))
-        current = [lead.units]
-        for play in plays[:3]:  # the lead, then a play that beat it, as winners
-            better = beats(play, lead.units, lead, trump, rules)
-            if better is not None:
-                current.append(better)
-                break
-        if lead.size == 1:  # a low trump winning a single: only higher trumps beat it
-            low = trump.faces_at[TRUMP][1][0]
-            current.append((make_unit(TRUMP, 1, 1, (low,)),))
-        for reading in current:
-            beater = _Beater(reading, lead, trump, rules)
-            for play in plays:
-                assert beater.beat(play) == beats(play, reading, lead, trump, rules), (lead, play)
+# -- the heuristic's own tables agree with the rules engine ---------------------------------
 
 
 def test_memory_knows_which_units_the_unseen_cards_can_beat() -> None:
@@ -668,26 +542,3 @@ def test_first_by_is_the_stable_sort_by_the_tables_ranks() -> None:
             for need in range(6):
                 assert _first_by(pool, order, need) == tuple(
                     sorted(pool, key=order.__getitem__)[:need])
-
-
-def test_forced_from_the_counts_is_the_legal_sets() -> None:
-    """The heuristic's forced cards, read from the counts, are the legal set's, in its
-    order."""
-    from shengji.players.heuristic import _forced
-
-    rng = Random(11)
-    checked = 0
-    for _ in range(600):
-        rules = rng.choice([Rules(), Rules(decks=3), Rules(decks=1)])
-        rank = rng.choice([None, *Rank])
-        trump = Trump(rank, rng.choice([None, *Suit]) if rank is not None else None)
-        pack = [Card(i) for i in range(54) for _ in range(rules.decks)]
-        rng.shuffle(pack)
-        size = rng.randrange(1, 4)
-        lead = Lead.from_cards((pack[0],) * min(size, rules.decks), trump, rules)
-        hand = Hand(pack[1:rng.randrange(2, 30)])
-        legal = LegalPlays(hand, lead, trump, rules)
-        if legal.mode in ("free", "short"):
-            assert _forced(legal) == legal.forced
-            checked += 1
-    assert checked > 100

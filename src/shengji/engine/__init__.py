@@ -8,6 +8,7 @@ Pure Python, no I/O, no dependencies. Each rule lives in the module named for it
 - :mod:`~shengji.engine.units`: singles, tuples, tractors and readings
 - :mod:`~shengji.engine.lead`: what may be led, and the lead's reading
 - :mod:`~shengji.engine.follow`: following obligations, the legal set
+- :mod:`~shengji.engine.structure`: the structure value a follow must reach
 - :mod:`~shengji.engine.rainbows`: rainbow throws (several rainbows led together)
 - :mod:`~shengji.engine.throws`: throw validity, failed throws, penalties
 - :mod:`~shengji.engine.trick`: a trick, its winner and points

@@ -149,7 +149,7 @@ def most_tuples(faces: list[tuple[Card, int]], places: Places, beat: Value | Non
 class _Holds:
     """Whether faces (their copies, in order) can be cut into a vector of tuples: a
     search over the faces, remembering the vectors that faces from ``i`` on cannot give
-    (a class, not a recursive closure: see :class:`~shengji.engine.follow._BestSearch`)."""
+    (a class, not a recursive closure: see :class:`~shengji.engine.structure._BestSearch`)."""
 
     def __init__(self, counts: list[int], widths: list[int], moves: dict[int, list[Value]]
                  ) -> None:

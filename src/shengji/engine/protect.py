@@ -3,7 +3,7 @@
 Under ``protect`` a *hand*'s tuples longer than every led one are left out of its
 structure value, so more cards can lower a hand's value. A *play*'s value, though,
 counts every structure the play holds (a tuple it takes in part, as tuples of the led
-widths: see :meth:`~shengji.engine.follow.Structure.best`), and it never falls when the
+widths: see :meth:`~shengji.engine.structure.Structure.best`), and it never falls when the
 play holds one more card. A play of the led count is therefore legal exactly when it
 holds a *witness*: led tractors matched as the target's (or one better, which decides),
 then tuples in the places left, with as many cards in tuples of a led width and locked in
@@ -14,7 +14,7 @@ tractor took one.
 :func:`protect_completes` decides whether some witness out of ``cards`` needs at most
 ``budget`` cards beyond those a play holds anyway (``free``): the listing of
 :class:`~shengji.engine.follow.LegalPlays` then enters a branch only when a legal play
-completes it, as :meth:`~shengji.engine.follow.Structure.completion_cost` lets it under
+completes it, as :meth:`~shengji.engine.structure.Structure.completion_cost` lets it under
 the other options (a listing under ``protect`` used to try every set of the led count in
 turn, and take seconds where few of them are legal).
 """
@@ -28,7 +28,7 @@ from shengji.engine.cards import Card
 from shengji.engine.units import LevelCounts, give, placements, take
 
 if TYPE_CHECKING:
-    from shengji.engine.follow import Structure
+    from shengji.engine.structure import Structure
 
 Places = tuple[tuple[int, int], ...]
 """The tuple places left: ``(width, cards left)`` pairs, sorted (equal ones interchange)."""
@@ -47,7 +47,7 @@ def protect_completes(structure: Structure, cards: LevelCounts, free: dict[Card,
 
 class _Witness:
     """One search of :func:`protect_completes` (a class, not a recursive closure: see
-    :class:`~shengji.engine.follow._BestSearch`)."""
+    :class:`~shengji.engine.structure._BestSearch`)."""
 
     def __init__(self, structure: Structure, cards: LevelCounts, free: dict[Card, int],
                  held: list[int], target: tuple[int, ...], budget: int) -> None:

@@ -29,13 +29,23 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from shengji.engine.cards import Card, Hand, card_ints, card_points, format_cards, parse_cards
-from shengji.engine.follow import LegalPlays, Structure, structure_of
+from shengji.engine.caches import remember
+from shengji.engine.cards import (
+    ALL_CARDS,
+    Card,
+    Hand,
+    card_ints,
+    card_points,
+    format_cards,
+    parse_cards,
+)
+from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import Lead, LegalLeads, PlayError, is_rainbow
 from shengji.engine.plain import filled, is_plain, mypyc_attr
 from shengji.engine.rainbows import beat_rainbows
 from shengji.engine.reasons import Reason
 from shengji.engine.rules import Rules, ThrowBeat, ThrowCheck
+from shengji.engine.structure import Structure, structure_of
 from shengji.engine.throws import ThrowOutcome, check_throw
 from shengji.engine.trump import TRUMP, Trump
 from shengji.engine.units import (
@@ -331,6 +341,79 @@ def beats(cards: Sequence[Card], current: Reading, lead: Lead, trump: Trump, rul
                if _reading_beats(r, current, rules)]
     # keep the strongest winning reading: later plays must beat the play at its best
     return max(winning, key=lambda r: _reading_strength(r, rules)) if winning else None
+
+def beats_single(play: tuple[Card, ...], current: Unit, trump: Trump) -> Reading | None:
+    """:func:`beats` for one card following one card (of the led suit or trump: bombs,
+    rainbows and throws are several cards), ``current`` winning."""
+    card = play[0]
+    suit, level = trump.suit_index[card], trump.levels[card]
+    if (suit == current.suit and level > current.top) or (
+            suit == TRUMP and current.suit != TRUMP):
+        return single_readings(trump)[card]
+    return None
+
+
+_SINGLES: Final[dict[int, tuple[Trump, tuple[Reading, ...]]]] = {}
+"""The single-card readings of each trump seen, by the trump's identity (a Trump is a
+dataclass whose hash runs interpreted in the compiled build)."""
+
+
+def single_readings(trump: Trump) -> tuple[Reading, ...]:
+    """Per face, its reading as a single under ``trump`` (made once per trump)."""
+    known = _SINGLES.get(id(trump))
+    if known is None or known[0] is not trump:
+        known = remember(_SINGLES, id(trump), (trump, tuple(
+            (make_unit(trump.suit_index[c], 1, trump.levels[c], (c,)),) for c in ALL_CARDS)),
+            256)
+    return known[1]
+
+
+class Beater:
+    """:func:`beats` against one winning ``reading``, for many plays (:meth:`beat`): the
+    cases that need no reading of the play are decided from the suits and faces alone
+    (``tests/test_beater.py`` checks it against :func:`beats`)."""
+
+    def __init__(self, reading: Reading, lead: Lead, trump: Trump, rules: Rules) -> None:
+        self.reading, self.lead, self.trump, self.rules = reading, lead, trump, rules
+        self.cur = cur = reading[0]
+        self.led, self.now = lead.suit, cur.suit
+        self.single = lead.size == 1
+        self.simple = simple = not lead.rainbow and not (
+            lead.is_throw and rules.throw_beat == ThrowBeat.CARD_BY_CARD)
+        self.plain = plain = simple and not rules.bombs
+        self.width = lead.units[0].width
+        self.tuple_led = plain and not lead.is_throw and lead.units[0].length == 1
+        self.lowest = min([u.top for u in reading])
+
+    def beat(self, play: tuple[Card, ...]) -> Reading | None:
+        """What ``play`` reads as if it beats the winner, else ``None``."""
+        trump = self.trump
+        if len(play) == 1 and self.single and self.simple:
+            return beats_single(play, self.cur, trump)
+        if self.tuple_led:  # only the same tuple (copies of one face) can beat it
+            face, width, now = play[0], self.width, self.now
+            if len(play) != width or play.count(face) != width:
+                return None
+            suit, level = trump.suit_index[face], trump.levels[face]
+            if (suit == now and level > self.cur.top) or (suit == TRUMP and now != TRUMP):
+                return (make_unit(suit, width, level, (face,)),)  # (play is width faces)
+            return None
+        if self.plain:
+            suits = trump.suit_index
+            suit = suits[play[0]]
+            if (suit != self.led and suit != TRUMP) or (suit != self.now and suit != TRUMP):
+                return None
+            for card in play:
+                if suits[card] != suit:
+                    return None
+            if suit == self.now:  # in the winner's suit, some unit must top one of the winner's
+                levels, lowest = trump.levels, self.lowest
+                for card in play:
+                    if levels[card] > lowest:
+                        break
+                else:
+                    return None
+        return beats(play, self.reading, self.lead, trump, self.rules)
 
 
 def _bomb(cards: Sequence[Card], trump: Trump, rules: Rules) -> Unit | None:

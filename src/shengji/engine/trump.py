@@ -76,6 +76,9 @@ class Trump:
     )
     suit_faces: tuple[tuple[Card, ...], ...] = field(init=False, repr=False, compare=False)
     """Each effective suit's faces from the weakest up (by level, then index)."""
+    strongest_faces: tuple[tuple[Card, ...], ...] = field(init=False, repr=False,
+                                                          compare=False)
+    """Each effective suit's faces from the strongest level down (a level's by index)."""
 
     def __post_init__(self) -> None:
         if self.rank is None and (self.suit is not None or self.second_rank is not None):
@@ -141,6 +144,8 @@ class Trump:
         )
         object.__setattr__(self, "suit_faces", tuple(
             tuple(f for g in col for f in g) for col in self.faces_at))
+        object.__setattr__(self, "strongest_faces", tuple(
+            tuple(f for g in reversed(col) for f in g) for col in self.faces_at))
 
     @classmethod
     def parse(cls, text: str) -> Trump:

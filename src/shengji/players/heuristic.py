@@ -28,8 +28,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from itertools import islice
-from math import comb
 from random import Random
 from typing import Final, cast
 
@@ -38,16 +36,12 @@ from shengji.engine.cards import ALL_CARDS, Card, Rank, Suit, card_int, card_int
 from shengji.engine.cards import SMALL_JOKER_ID as _SMALL_JOKER_ID
 from shengji.engine.follow import LegalPlays
 from shengji.engine.friends import FriendCall
-from shengji.engine.lead import Lead, LegalLeads
+from shengji.engine.lead import LegalLeads
 from shengji.engine.rules import (
     MAX_DECKS,
     FriendCalls,
-    Rules,
-    ThrowBeat,
-    TractorFollow,
-    TupleFollow,
 )
-from shengji.engine.trick import beats
+from shengji.engine.trick import Beater, beats, single_readings
 from shengji.engine.trump import TRUMP as _TRUMP_SUIT
 from shengji.engine.trump import Trump
 from shengji.engine.units import (
@@ -75,13 +69,7 @@ from shengji.game.actions import (
 from shengji.game.legal import Legal
 from shengji.game.phase import Phase
 from shengji.game.view import SeatView
-from shengji.players.memory import (
-    Memory,
-    TrickLog,
-    beats_single,
-    current_winner,
-    single_readings,
-)
+from shengji.players.memory import Memory, TrickLog, current_winner
 
 # module constants are Final: a mypyc build keeps them in C statics (no dictionary lookup)
 _ENUMERATE_LIMIT: Final = 80
@@ -104,7 +92,7 @@ class HeuristicPlayer:
         self.remember = remember
         self.log = TrickLog()
         self._trump_tables: _Tables | None = None
-        self._listed: tuple[LegalPlays, list[tuple[Card, ...]]] | None = None
+        self._listed: tuple[LegalPlays, list[tuple[Card, ...]] | None] | None = None
         """The follows :meth:`forced_play` listed, for the legal set they were listed from
         (read again by :meth:`follow` on that set)."""
 
@@ -151,12 +139,12 @@ class HeuristicPlayer:
             return None
         mode = plays.mode
         if mode == "follow":
-            listed = _follows(plays, plays.rules, self._tables(plays.trump))
+            listed = plays.plays_if_fewer(_ENUMERATE_LIMIT)
             self._listed = (plays, listed)
-            return made_play(legal.seat, listed[0]) if len(listed) == 1 else None
+            return made_play(legal.seat, listed[0]) if listed and len(listed) == 1 else None
         if mode == "short" or mode == "free":
             # the heuristic's candidates would be the forced cards alone (nothing to fill)
-            forced = _forced(plays)
+            forced = plays.forced
             return made_play(legal.seat, forced) if len(forced) == plays.count else None
         return None
 
@@ -473,7 +461,7 @@ class HeuristicPlayer:
                 if cheap >= 0:
                     reading_after = single_readings(trump)[candidates[cheap][0]]
             else:
-                beater = _Beater(reading, lead, trump, rules)
+                beater = Beater(reading, lead, trump, rules)
                 for i in sorted(range(len(candidates)), key=costs.__getitem__):  # stable
                     play = candidates[i]
                     if spare is not None and not spare.isdisjoint(play):
@@ -490,7 +478,7 @@ class HeuristicPlayer:
                     if last or memory.safe(reading_after, after, side, lead):
                         return candidates[cheap]
                     if trick_points >= 10:
-                        beater = _Beater(reading, lead, trump, rules)
+                        beater = Beater(reading, lead, trump, rules)
                         winning = [p for p in candidates if (
                             spare is None or spare.isdisjoint(p)) and beater.beat(p) is not None]
                         return max(winning, key=lambda p: sum(
@@ -518,14 +506,12 @@ class HeuristicPlayer:
             if known is not None and known[0] is legal:
                 listed = known[1]
             else:
-                listed = _follows(legal, legal.rules, self._tables(legal.trump))
+                listed = legal.plays_if_fewer(_ENUMERATE_LIMIT)
             self._listed = None
-            if listed is _UNLISTED:
-                listed = list(islice(iter(legal), _ENUMERATE_LIMIT))
-            if len(listed) < _ENUMERATE_LIMIT:
+            if listed is not None:
                 return listed
         n = legal.count
-        forced = _forced(legal)
+        forced = legal.forced
         need = n - len(forced)
         results: list[tuple[Card, ...]] = []
         # with no bombs, any n held cards are legal when void, and any n holding every
@@ -685,168 +671,6 @@ def _lead_units(legal: LegalLeads, tables: _Tables) -> list[Unit]:
     return units
 
 
-_UNLISTED: Final[list[tuple[Card, ...]]] = []
-"""What :func:`_follows` answers where the legal set must list the follows itself."""
-_MANY: Final[list[tuple[Card, ...]]] = [()] * _ENUMERATE_LIMIT
-"""What :func:`_follows` answers where there are too many follows to list."""
-
-
-def _follows(legal: LegalPlays, rules: Rules, tables: _Tables) -> list[tuple[Card, ...]]:
-    """The legal follows of the led suit (mode ``follow``), in the order the legal set lists
-    them (most copies of the strongest faces first), where the lead asks for no structure,
-    for a pair, or (two decks, pairs drawn out) for pairs and singles only or for tractors
-    the hand cannot match; :data:`_MANY`
-    where there are :data:`_ENUMERATE_LIMIT` or more, :data:`_UNLISTED` for every other
-    lead."""
-    if legal.bombs:
-        return _UNLISTED
-    counts, size = legal.hand.counts, legal.count
-    strong = tables.strong[legal.suit]
-    # the faces held and their copies (a plain loop, the faces as ints: compress and map
-    # are generic calls)
-    faces: list[Card] = []
-    held: list[int] = []  # (by position: no Card index below)
-    for i, index in enumerate(card_ints(strong)):  # (index: a face as an int, not a Card)
-        k = counts[index]
-        if k:
-            faces.append(strong[i])
-            held.append(k)
-    if size == 1:
-        return [(f,) for f in faces]
-    pairs = 0  # the pairs a follow must hold
-    target = legal.target
-    if any(target):
-        units = legal.lead.units
-        if len(units) == 1 and units[0].width == 2 and units[0].length == 1 and not (
-                rules.decks > 2 and rules.tuple_follow == TupleFollow.PROTECT):
-            # a pair led, and a pair held: the pairs are the follows
-            return [(f, f) for i, f in enumerate(faces) if held[i] >= 2]
-        # the value's entries for the led tractors (none where a tractor counts as pairs)
-        tractors = 0
-        if rules.tractor_follow != TractorFollow.TUPLES:
-            for unit in units:
-                tractors += unit.length > 1
-        if rules.decks != 2 or rules.tuple_follow not in (
-                TupleFollow.DRAW_OUT, TupleFollow.BREAKDOWN) or len(target) != tractors + 1 or (
-                any(target[:tractors])) or any(u.width > 2 for u in units) or any(
-                k > 2 for k in held):
-            return _UNLISTED
-        # pairs and singles led, or tractors the hand cannot match (no play can: their
-        # places count pairs): as many of the pair places as the hand can fill
-        pairs = target[tractors]
-    elif comb(len(faces), size) >= _ENUMERATE_LIMIT:
-        # no structure to give: every choice of ``size`` cards of the suit (at least as
-        # many as the choices of ``size`` distinct faces)
-        return _MANY
-    found: list[tuple[Card, ...]] = []
-    if size == 2 and not pairs:  # most such follows: :func:`_list_follows` unrolled
-        for i, face in enumerate(faces):
-            if held[i] >= 2:
-                found.append((face, face))
-            for other in faces[i + 1:]:
-                found.append((face, other))
-        return found if len(found) < _ENUMERATE_LIMIT else _MANY
-    tail = [0] * (len(faces) + 1)
-    doubles = [0] * (len(faces) + 1)  # the faces held twice from ``i`` on
-    for i in range(len(faces) - 1, -1, -1):
-        tail[i] = tail[i + 1] + held[i]
-        doubles[i] = doubles[i + 1] + (held[i] >= 2)
-    _list_follows(_Listing(faces, held, tail, doubles, pairs, found, []), 0, size, 0)
-    return found if len(found) < _ENUMERATE_LIMIT else _MANY
-
-
-class _Listing:
-    """What :func:`_list_follows` reads and fills (no closure: a mypyc build makes a
-    closure's environment a cycle only the garbage collector frees)."""
-
-    def __init__(self, faces: list[Card], held: list[int], tail: list[int],
-                 doubles: list[int], pairs: int, found: list[tuple[Card, ...]],
-                 chosen: list[Card]) -> None:
-        self.faces = faces
-        self.held = held
-        """The copies held of each of ``faces``."""
-        self.tail = tail
-        """The cards held of ``faces[i:]``."""
-        self.doubles = doubles
-        """The faces of ``faces[i:]`` held twice."""
-        self.pairs = pairs
-        """The pairs a follow must hold."""
-        self.found = found
-        self.chosen = chosen
-
-
-def _list_follows(listing: _Listing, i: int, need: int, held: int) -> bool:
-    """List the follows completing ``listing.chosen`` with ``need`` cards of
-    ``listing.faces[i:]`` (``held`` pairs so far); False once the limit is reached."""
-    found, chosen = listing.found, listing.chosen
-    if need == 0:
-        found.append(tuple(chosen))
-        return len(found) < _ENUMERATE_LIMIT
-    face = listing.faces[i]
-    most = listing.held[i]
-    after, twos, pairs = listing.tail[i + 1], listing.doubles[i + 1], listing.pairs
-    for k in range(most if most < need else need, -1, -1):
-        rest, got = need - k, held + (k == 2)
-        half = rest // 2
-        if after >= rest and got + (twos if twos < half else half) >= pairs:
-            for _ in range(k):  # (appended and popped one by one: native list calls)
-                chosen.append(face)
-            more = _list_follows(listing, i + 1, rest, got)
-            for _ in range(k):
-                chosen.pop()
-            if not more:
-                return False
-    return True
-
-
-class _Beater:
-    """:func:`~shengji.engine.trick.beats` against the winning ``reading`` (:meth:`beat`),
-    with the cases that need no reading of the play decided from the suits and faces
-    alone."""
-
-    def __init__(self, reading: Reading, lead: Lead, trump: Trump, rules: Rules) -> None:
-        self.reading, self.lead, self.trump, self.rules = reading, lead, trump, rules
-        self.cur = cur = reading[0]
-        self.led, self.now = lead.suit, cur.suit
-        self.single = lead.size == 1
-        self.simple = simple = not lead.rainbow and not (
-            lead.is_throw and rules.throw_beat == ThrowBeat.CARD_BY_CARD)
-        self.plain = plain = simple and not rules.bombs
-        self.width = lead.units[0].width
-        self.tuple_led = plain and not lead.is_throw and lead.units[0].length == 1
-        self.lowest = min([u.top for u in reading])
-
-    def beat(self, play: tuple[Card, ...]) -> Reading | None:
-        """What ``play`` reads as if it beats the winner, else ``None``."""
-        trump = self.trump
-        if len(play) == 1 and self.single and self.simple:
-            return beats_single(play, self.cur, trump)
-        if self.tuple_led:  # only the same tuple (copies of one face) can beat it
-            face, width, now = play[0], self.width, self.now
-            if len(play) != width or play.count(face) != width:
-                return None
-            suit, level = trump.suit_index[face], trump.levels[face]
-            if (suit == now and level > self.cur.top) or (suit == TRUMP and now != TRUMP):
-                return (make_unit(suit, width, level, (face,)),)  # (play is width faces)
-            return None
-        if self.plain:
-            suits = trump.suit_index
-            suit = suits[play[0]]
-            if (suit != self.led and suit != TRUMP) or (suit != self.now and suit != TRUMP):
-                return None
-            for card in play:
-                if suits[card] != suit:
-                    return None
-            if suit == self.now:  # in the winner's suit, some unit must top one of the winner's
-                levels, lowest = trump.levels, self.lowest
-                for card in play:
-                    if levels[card] > lowest:
-                        break
-                else:
-                    return None
-        return beats(play, self.reading, self.lead, trump, self.rules)
-
-
 class _Tables:
     """Per-face tables of one trump: :func:`_card_cost`, and ranks that sort faces as the
     keys ``(cost, face)`` (cheapest first) and ``(-points, cost)`` (richest first; equal
@@ -863,9 +687,6 @@ class _Tables:
         keys = sorted({(-_POINTS[c], costs[c]) for c in range(54)})
         ranks = {key: rank for rank, key in enumerate(keys)}  # (not keys.index: a scan)
         self.rich = tuple(ranks[(-_POINTS[c], costs[c])] for c in range(54))
-        self.strong = tuple(tuple(f for level in reversed(column) for f in level)
-                            for column in trump.faces_at)
-        """Each effective suit's faces from the strongest level down."""
         self.tuples: list[Unit | None] = [None] * (54 * _WIDTHS)
         """The tuple units (singles too) made so far, at ``face * _WIDTHS + width`` (a
         face's suit and level are the trump's)."""
@@ -882,30 +703,6 @@ def _tables(trump: Trump) -> _Tables:
     if tables is None or tables.trump is not trump:
         tables = remember(_TABLES, id(trump), _Tables(trump), 32)
     return tables
-
-
-def _forced(legal: LegalPlays) -> tuple[Card, ...]:
-    """``legal.forced``, decided from the counts alone where no bombs are legal: when void
-    nothing is forced, and when short the led suit's cards are, while the other cards
-    held, less the copies of any one face, can fill the rest of the play."""
-    if legal.bombs or legal.mode not in ("free", "short"):
-        return legal.forced
-    hand = legal.hand
-    size, count = len(hand), legal.count
-    # (no face is held more than once per deck)
-    fits = size - legal.rules.decks >= count or size - max(hand.counts) >= count
-    if legal.mode == "free":
-        return () if fits else legal.forced
-    if not fits:
-        return legal.forced
-    counts, faces = hand.counts, legal.trump.suit_faces[legal.suit]
-    mine: list[Card] = []
-    for i in range(len(faces) - 1, -1, -1):  # the strongest first: the trump's sorted order
-        face = faces[i]
-        k = counts[card_int(face)]
-        if k:
-            mine += [face] * k
-    return tuple(mine)
 
 
 def _card_cost(card: Card, trump: Trump) -> float:

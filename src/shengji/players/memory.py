@@ -11,13 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, TypeVar
 
-from shengji.engine.caches import remember
-from shengji.engine.cards import ALL_CARDS, Card, card_ints
+from shengji.engine.cards import Card, card_ints
 from shengji.engine.friends import FriendCall, FriendTracker
 from shengji.engine.lead import Lead, is_rainbow
 from shengji.engine.rainbows import read_rainbow_throw
 from shengji.engine.rules import Partnership, Rules
-from shengji.engine.trick import Play, beats
+from shengji.engine.trick import Play, beats, beats_single
 from shengji.engine.trump import TRUMP as _TRUMP_SUIT
 from shengji.engine.trump import Trump
 from shengji.engine.units import (
@@ -25,7 +24,6 @@ from shengji.engine.units import (
     Reading,
     Unit,
     counts_of_suit,
-    make_unit,
     placements,
 )
 from shengji.game.deal import pack_counts
@@ -451,37 +449,6 @@ def current_winner(view: SeatView, trump: Trump, lead: Lead | None = None
             reading, winner = better, play.seat
     _keep(_last_trick, (trump, rules, trick, winner, reading, lead))
     return winner, reading, lead
-
-
-def beats_single(play: tuple[Card, ...], current: Unit, trump: Trump) -> Reading | None:
-    """:func:`~shengji.engine.trick.beats` for one card following one card (of the led
-    suit or trump: bombs, rainbows and throws are several cards), ``current`` winning."""
-    card = play[0]
-    suit, level = trump.suit_index[card], trump.levels[card]
-    if (suit == current.suit and level > current.top) or (
-            suit == TRUMP and current.suit != TRUMP):
-        return single_readings(trump)[card]
-    return None
-
-
-_singles: Final[list[tuple[Trump, tuple[Reading, ...]]]] = []
-"""The single-card readings of the last trump asked for."""
-_SINGLES: Final[dict[int, tuple[Trump, tuple[Reading, ...]]]] = {}
-"""The single-card readings of each trump seen, by the trump's identity (a Trump is a
-dataclass whose hash runs interpreted in the compiled build)."""
-
-
-def single_readings(trump: Trump) -> tuple[Reading, ...]:
-    """Per face, its reading as a single under ``trump`` (made once per trump)."""
-    if _singles and _singles[0][0] is trump:
-        return _singles[0][1]
-    known = _SINGLES.get(id(trump))
-    if known is None or known[0] is not trump:
-        known = remember(_SINGLES, id(trump), (trump, tuple(
-            (make_unit(trump.suit_index[c], 1, trump.levels[c], (c,)),) for c in ALL_CARDS)),
-            256)
-    _keep(_singles, known)
-    return known[1]
 
 
 def _keep(cell: list[T], value: T) -> None:
