@@ -89,8 +89,10 @@ def play(name: str, kind: str, seed: int, *, views: bool = False) -> dict[str, s
 
 def _view_text(view: SeatView) -> str:
     """Every field of the view but ``rules`` (the round's own object, whose text grows with
-    each new rule option)."""
-    return repr([getattr(view, f.name) for f in fields(view) if f.name != "rules"])
+    each new rule option), as the reference was made."""
+    text = repr([getattr(view, f.name) for f in fields(view) if f.name != "rules"])
+    # (the trick's plays, TrickPlay now, were named Play when the reference was made)
+    return text.replace("TrickPlay(", "Play(")
 
 
 def cases() -> list[tuple[str, str, int]]:

@@ -18,7 +18,7 @@ RULES = preset("da-bai-fen")
 PLAYERS = ["heuristic", "random"] * 2
 
 
-def summary_json(games: list[simulate.Game]) -> str:
+def summary_json(games: list[simulate.PlayedDeal]) -> str:
     return simulate.summarize(games, RULES, PLAYERS, seed=3, duplicate=True, matches=False,
                               rules_name="da-bai-fen").to_json()
 

@@ -21,7 +21,7 @@ from shengji import cli, simulate
 from shengji.engine.rules import Rules
 from shengji.game.presets import preset
 from shengji.game.record import load_record, read_record, replay
-from shengji.simulate import Game, deal_seed
+from shengji.simulate import PlayedDeal, deal_seed
 
 H, R = "heuristic", "random"
 SEATS = [H, R, H, R]
@@ -29,7 +29,8 @@ SEATS = [H, R, H, R]
 
 # -- reproducibility -----------------------------------------------------------------------
 
-def figures(games: list[Game], rules: Rules, players: list[str], seed: int) -> dict[str, object]:
+def figures(games: list[PlayedDeal], rules: Rules, players: list[str], seed: int
+            ) -> dict[str, object]:
     summary = simulate.summarize(games, rules, players, seed=seed, duplicate=True,
                                  matches=False, rules_name="tractor")
     return asdict(summary)
@@ -115,7 +116,7 @@ def test_duplicate_deals_rotate_by_one_seat_at_five() -> None:
     assert swapped.labels == (R, H, R, "heuristic-nomem", R)
     assert read_record(plain.record).seed == read_record(swapped.record).seed
     single = simulate.run(rules, names, deals=1, seed=1, workers=1, duplicate=False)
-    assert single == [Game(**{**asdict(plain), "record": ""})]
+    assert single == [PlayedDeal(**{**asdict(plain), "record": ""})]
 
 
 def test_run_checks_the_players_first() -> None:
@@ -127,18 +128,18 @@ def test_run_checks_the_players_first() -> None:
 
 # -- the statistics ------------------------------------------------------------------------
 
-def hand_made() -> list[Game]:
+def hand_made() -> list[PlayedDeal]:
     """Two deals, each played both ways; deal 1 is a two-round match in which seats 0 and 2
     of the swapped game lose a level (it counts against their average, not as a loss of
     the levelling total)."""
     return [
-        Game(0, False, (H, R, H, R), 1, 100, (2, 0, 2, 0), (1, 0, 1, 0), (30,), (0, 2),
+        PlayedDeal(0, False, (H, R, H, R), 1, 100, (2, 0, 2, 0), (1, 0, 1, 0), (30,), (0, 2),
              ((2, 2, 2, 2), (4, 2, 4, 2))),
-        Game(0, True, (R, H, R, H), 1, 120, (0, 1, 0, 1), (0, 1, 0, 1), (90,), (1, 3),
+        PlayedDeal(0, True, (R, H, R, H), 1, 120, (0, 1, 0, 1), (0, 1, 0, 1), (90,), (1, 3),
              ((2, 2, 2, 2), (2, 3, 2, 3))),
-        Game(1, False, (H, R, H, R), 2, 210, (1, 3, 1, 3), (1, 1, 1, 1), (40, 100), (),
+        PlayedDeal(1, False, (H, R, H, R), 2, 210, (1, 3, 1, 3), (1, 1, 1, 1), (40, 100), (),
              ((2, 2, 2, 2), (3, 2, 3, 2), (3, 5, 3, 5))),
-        Game(1, True, (R, H, R, H), 2, 170, (-1, 2, -1, 2), (0, 2, 0, 2), (85, 120), (0, 2),
+        PlayedDeal(1, True, (R, H, R, H), 2, 170, (-1, 2, -1, 2), (0, 2, 0, 2), (85, 120), (0, 2),
              ((3, 2, 3, 2), (3, 4, 3, 4), (2, 4, 2, 4))),
     ]
 
@@ -181,7 +182,7 @@ def test_rounds_mode_and_a_single_label() -> None:
     assert heuristic.match_win_rate == random_.match_win_rate == 0.0   # rounds: no matches
     assert heuristic.ci95 == 0.0                  # one deal: no spread to speak of
     assert heuristic.leveling_rate == 1.0 and random_.leveling_rate == 0.0
-    mirror = Game(0, False, (H,) * 4, 2, 300, (3, 0, 3, 0), (1, 1, 1, 1), (60, 85), (),
+    mirror = PlayedDeal(0, False, (H,) * 4, 2, 300, (3, 0, 3, 0), (1, 1, 1, 1), (60, 85), (),
                   ((2, 2, 2, 2), (4, 2, 4, 2), (5, 2, 5, 2)))
     alone = simulate.summarize([mirror], Rules(), [H] * 4, seed=0, duplicate=False,
                                matches=False, rules_name="tractor")
@@ -352,7 +353,7 @@ def test_level_gains_by_side() -> None:
     assert sum(sum(c.values()) for c in gains.values()) == 4 * rounds   # every seat, once
     assert all(isinstance(v, int) for c in gains.values() for v in c)
     assert all(v >= 0 for (label, side), c in gains.items() for v in c)
-    made = Game(0, False, (H, R, H, R), 1, 10, (1, 0, 1, 0), (1, 0, 1, 0), (20,), (),
+    made = PlayedDeal(0, False, (H, R, H, R), 1, 10, (1, 0, 1, 0), (1, 0, 1, 0), (20,), (),
                 ((2, 2, 2, 2), (3, 2, 3, 2)), declarers=((0, 2),))
     assert simulate.level_gains([made]) == {(H, "declarers"): {1: 2}, (R, "attackers"): {0: 2}}
 

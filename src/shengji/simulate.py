@@ -46,7 +46,7 @@ LEVELING_RATE = ("leveling rate = a player's share of all levels gained (its sea
 
 
 @dataclass(frozen=True)
-class Game:
+class PlayedDeal:
     """One played game (a match or a single round) of one deal."""
 
     deal: int
@@ -112,7 +112,7 @@ def deal_seed(seed: int, deal: int) -> int:
 
 
 def play_game(rules: Rules, players: Sequence[str], seed: int, deal: int, *, swapped: bool,
-              max_rounds: int | None, keep_record: bool = False) -> Game:
+              max_rounds: int | None, keep_record: bool = False) -> PlayedDeal:
     """Play one deal (rotated one seat when ``swapped``) and collect its figures."""
     n = rules.players
     labels = tuple(players[(s - 1) % n] if swapped else players[s] for s in range(n))
@@ -139,18 +139,19 @@ def play_game(rules: Rules, players: Sequence[str], seed: int, deal: int, *, swa
         from shengji.game.record import write_record
 
         record = write_record(match, names=list(labels))
-    return Game(deal, swapped, labels, len(match.results), len(match.history), tuple(gained),
-                tuple(wins), tuple(r.points for r in match.results if not r.redeal),
-                tuple(match.winners), tuple(history), record,
-                tuple(() if r.redeal else tuple(r.declarers) for r in match.results),
-                not match.winners)
+    return PlayedDeal(deal, swapped, labels, len(match.results), len(match.history),
+                      tuple(gained), tuple(wins),
+                      tuple(r.points for r in match.results if not r.redeal),
+                      tuple(match.winners), tuple(history), record,
+                      tuple(() if r.redeal else tuple(r.declarers) for r in match.results),
+                      not match.winners)
 
 
 Job = tuple[Rules, tuple[str, ...], int, int, bool, int | None, bool]
 """One deal to play: rules, players, seed, deal, duplicate, max rounds, keep records."""
 
 
-def _play_deal(args: Job) -> list[Game]:
+def _play_deal(args: Job) -> list[PlayedDeal]:
     rules, players, seed, deal, duplicate, max_rounds, keep = args
     games = [play_game(rules, players, seed, deal, swapped=False, max_rounds=max_rounds,
                        keep_record=keep)]
@@ -173,10 +174,10 @@ def run(rules: Rules, players: Sequence[str], *, deals: int, seed: int = 0,
         matches: bool = False, duplicate: bool = True, workers: int | None = None,
         keep_records: bool = False, progress: Callable[[int], None] | None = None,
         backend: str = "process", address: str | None = None,
-        max_rounds: int | None = None) -> list[Game]:
+        max_rounds: int | None = None) -> list[PlayedDeal]:
     """Play ``deals`` deals (each twice with ``duplicate``) on ``workers`` processes (or
     Ray workers: :func:`stream`), in deal order."""
-    games: list[Game] = []
+    games: list[PlayedDeal] = []
     for batch in stream(rules, players, deals=deals, seed=seed, matches=matches,
                         duplicate=duplicate, workers=workers, keep_records=keep_records,
                         backend=backend, address=address, max_rounds=max_rounds):
@@ -189,7 +190,7 @@ def run(rules: Rules, players: Sequence[str], *, deals: int, seed: int = 0,
 def stream(rules: Rules, players: Sequence[str], *, deals: int, seed: int = 0,
            matches: bool = False, duplicate: bool = True, workers: int | None = None,
            keep_records: bool = False, backend: str = "process", address: str | None = None,
-           max_rounds: int | None = None) -> Iterator[list[Game]]:
+           max_rounds: int | None = None) -> Iterator[list[PlayedDeal]]:
     """The games of each deal, deal after deal, with a bounded number of deals in flight
     (a million-game run never holds them all). ``backend = "ray"`` plays them on a Ray
     cluster: the one at ``address``, else a local one with ``workers`` CPUs. With
@@ -232,10 +233,10 @@ def max_rounds_problem(rules: Rules, matches: bool, max_rounds: int | None, boun
     return None
 
 
-def _in_order(submit: Callable[[Callable[[Job], list[Game]], Job], Future[list[Game]]],
-              jobs: Iterator[Job], window: int) -> Iterator[list[Game]]:
+def _in_order(submit: Callable[[Callable[[Job], list[PlayedDeal]], Job], Future[list[PlayedDeal]]],
+              jobs: Iterator[Job], window: int) -> Iterator[list[PlayedDeal]]:
     """Results of ``jobs`` in order, at most ``window`` of them submitted and not taken."""
-    pending: deque[Future[list[Game]]] = deque()
+    pending: deque[Future[list[PlayedDeal]]] = deque()
     for job in jobs:
         pending.append(submit(_play_deal, job))
         if len(pending) >= window:
@@ -245,7 +246,7 @@ def _in_order(submit: Callable[[Callable[[Job], list[Game]], Job], Future[list[G
 
 
 def _ray_stream(jobs: Iterator[Job], workers: int, address: str | None
-                ) -> Iterator[list[Game]]:
+                ) -> Iterator[list[PlayedDeal]]:
     try:
         import ray
     except ImportError:
@@ -274,7 +275,7 @@ def _ray_stream(jobs: Iterator[Job], workers: int, address: str | None
             ray.shutdown()
 
 
-def summarize(games: Sequence[Game], rules: Rules, players: Sequence[str], *, seed: int,
+def summarize(games: Sequence[PlayedDeal], rules: Rules, players: Sequence[str], *, seed: int,
               duplicate: bool, matches: bool, rules_name: str,
               max_rounds: int | None = None) -> Summary:
     """Turn played games into the reported figures."""
@@ -301,9 +302,9 @@ class Tally:
         self.max_rounds = max_rounds
         self.points: list[int] = []
 
-    def add(self, games: Sequence[Game]) -> None:
+    def add(self, games: Sequence[PlayedDeal]) -> None:
         """Count games (all the games of the deals they come from)."""
-        by_deal: dict[int, list[Game]] = {}
+        by_deal: dict[int, list[PlayedDeal]] = {}
         for game in games:
             by_deal.setdefault(game.deal, []).append(game)
             self.total_gain += sum(max(0, x) for x in game.gained)
@@ -384,7 +385,7 @@ def print_summary(summary: Summary, out: Callable[[str], None] = print) -> None:
                       highlight=False)
 
 
-def level_gains(games: Sequence[Game]) -> dict[tuple[str, str], Counter[int]]:
+def level_gains(games: Sequence[PlayedDeal]) -> dict[tuple[str, str], Counter[int]]:
     """Levels gained in each round by each seat, counted by (label, side): side is
     ``"declarers"`` or ``"attackers"`` (the seat's side in that round; redeals left out)."""
     gains: dict[tuple[str, str], Counter[int]] = {}
@@ -399,14 +400,14 @@ def level_gains(games: Sequence[Game]) -> dict[tuple[str, str], Counter[int]]:
     return gains
 
 
-def label_levels(game: Game) -> dict[str, list[int]]:
+def label_levels(game: PlayedDeal) -> dict[str, list[int]]:
     """The level of each label (its first seat) after each round of ``game``, from the
     level before the first round."""
     first = {label: game.labels.index(label) for label in dict.fromkeys(game.labels)}
     return {label: [levels[seat] for levels in game.levels] for label, seat in first.items()}
 
 
-def figure(summary: Summary, games: Sequence[Game], rules: Rules) -> Any:
+def figure(summary: Summary, games: Sequence[PlayedDeal], rules: Rules) -> Any:
     """The plot as a matplotlib figure (needs matplotlib): the opponents' points per round
     against the target, and the levels gained per round by side (``--rounds``) or the
     levels, as ranks, through the first matches (``--matches``)."""
@@ -467,7 +468,7 @@ def figure(summary: Summary, games: Sequence[Game], rules: Rules) -> Any:
     return fig
 
 
-def plot(summary: Summary, games: Sequence[Game], path: Path, rules: Rules) -> None:
+def plot(summary: Summary, games: Sequence[PlayedDeal], path: Path, rules: Rules) -> None:
     """Draw :func:`figure` to ``path`` (needs matplotlib; ``shengji simulate`` checks for it
     before the run)."""
     import matplotlib.pyplot as plt

@@ -116,7 +116,7 @@ def simulate_main(args: argparse.Namespace) -> int:
     tally = simulate.Tally(names, seed=args.seed, duplicate=not args.no_duplicate,
                            matches=matches, rules_name=args.rules or args.preset,
                            max_rounds=args.max_rounds)
-    games: list[simulate.Game] = []
+    games: list[simulate.PlayedDeal] = []
     folder = Path(args.records) if args.records else None
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)

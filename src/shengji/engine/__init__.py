@@ -43,7 +43,7 @@ from shengji.engine.rules import (
     TupleFollow,
 )
 from shengji.engine.throws import Block, ThrowOutcome, check_throw
-from shengji.engine.trick import Play, Trick, beats
+from shengji.engine.trick import Trick, TrickPlay, beats
 from shengji.engine.trump import TRUMP, Trump, suit_name
 from shengji.engine.units import Reading, Unit, as_unit, readings
 
@@ -63,7 +63,6 @@ __all__ = [
     "LegalLeads",
     "LegalPlays",
     "NotationError",
-    "Play",
     "PlayError",
     "Rank",
     "Reading",
@@ -76,6 +75,7 @@ __all__ = [
     "ThrowPenalty",
     "TractorFollow",
     "Trick",
+    "TrickPlay",
     "Trump",
     "TupleFollow",
     "Unit",

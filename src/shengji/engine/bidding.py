@@ -19,7 +19,7 @@ Traceback (most recent call last):
 ...
 shengji.engine.bidding.BidError: a bid of 2 cards does not beat 9C 9C (seat 1): show more ...
 >>> bidding.winner, bidding.declaration
-(Bid(1, '9C 9C'), Declaration(rank=<Rank.NINE: 9>, suit=<Suit.CLUBS: 0>, maker=1))
+(TrumpBid(1, '9C 9C'), Declaration(rank=<Rank.NINE: 9>, suit=<Suit.CLUBS: 0>, maker=1))
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ _SUIT_ORDER: Final = {Suit.DIAMONDS: 0, Suit.CLUBS: 1, Suit.HEARTS: 2, Suit.SPAD
 
 
 @dataclass(frozen=True)
-class Bid:
+class TrumpBid:
     """Identical cards shown by ``seat`` to name trump."""
 
     seat: int
@@ -91,7 +91,7 @@ class Bid:
         return format_cards(self.cards)
 
     def __repr__(self) -> str:
-        return f"Bid({self.seat}, {str(self)!r})"
+        return f"TrumpBid({self.seat}, {str(self)!r})"
 
 
 @dataclass(frozen=True)
@@ -120,9 +120,9 @@ class Bidding:
         self.ranks = tuple(ranks)
         self.teams = tuple(teams) if teams is not None else tuple(range(len(ranks)))
         self.eligible = frozenset(range(len(ranks)) if eligible is None else eligible)
-        self.bids: list[Bid] = []
+        self.bids: list[TrumpBid] = []
         self._declaration: list[Declaration] = []
-        self._options: dict[object, tuple[Bid, ...]] = {}
+        self._options: dict[object, tuple[TrumpBid, ...]] = {}
         self._version = 0
         # whether (seat, card, copies) may bid, for the bids and ranks in _allowed_at
         self._allowed: dict[tuple[int, Card, int], bool] = {}
@@ -132,7 +132,7 @@ class Bidding:
             None, ())
 
     @property
-    def winner(self) -> Bid | None:
+    def winner(self) -> TrumpBid | None:
         """The bid standing now, if any."""
         return self.bids[-1] if self.bids else None
 
@@ -269,7 +269,7 @@ class Bidding:
         why = self.reason(seat, cards)
         if why is not None:
             raise BidError(why)
-        bid = Bid(seat, parse_cards(cards))
+        bid = TrumpBid(seat, parse_cards(cards))
         made = self._declare(seat, bid.card, bid.count)
         assert isinstance(made, Declaration)
         self.bids.append(bid)
@@ -294,7 +294,7 @@ class Bidding:
             return Reason("bid-reinforce-more", count=current.count)
         return None
 
-    def reinforcements(self, seat: int, counts: Sequence[int]) -> list[Bid]:
+    def reinforcements(self, seat: int, counts: Sequence[int]) -> list[TrumpBid]:
         """Every reinforcement :meth:`reinforcement_reason` allows ``seat`` from a hand of
         per-face ``counts``, fewest copies first."""
         current = self.winner
@@ -309,7 +309,7 @@ class Bidding:
         why = self.reinforcement_reason(seat, cards)
         if why is not None:
             raise BidError(why)
-        self.bids.append(Bid(seat, parse_cards(cards)))
+        self.bids.append(TrumpBid(seat, parse_cards(cards)))
         self._declaration.append(self._declaration[-1])
         self._version += 1
 
@@ -354,7 +354,7 @@ class Bidding:
                     return True
         return False
 
-    def options(self, seat: int, counts: Sequence[int]) -> list[Bid]:
+    def options(self, seat: int, counts: Sequence[int]) -> list[TrumpBid]:
         """Every bid ``seat`` could make now from a hand of per-face ``counts``."""
         held = tuple([(card, counts[card]) for card in self._shown_faces() if counts[card]])
         key = (seat, self.ranks, self._version, held)
@@ -385,17 +385,17 @@ def takes_dealer(rules: Rules, cards: Sequence[Card]) -> bool:
             or (how == FirstDealer.FIRST_JOKER_PAIR and cards[0].is_joker))
 
 
-_SHOWN: Final[dict[tuple[int, Card, int], Bid]] = {}
-"""Bids listed as options, by seat, face and copies (a Bid is immutable: made once; its
+_SHOWN: Final[dict[tuple[int, Card, int], TrumpBid]] = {}
+"""Bids listed as options, by seat, face and copies (a TrumpBid is immutable: made once; its
 dataclass ``__init__`` runs interpreted in the compiled build)."""
 
 
-def _shown_bid(seat: int, card: Card, count: int) -> Bid:
-    """``Bid(seat, (card,) * count)``, made once."""
+def _shown_bid(seat: int, card: Card, count: int) -> TrumpBid:
+    """``TrumpBid(seat, (card,) * count)``, made once."""
     key = (seat, card, count)
     bid = _SHOWN.get(key)
     if bid is None:
-        bid = remember(_SHOWN, key, Bid(seat, (card,) * count), 4096)
+        bid = remember(_SHOWN, key, TrumpBid(seat, (card,) * count), 4096)
     return bid
 
 

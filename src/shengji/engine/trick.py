@@ -64,37 +64,37 @@ from shengji.engine.units import (
 
 @mypyc_attr(acyclic=True)  # holds a seat and cards, never a way back to itself: no GC tracking
 @dataclass(frozen=True, init=False)
-class Play:
+class TrickPlay:
     """One seat's cards in a trick."""
 
     seat: int
     cards: tuple[Card, ...]
 
     # The dataclass's generated __init__ would run interpreted in the mypyc build, where
-    # Play is a native class (its fields read as native attributes); this one compiles to
+    # TrickPlay is a native class (its fields read as native attributes); this one compiles to
     # a store per field. Frozen: it sets them as object's __setattr__ does.
     def __init__(self, seat: int, cards: tuple[Card, ...]) -> None:
         object.__setattr__(self, "seat", seat)
         object.__setattr__(self, "cards", cards)
 
-    def __reduce__(self) -> tuple[type[Play], tuple[int, tuple[Card, ...]]]:
+    def __reduce__(self) -> tuple[type[TrickPlay], tuple[int, tuple[Card, ...]]]:
         """Pickle and copy a play by its fields (a compiled play has no ``__dict__``)."""
-        return Play, (self.seat, self.cards)
+        return TrickPlay, (self.seat, self.cards)
 
     def __str__(self) -> str:
         return f"{self.seat}: {format_cards(self.cards)}"
 
 
-_PLAIN: Final = is_plain(Play)
-"""Plays are plain Python objects (pure Python; compiled, Play is a native class)."""
+_PLAIN: Final = is_plain(TrickPlay)
+"""Plays are plain Python objects (pure Python; compiled, TrickPlay is a native class)."""
 
 
-def _play(seat: int, cards: tuple[Card, ...]) -> Play:
-    """``Play(seat, cards)``: in pure Python its attributes set at once (the ``__init__``
+def _play(seat: int, cards: tuple[Card, ...]) -> TrickPlay:
+    """``TrickPlay(seat, cards)``: in pure Python its attributes set at once (the ``__init__``
     sets them one call at a time), compiled by its native ``__init__``."""
     if _PLAIN:
-        return filled(Play, {"seat": seat, "cards": cards})
-    return Play(seat, cards)
+        return filled(TrickPlay, {"seat": seat, "cards": cards})
+    return TrickPlay(seat, cards)
 
 
 class Trick:
@@ -107,7 +107,7 @@ class Trick:
         self.leader = leader
         self.players = rules.players if players is None else players
         self.lead: Lead | None = None
-        self.plays: list[Play] = []
+        self.plays: list[TrickPlay] = []
         self.throw: ThrowOutcome | None = None
         self._winner = 0  # index into plays
         self._winning_reading: Reading = ()
@@ -133,7 +133,7 @@ class Trick:
         return (self.leader + self._winner) % self.players if self.plays else None
 
     @property
-    def winning_play(self) -> Play | None:
+    def winning_play(self) -> TrickPlay | None:
         """The play currently winning."""
         return self.plays[self._winner] if self.plays else None
 
@@ -242,7 +242,7 @@ class Trick:
         other._structure = self._structure
         return other
 
-    def undo(self) -> Play:
+    def undo(self) -> TrickPlay:
         """Take back the last play (for search); returns it."""
         if not self.plays:
             raise PlayError("nothing to undo")

@@ -13,8 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from random import Random
 from typing import TYPE_CHECKING, Final, TypeVar
 
-from shengji.engine.bidding import Bid as Shown
-from shengji.engine.bidding import Bidding, takes_dealer
+from shengji.engine.bidding import Bidding, TrumpBid, takes_dealer
 from shengji.engine.caches import remember
 from shengji.engine.cards import ALL_CARDS, Card, Rank, Suit, format_cards, missing_cards
 from shengji.engine.reasons import Reason
@@ -139,7 +138,7 @@ def _bid_options(seat: int, bidding: Bidding, counts: Sequence[int],
     yield from _bid_actions(seat, bidding.options(seat, counts))
 
 
-def _bid_actions(seat: int, bids: Iterable[Shown]) -> Iterator[Bid]:
+def _bid_actions(seat: int, bids: Iterable[TrumpBid]) -> Iterator[Bid]:
     """The actions showing ``bids`` (made once per seat and cards)."""
     for bid in bids:
         action = _BIDS.get((seat, bid.cards))

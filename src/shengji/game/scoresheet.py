@@ -18,7 +18,7 @@ from shengji.engine.scoring import (
     level_change,
     level_name,
 )
-from shengji.engine.trick import Play
+from shengji.engine.trick import TrickPlay
 from shengji.engine.trump import Trump
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 class TrickRecord:
     """A finished trick: the plays in order, the winner, its points."""
 
-    plays: tuple[Play, ...]
+    plays: tuple[TrickPlay, ...]
     winner: int
     points: int
     largest_unit: int
@@ -38,7 +38,7 @@ class TrickRecord:
     # The dataclass's generated __init__ would run interpreted in the mypyc build, where
     # TrickRecord is a native class (its fields read as native attributes); this one
     # compiles to a store per field. Frozen: it sets them as object's __setattr__ does.
-    def __init__(self, plays: tuple[Play, ...], winner: int, points: int, largest_unit: int,
+    def __init__(self, plays: tuple[TrickPlay, ...], winner: int, points: int, largest_unit: int,
                  lead: Lead) -> None:
         object.__setattr__(self, "plays", plays)
         object.__setattr__(self, "winner", winner)
@@ -60,7 +60,7 @@ _PLAIN: Final = is_plain(TrickRecord)
 """Trick records are plain Python objects (pure Python; compiled, a native class)."""
 
 
-def trick_record(plays: tuple[Play, ...], winner: int, points: int, largest_unit: int,
+def trick_record(plays: tuple[TrickPlay, ...], winner: int, points: int, largest_unit: int,
                  lead: Lead) -> TrickRecord:
     """``TrickRecord(plays, winner, points, largest_unit, lead)``: in pure Python its
     attributes set at once (:func:`~shengji.engine.plain.filled`: the round makes one per

@@ -18,7 +18,7 @@ from shengji.engine.cards import Card, hand_sizes
 from shengji.engine.friends import FriendCall
 from shengji.engine.plain import filled, is_plain, mypyc_attr
 from shengji.engine.rules import Rules
-from shengji.engine.trick import Play as TrickPlay
+from shengji.engine.trick import TrickPlay
 from shengji.engine.trump import Trump
 from shengji.game.actions import Action
 from shengji.game.phase import Phase

@@ -16,7 +16,7 @@ from shengji.engine.friends import FriendCall, FriendTracker
 from shengji.engine.lead import Lead, is_rainbow
 from shengji.engine.rainbows import read_rainbow_throw
 from shengji.engine.rules import Partnership, Rules
-from shengji.engine.trick import Play, beats, beats_single
+from shengji.engine.trick import TrickPlay, beats, beats_single
 from shengji.engine.trump import TRUMP as _TRUMP_SUIT
 from shengji.engine.trump import Trump
 from shengji.engine.units import (
@@ -201,7 +201,7 @@ _READINGS: Final[dict[int, _Reading]] = {}
 """The last few readings, by the identity of their last trick (which each keeps alive)."""
 
 
-def _read_trick(trick: Sequence[Play], trump: Trump | None, rules: Rules, left: list[int],
+def _read_trick(trick: Sequence[TrickPlay], trump: Trump | None, rules: Rules, left: list[int],
                 voids: list[set[int]], plays: list[tuple[int, tuple[Card, ...]]]) -> None:
     """Take a finished trick's cards from ``left``, note its plays and the voids shown
     (a seat's set of voids is replaced, not changed: earlier readings share it)."""
@@ -415,7 +415,7 @@ class Memory:
         return self.seat in self.view.declarers or self.holds_call()
 
 
-_Winner = tuple[Trump, Rules, tuple[Play, ...], int, Reading, Lead]
+_Winner = tuple[Trump, Rules, tuple[TrickPlay, ...], int, Reading, Lead]
 _last_trick: Final[list[_Winner]] = []
 """The last trick read by :func:`current_winner` (the next seat's view of the same trick
 shares its plays, so only the plays added since are compared)."""

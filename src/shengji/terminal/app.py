@@ -131,7 +131,7 @@ def _unfinished(path: Path) -> Match | None:
 
 
 @dataclass
-class Game:
+class TerminalGame:
     """The game ``shengji play`` is about to play."""
 
     match: Match
@@ -140,7 +140,7 @@ class Game:
     label: str
 
 
-def _new_game(args: argparse.Namespace, problems: list[str]) -> Game | None:
+def _new_game(args: argparse.Namespace, problems: list[str]) -> TerminalGame | None:
     """The new game the options ask for; what is wrong with them goes to ``problems``."""
     from shengji.arguments import rules_from_args
 
@@ -161,10 +161,10 @@ def _new_game(args: argparse.Namespace, problems: list[str]) -> Game | None:
     kinds = _kinds(args.players, rules.players, me)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     label = Path(args.rules).stem if args.rules else (args.preset or "tractor")
-    return Game(Match(rules, seed=seed, max_rounds=args.rounds), me, kinds, label)
+    return TerminalGame(Match(rules, seed=seed, max_rounds=args.rounds), me, kinds, label)
 
 
-def _resumed(args: argparse.Namespace, path: str, problems: list[str]) -> Game | None:
+def _resumed(args: argparse.Namespace, path: str, problems: list[str]) -> TerminalGame | None:
     """The game recorded in ``path``, with ``--seat`` and ``--players`` applied."""
     try:
         record = load_record(path)
@@ -188,7 +188,7 @@ def _resumed(args: argparse.Namespace, path: str, problems: list[str]) -> Game |
     else:
         kinds = [k if k in PLAYER_KINDS else "heuristic" for k in saved] or ["heuristic"] * n
         kinds[me] = "human"
-    return Game(match, me, kinds, preset_name(record.rules))
+    return TerminalGame(match, me, kinds, preset_name(record.rules))
 
 
 def play_main(args: argparse.Namespace) -> int:
@@ -206,7 +206,7 @@ def play_main(args: argparse.Namespace) -> int:
     if args.hints not in PLAYER_KINDS:
         problems.append(f"--hints: unknown player {args.hints!r}; choose from "
                         f"{', '.join(PLAYER_KINDS)}")
-    game: Game | None = None
+    game: TerminalGame | None = None
     if args.resume:
         fixed = [g for g in given if g not in ("--seat", "--players")]
         if fixed:
@@ -255,7 +255,7 @@ def play_main(args: argparse.Namespace) -> int:
 
 
 def _ask_resume(console: Console, prompter: Prompter, path: Path, saved: Match,
-                asked: Game | None) -> str:
+                asked: TerminalGame | None) -> str:
     """Offer the game in progress saved at ``path``: ``"resume"``, ``"new"`` or ``"quit"``.
     With ``asked`` (the person gave options) Enter starts that game; without, Enter resumes."""
     console.print(f"A game in progress is saved in {path} (round {len(saved.results) + 1}, "

@@ -19,7 +19,7 @@ from shengji.engine.cards import Card, Hand, Suit
 from shengji.engine.friends import FriendCall, exhausted_calls, exhausted_text
 from shengji.engine.rules import FirstDealer, Partnership, Rules, TrumpChoice
 from shengji.engine.scoring import level_name
-from shengji.engine.trick import Play as TrickPlay
+from shengji.engine.trick import TrickPlay
 from shengji.engine.trump import TRUMP, Trump, suit_name
 from shengji.game.phase import Phase
 from shengji.game.round import level_rank
