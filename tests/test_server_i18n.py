@@ -29,9 +29,8 @@ from shengji.players.table import play_match
 from shengji.server.limits import Settings
 from shengji.server.lobby import check_rules, rules_errors_json
 from shengji.server.options import option_specs, options_zh_js, with_options_zh
-from shengji.server.room import Room
 from shengji.server.schemas import SERVER_MESSAGE, RoundSheet, result_json, view_json
-from shengji.server.state import free_seat
+from shengji.server.state import RoomState, free_seat
 from shengji.server.storage import MatchRow, RoomRow, SQLiteStorage
 
 STATIC = Path(__file__).parent.parent / "src" / "shengji" / "server" / "static"
@@ -196,11 +195,11 @@ def test_a_failed_throw_is_sent_with_its_reasons(tmp_path: Path,
     rules = rules_to_dict(preset("tractor", throw_penalty="per-attempt", **overrides))
     stored = MatchRow(1, rules, 5, ["a", "b", "c", "d"], ["person"] * 4)
 
-    def room() -> Room:
+    def room() -> RoomState:
         row = RoomRow("THROWS", {"preset": "tractor", "table": 4, "rules": {}}, None,
                       [free_seat() for _ in range(4)], "playing", 1, 0.0, 0.0)
-        made = Room(row, SQLiteStorage(tmp_path / "rooms.sqlite3"), Settings())
-        made._begin(stored)
+        made = RoomState(row, SQLiteStorage(tmp_path / "rooms.sqlite3"), Settings())
+        made.begin(stored)
         return made
 
     live, rng = room(), Random(1)
@@ -215,7 +214,7 @@ def test_a_failed_throw_is_sent_with_its_reasons(tmp_path: Path,
         if trick is not None and trick.lead is None and rnd.trump is not None:
             action = failed_throw(rnd, seat, rng)
         number = (len(match.results) + 1, len(rnd.tricks) + 1)
-        live._apply(action or match.legal(seat).random(rng))
+        live.apply(action or match.legal(seat).random(rng))
         stored.actions.append(str(action or rnd.history[-1]))
         if action is not None:
             assert trick is not None and trick.throw is not None
@@ -230,7 +229,7 @@ def test_a_failed_throw_is_sent_with_its_reasons(tmp_path: Path,
             assert message["match"]["throws"] == expected
     replayed = room()  # a restart replays the log: the same throws
     for text in stored.actions:
-        replayed._apply(parse_action(text))
+        replayed.apply(parse_action(text))
     assert json.loads(replayed.state_message(2))["match"]["throws"] == expected
 
 

@@ -222,9 +222,9 @@ def test_members_who_left_make_room_and_are_forgotten(tmp_path: Path) -> None:
         assert refusal["code"] == "room-full" and "2 connected" in refusal["message"]
         rooms = http.app.state.rooms  # type: ignore[attr-defined]
         rooms.expire(time.time() + 30)
-        assert len(server.live(code).members) == 3
+        assert len(server.live(code).state.members) == 3
         rooms.expire(time.time() + 61)  # Bob is forgotten, the others are connected
-        assert sorted(m.name for m in server.live(code).members.values()) == ["Ann", "Cy"]
+        assert sorted(m.name for m in server.live(code).state.members.values()) == ["Ann", "Cy"]
         stored = sqlite3.connect(db).execute("SELECT COUNT(*) FROM members").fetchone()
         assert stored == (2,)
         cy.ws.close()

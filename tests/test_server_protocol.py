@@ -30,6 +30,7 @@ from shengji.server.app import create_app
 from shengji.server.limits import Settings
 from shengji.server.room import Room
 from shengji.server.schemas import SERVER_MESSAGE
+from shengji.server.state import RoomState
 from shengji.server.storage import MemberRow, RoomRow, SQLiteStorage
 
 FAST = Settings(deal_pace=0, bot_delay=0, rate=10_000, burst=10_000)
@@ -263,10 +264,10 @@ class LeakLog:
 def leaks(monkeypatch: pytest.MonkeyPatch) -> LeakLog:
     """Check every state message at the moment it is sent (see :func:`shuffle_hidden`)."""
     found = LeakLog()
-    original = Room.state_message
+    original = RoomState.state_message
     rng = random.Random(5)
 
-    def checked(self: Room, seat: int | None) -> str:
+    def checked(self: RoomState, seat: int | None) -> str:
         text = original(self, seat)
         match = self.match
         assert match is not None
@@ -294,7 +295,7 @@ def leaks(monkeypatch: pytest.MonkeyPatch) -> LeakLog:
             found.failures.append("the seed or the deck in a state message")
         return text
 
-    monkeypatch.setattr(Room, "state_message", checked)
+    monkeypatch.setattr(RoomState, "state_message", checked)
     return found
 
 
@@ -420,7 +421,7 @@ def test_refusals_change_nothing(server: Server) -> None:
     people = table(server, code, [0, 1], {2: "heuristic", 3: "random"})
     people[0].send("start")
     play_state = {s: c.until(lambda m: settled(m, people)) for s, c in people.items()}
-    room = server.live(code)
+    room = server.live(code).state
     assert room.match is not None
     history = list(room.match.history)
     to_move = play_state[0]["view"]["to_move"]
@@ -583,7 +584,7 @@ def test_actions_are_logged_before_the_reply(server: Server, tmp_path: Path) -> 
         for c in people.values():
             if c is not people[seat]:
                 c.until(lambda m: settled(m, people))
-    room = server.live(code)
+    room = server.live(code).state
     assert room.match is not None
     assert logged == [str(a) for a in room.match.history]
 
@@ -621,7 +622,7 @@ def test_a_failed_save_changes_nothing(tmp_path: Path) -> None:
         server = Server(http)
         try:
             code = server.room()
-            room = server.live(code)
+            room = server.live(code).state
             store.failing = True
             ann = server.connect(code)
             assert ann.hello("Ann")["code"] == "storage"

@@ -188,7 +188,7 @@ def test_room_is_over_only_once_the_last_action_is_logged(tmp_path: Path) -> Non
             while not store.failed and time.monotonic() < deadline:
                 time.sleep(0.02)
             assert store.failed
-            room = server.live(code)
+            room = server.live(code).state
             record = f"/api/rooms/{code}/record"
             assert http.get(record).status_code == 409  # the seed stays secret
             status = sqlite3.connect(db).execute("SELECT status FROM rooms").fetchone()

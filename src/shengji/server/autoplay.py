@@ -1,9 +1,12 @@
-"""Computer players and the paced deal: the task each room runs to play them.
+"""Computer players: the task each room runs to play its computer seats and pace the deal,
+and the suggestion player's choices.
 
-The driver applies the actions that need no decision (a person's card of the deal, a computer
-player's only legal action) at the deal pace, and asks computer players for the others in a
-thread with the room's lock released (a choice is applied only if the room did not change
-meanwhile, and a player thinking longer than ``bot_time`` gets a random legal action).
+:class:`AutoPlay` is given the room's :class:`~shengji.server.state.RoomState` and the room's
+lock. Its driver applies the actions that need no decision (a person's card of the deal, a
+computer player's only legal action) at the deal pace, and asks computer players for the others
+in a thread with the room's lock released (a choice is applied only if the room did not change
+meanwhile, and a player thinking longer than ``bot_time`` gets a random legal action). Whatever
+changes the room calls :meth:`AutoPlay.wake` so the driver looks again.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from shengji.game.actions import Action, Draw
@@ -22,17 +25,21 @@ from shengji.game.view import SeatView
 from shengji.players.base import Player
 from shengji.players.table import only_action
 from shengji.server.members import Refusal
-from shengji.server.state import RoomState, log
+from shengji.server.state import RoomState, log, new_bot
 
 _BATCH_LIMIT = 500
 """Automatic actions applied in one go when there is no pace to keep (then others get a turn)."""
 
+SUGGESTIONS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="suggest")
+"""The threads suggestions are worked out in, apart from the computer players' (many people
+asking at once queue here, and the seats' players never wait behind them)."""
+
 
 @dataclass(frozen=True)
-class Decision:
-    """What a computer player needs to choose off the event loop: its seat's view and legal
-    actions (self-contained: they hold no reference to the round), and the room's
-    :attr:`RoomState.version` when they were taken."""
+class PendingMove:
+    """A move a computer player (a seat's, or the suggestion player) is to choose off the event
+    loop: its seat's view and legal actions (self-contained: they hold no reference to the
+    round), and the room's :attr:`RoomState.version` when they were taken."""
 
     match: Match
     version: int
@@ -42,48 +49,67 @@ class Decision:
     legal: Legal
 
 
-class AutoPlay(RoomState):
-    """A room's driver task: computer players and the paced deal."""
+class AutoPlay:
+    """A room's computer players: the driver task (computer seats, the paced deal) and the
+    choices being worked out in threads."""
 
-    def start_driver(self) -> None:
+    def __init__(self, state: RoomState, lock: asyncio.Lock) -> None:
+        self.state = state
+        self.lock = lock
+        """The room's lock: the driver takes it to change the room."""
+        self.driver: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._thinking: dict[int | str, asyncio.Future[Action]] = {}
+        """Choices being made in threads: a computer player's (by its ``id``) or a member's
+        suggestion (by the member's id)."""
+
+    def wake(self) -> None:
+        """The room changed: the driver looks again for automatic actions."""
+        self._wake.set()
+
+    def start(self) -> None:
         """Start the task that plays computer players and paces the deal."""
         if self.driver is None:
             self.driver = asyncio.create_task(self._drive())
-            self.wake.set()
+            self._wake.set()
+
+    def cancel(self) -> None:
+        """Cancel the driver (the room is being deleted)."""
+        if self.driver is not None:
+            self.driver.cancel()
 
     async def stop(self) -> None:
-        """Stop the driver and the timers, and close every connection."""
-        for task in list(self._timers):
-            task.cancel()
+        """Cancel the driver and wait for it to end."""
         if self.driver is not None:
             self.driver.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.driver
             self.driver = None
-        for conn in self.conns:
-            conn.close()
+
+    # -- the driver ----------------------------------------------------------------------
 
     def _auto_delay(self) -> float | None:
         """The pause before the next automatic action, or ``None`` if people must act."""
-        match = self.match
-        if (match is None or match.is_over or self.waiting or not self.conns
-                or self.row.status != "playing"):
+        state = self.state
+        match = state.match
+        if (match is None or match.is_over or state.waiting or not state.conns
+                or state.row.status != "playing"):
             return None
         seat = match.to_move
         if seat is None:
             return None
-        kind = self.row.seats[seat]["kind"]
+        kind = state.row.seats[seat]["kind"]
         dealing = match.round.phase == Phase.DEAL
         if kind == "bot":
-            return self.settings.deal_pace if dealing else self.settings.bot_delay
-        return self.settings.deal_pace if dealing else None
+            return state.settings.deal_pace if dealing else state.settings.bot_delay
+        return state.settings.deal_pace if dealing else None
 
     def _forced(self, seat: int) -> Action | None:
         """The action of ``seat`` when it needs no decision: a person's draw during the deal,
         or a computer player's only legal action of the deal (as :func:`decide` does)."""
-        match = self.match
+        match = self.state.match
         assert match is not None
-        if self.row.seats[seat]["kind"] != "bot":
+        if self.state.row.seats[seat]["kind"] != "bot":
             return Draw(seat)
         rnd = match.round
         if rnd.phase is not Phase.DEAL:
@@ -91,89 +117,82 @@ class AutoPlay(RoomState):
         draw = rnd.only_draw(seat)
         return draw if draw is not None else only_action(match.legal(seat))
 
-    def _run_auto(self, paced: bool) -> bool | Decision:
+    def _run_auto(self, paced: bool) -> bool | PendingMove:
         """Apply automatic actions that need no decision (one if ``paced``), log them and
-        announce them. Returns the :class:`Decision` a computer player must make next (made
-        off the event loop), True when done, False if an action failed (the room is then as
+        announce them. Returns the :class:`PendingMove` a computer player must choose next
+        (off the event loop), True when done, False if an action failed (the room is then as
         its log says, and waits to be woken)."""
+        state = self.state
         applied: list[Action] = []
-        decision: Decision | None = None
+        pending: PendingMove | None = None
         try:
             while self._auto_delay() is not None and len(applied) < _BATCH_LIMIT:
-                match = self.match
+                match = state.match
                 assert match is not None and match.to_move is not None
                 seat = match.to_move
                 action = self._forced(seat)
                 if action is None:
-                    decision = Decision(match, self.version, seat, self.bots[seat],
-                                        match.view(seat), match.legal(seat))
+                    pending = PendingMove(match, state.version, seat, state.bots[seat],
+                                          match.view(seat), match.legal(seat))
                     break
-                self._apply(action)
+                state.apply(action)
                 applied.append(action)
                 if paced:
                     break
         except Exception:
-            log.exception("room %s: automatic action failed", self.code)
-            self._rebuild()
-            self._broadcast_state()
+            log.exception("room %s: automatic action failed", state.code)
+            state.rebuild()
+            state.broadcast_state()
             return False
-        self._commit(applied)
+        state.commit(applied)
         if applied:
-            self._broadcast_state()
-        return decision if decision is not None and not (paced and applied) else True
+            state.broadcast_state()
+        return pending if pending is not None and not (paced and applied) else True
 
-    def _start_thinking(self, decision: Decision, key: int | str,
-                        pool: Executor | None = None) -> asyncio.Future[Action]:
-        """Start the player's choice in a thread of ``pool`` (default: the event loop's),
-        registered under ``key`` until it ends (whether or not anyone still waits for it: a
-        thread cannot be stopped)."""
-        future = asyncio.get_running_loop().run_in_executor(
-            pool, decision.player.act, decision.view, decision.legal)
-        self._thinking[key] = future
-        future.add_done_callback(lambda _: self._thinking.pop(key, None))
-        return future
-
-    async def _think(self, decision: Decision) -> Action | None:
+    async def _think(self, move: PendingMove) -> Action | None:
         """The computer player's choice, computed in a thread (the room's lock is not held);
-        ``None`` if it failed or took longer than ``bot_time`` (one decision at a time per
+        ``None`` if it failed or took longer than ``bot_time`` (one move at a time per
         player: a player still thinking about an earlier one is not asked again)."""
-        if self._thinking.get(id(decision.player)) is not None:
+        if self._thinking.get(id(move.player)) is not None:
             return None
-        future = self._start_thinking(decision, id(decision.player))
+        future = self.start_thinking(move, id(move.player))
+        bot_time = self.state.settings.bot_time
         try:
-            return await asyncio.wait_for(asyncio.shield(future), self.settings.bot_time)
+            return await asyncio.wait_for(asyncio.shield(future), bot_time)
         except TimeoutError:
-            log.warning("room %s: bot at seat %d took longer than %g s", self.code,
-                        decision.seat, self.settings.bot_time)
+            log.warning("room %s: bot at seat %d took longer than %g s", self.state.code,
+                        move.seat, bot_time)
         except Exception:
-            log.exception("room %s: bot at seat %d failed", self.code, decision.seat)
+            log.exception("room %s: bot at seat %d failed", self.state.code, move.seat)
         return None
 
-    def _decided(self, decision: Decision, action: Action | None) -> bool:
+    def _chosen(self, move: PendingMove, action: Action | None) -> bool:
         """Apply a computer player's choice (a random legal action if it had none or chose an
         illegal one) unless the room changed while it thought. False if it failed."""
-        if (self.match is not decision.match or self.version != decision.version
-                or self._auto_delay() is None or self.bots.get(decision.seat) is not
-                decision.player):
+        state = self.state
+        if (state.match is not move.match or state.version != move.version
+                or self._auto_delay() is None or state.bots.get(move.seat) is not
+                move.player):
             return True  # the room moved on: the driver looks again
-        match, seat = decision.match, decision.seat
+        match, seat = move.match, move.seat
         legal = match.legal(seat)
         if action is not None and (action.seat != seat or legal.reason(action) is not None):
-            log.warning("room %s: bot at seat %d chose %s, refused", self.code, seat, action)
+            log.warning("room %s: bot at seat %d chose %s, refused", state.code, seat, action)
             action = None
         if action is None:
             action = legal.random(secrets.SystemRandom())
         try:
-            self._act(action)
+            state.act(action)
         except (Refusal, ActionError):
             return False
+        self.wake()
         return True
 
     async def _drive(self) -> None:
         """Play computer players and draw for people at the deal pace, until cancelled."""
         while True:
-            await self.wake.wait()
-            self.wake.clear()
+            await self._wake.wait()
+            self._wake.clear()
             while True:
                 delay = self._auto_delay()
                 if delay is None:
@@ -185,10 +204,44 @@ class AutoPlay(RoomState):
                         ok = self._run_auto(paced=delay > 0)
                     except Refusal:  # the log could not be written
                         ok = False
-                if isinstance(ok, Decision):
+                if isinstance(ok, PendingMove):
                     action = await self._think(ok)
                     async with self.lock:
-                        ok = self._decided(ok, action)
+                        ok = self._chosen(ok, action)
                 if not ok:
                     break
                 await asyncio.sleep(0)
+
+    # -- thinking in threads -------------------------------------------------------------
+
+    def start_thinking(self, move: PendingMove, key: int | str,
+                       pool: Executor | None = None) -> asyncio.Future[Action]:
+        """Start the player's choice in a thread of ``pool`` (default: the event loop's),
+        registered under ``key`` until it ends (whether or not anyone still waits for it: a
+        thread cannot be stopped)."""
+        future = asyncio.get_running_loop().run_in_executor(
+            pool, move.player.act, move.view, move.legal)
+        self._thinking[key] = future
+        future.add_done_callback(lambda _: self._thinking.pop(key, None))
+        return future
+
+    def suggestion(self, member_id: str, match: Match, seat: int) -> Action | PendingMove:
+        """What ``suggest`` asks of the member's ``seat`` now: the action itself when there is
+        no choice, else the move for the room's suggestion player (chosen off the event loop
+        with :meth:`start_thinking`); refused when the engine allows the seat nothing now, or
+        the member's last suggestion is still being worked out."""
+        legal = match.legal(seat)
+        if not legal:  # the engine's reason: another seat's turn, or nothing to do now
+            why = legal.reason(Draw(seat))
+            raise Refusal("not-your-turn", why or "nothing to do now", why)
+        if member_id in self._thinking:
+            raise Refusal("busy", "your last suggestion is still being worked out")
+        rnd = match.round
+        draw = rnd.only_draw(seat) if rnd.phase is Phase.DEAL else None
+        if draw is not None:
+            return draw
+        forced = only_action(legal) if rnd.phase is Phase.DEAL else None
+        if forced is not None:
+            return forced
+        return PendingMove(match, self.state.version, seat, new_bot(self.state.suggester),
+                           match.view(seat), legal)

@@ -2,71 +2,99 @@
 room's :class:`asyncio.Lock` (a refusal becomes an ``error`` to its sender and changes nothing;
 a suggestion is worked out in a thread, off the lock).
 
-It builds on :class:`~shengji.server.lobby.Lobby` (lobby commands),
-:class:`~shengji.server.autoplay.AutoPlay` (computer players, the paced deal) and
-:class:`~shengji.server.state.RoomState` (state, action log, messages out).
+A room is composed of collaborators, each given what it needs:
+
+- :class:`~shengji.server.state.RoomState` (``room.state``): seats, members, connections, the
+  match and its action log; it writes to storage and sends the ``room`` and ``state`` messages;
+- :class:`~shengji.server.lobby.Lobby` (``room.lobby``): seating, configuration, the start,
+  replacing a seat, a new match, the kick, the host's heir (given the state and a wake-up
+  callback);
+- :class:`~shengji.server.autoplay.AutoPlay` (``room.autoplay``): the computer players' driver
+  and the suggestion player (given the state and the room's lock).
+
+How an action travels: a websocket message is read by :mod:`shengji.server.rooms` and
+validated by :mod:`shengji.server.schemas` into a message model; :meth:`Room.handle` takes the
+room's lock and dispatches it to the collaborator that owns it (an ``action`` to
+:meth:`Room._action`, a lobby command to :class:`Lobby`); the game decides (the action is parsed
+and checked by the match's :class:`~shengji.game.legal.Legal`; a lobby command's rules by the
+engine's validation); :class:`RoomState` writes the change to storage, and only then broadcasts
+each connection its own ``room`` or redacted ``state`` message; last the computer players are
+woken (:meth:`AutoPlay.wake`), and their moves take the same path from :class:`AutoPlay`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import dataclasses
 import json
 import secrets
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from shengji.engine.cards import NotationError
-from shengji.game.actions import Action, Draw, parse_action
+from shengji.game.actions import Action, parse_action
 from shengji.game.config import rules_from_dict
 from shengji.game.legal import ActionError
 from shengji.game.match import Match
-from shengji.game.phase import Phase
 from shengji.game.record import write_record
-from shengji.players.table import only_action
 from shengji.server import schemas
-from shengji.server.autoplay import Decision
+from shengji.server.autoplay import SUGGESTIONS, AutoPlay, PendingMove
 from shengji.server.limits import RateLimit, Settings
 from shengji.server.lobby import Lobby
 from shengji.server.members import Connection, Member, Refusal, hash_token
 from shengji.server.schemas import error
-from shengji.server.state import chat_message, log, new_bot
+from shengji.server.state import RoomState, chat_message, log
 from shengji.server.storage import ChatRow, MatchRow, MemberRow, RoomRow, Storage
-
-SUGGESTIONS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="suggest")
-"""The threads suggestions are worked out in, apart from the computer players' (many people
-asking at once queue here, and the seats' players never wait behind them)."""
 
 _TURN_KEYS = frozenset({"turn-of", "turn-of-nobody", "not-your-turn"})
 """The keys of the engine's reasons that refuse an action because another seat (or none)
 is to move: the server sends them as ``not-your-turn`` errors (else ``illegal``)."""
 
 
-class Room(Lobby):
-    """A room: lobby, match, computer players, chat and connections, under one lock."""
+class Room:
+    """A room: its state, lobby and computer players under one lock; it reads the messages in
+    (hello, actions, checks, suggestions, the next round, chat) and its connections."""
 
-    # -- building ----------------------------------------------------------------------------
+    def __init__(self, row: RoomRow, storage: Storage, settings: Settings) -> None:
+        self.lock = asyncio.Lock()
+        """The room's one lock: every change to the room is made under it."""
+        self.state = RoomState(row, storage, settings)
+        self.autoplay = AutoPlay(self.state, self.lock)
+        self.lobby = Lobby(self.state, self.autoplay.wake)
+        self._timers: set[asyncio.Task[None]] = set()
+        """Tasks cancelled when the room stops: the host's grace timer, suggestions."""
+        self._record: tuple[int, str] | None = None
+        """The latest finished match's number and record text."""
+        lobby = self.lobby
+        self._handlers: dict[type, Callable[[Member, Any], None]] = {
+            schemas.Sit: lobby.sit, schemas.Stand: lobby.stand,
+            schemas.Configure: lobby.configure, schemas.AddBot: lobby.add_bot,
+            schemas.Remove: lobby.remove, schemas.Move: lobby.move, schemas.Start: lobby.start,
+            schemas.Replace: lobby.replace, schemas.NewMatch: lobby.new_match,
+            schemas.Kick: lobby.kick, schemas.NextRound: self._next_round,
+            schemas.Chat: self._chat,
+        }
+        """Who handles each message other than ``hello``, ``action`` and ``check``."""
+
+    @property
+    def code(self) -> str:
+        """The room's code."""
+        return self.state.code
 
     @classmethod
     def restore(cls, row: RoomRow, storage: Storage, settings: Settings) -> Room:
         """Rebuild a stored room: members, chat and the match replayed from its log."""
         room = cls(row, storage, settings)
+        state = room.state
         for m in storage.members(row.code):
-            room.members[m.id] = Member(m.id, m.name, m.token_hash, time.time())
-        room.chat.extend(storage.chat(row.code, settings.chat_history))
+            state.members[m.id] = Member(m.id, m.name, m.token_hash, time.time())
+        state.chat.extend(storage.chat(row.code, settings.chat_history))
         if row.status != "lobby":
             stored = storage.load_match(row.code, row.match_no)
             if stored is None:
                 row.status = "lobby"
             else:
-                room._begin(stored)
-                for text in stored.actions:
-                    room._apply(parse_action(text))
-                room.logged = len(stored.actions)
-                room._after_replay()
+                state.replay(stored)
         return room
 
     # -- messages in ---------------------------------------------------------------------
@@ -92,14 +120,6 @@ class Room(Lobby):
             self._hello(conn, message)
             return
         member = self._member(conn)
-        handlers: dict[type, Callable[[Member, Any], None]] = {
-            schemas.Sit: self._sit, schemas.Stand: self._stand,
-            schemas.Configure: self._configure, schemas.AddBot: self._add_bot,
-            schemas.Remove: self._remove, schemas.Move: self._move, schemas.Start: self._start,
-            schemas.Replace: self._replace, schemas.NewMatch: self._new_match,
-            schemas.NextRound: self._next_round, schemas.Chat: self._chat,
-            schemas.Kick: self._kick,
-        }
         if isinstance(message, schemas.ActionMessage):
             self._action(member, message.action)
         elif isinstance(message, schemas.Check):
@@ -107,7 +127,7 @@ class Room(Lobby):
             conn.send(schemas.checked(message.action, str(answer), answer.code)
                       if isinstance(answer, Refusal) else schemas.checked(message.action, answer))
         else:
-            handlers[type(message)](member, message)
+            self._handlers[type(message)](member, message)
 
     @staticmethod
     def _member(conn: Connection) -> Member:
@@ -116,127 +136,90 @@ class Room(Lobby):
         return conn.member
 
     def _hello(self, conn: Connection, hello: schemas.Hello) -> None:
+        state, settings = self.state, self.state.settings
         if conn.member is not None:
             raise Refusal("bad-message", "this connection has already said hello")
         member = None
         token = hello.token
         if token:
             digest = hash_token(token)
-            member = next((m for m in self.members.values()
+            member = next((m for m in state.members.values()
                            if secrets.compare_digest(m.token_hash, digest)), None)
         if member is not None:
-            if self.online.get(member.id, 0) >= self.settings.max_member_connections:
+            if state.online.get(member.id, 0) >= settings.max_member_connections:
                 raise Refusal("too-many-connections", "you are connected to this room "
-                              f"{self.settings.max_member_connections} times already; close "
+                              f"{settings.max_member_connections} times already; close "
                               "one of them first")
         else:
             name = hello.name
             key = schemas.name_key(name)
-            if any(schemas.name_key(m.name) == key for m in self.members.values()):
+            if any(schemas.name_key(m.name) == key for m in state.members.values()):
                 raise Refusal("name-taken", f"someone in this room is already called {name!r}; "
                                             "choose another name (or rejoin with your token)")
-            if len(self.online) >= self.settings.max_members:
-                raise Refusal("room-full", f"this room already has {self.settings.max_members}"
+            if len(state.online) >= settings.max_members:
+                raise Refusal("room-full", f"this room already has {settings.max_members}"
                                            " connected members")
-            if self.spectator_count() >= self.settings.max_spectators:
+            if state.spectator_count() >= settings.max_spectators:
                 raise Refusal("too-many-spectators",
-                              f"this room already has {self.settings.max_spectators} spectators")
+                              f"this room already has {settings.max_spectators} spectators")
             token = secrets.token_urlsafe(24)
             member = Member(secrets.token_hex(4), name, hash_token(token))
             row = None
-            if self.row.host is None:  # the first member hosts: stored with the member
-                row = self._draft()
+            if state.row.host is None:  # the first member hosts: stored with the member
+                row = state.draft()
                 row.host = member.id
-            self._store(lambda: self.storage.add_member(
-                self.code, MemberRow(member.id, member.name, member.token_hash), row))
-            self.members[member.id] = member
+            state.store(lambda: state.storage.add_member(
+                state.code, MemberRow(member.id, member.name, member.token_hash), row))
+            state.members[member.id] = member
             if row is not None:
-                self.row = row
+                state.row = row
         conn.member = member
-        self.online[member.id] = self.online.get(member.id, 0) + 1
+        state.online[member.id] = state.online.get(member.id, 0) + 1
         conn.send({"type": "welcome", "token": token, "member": member.id, "room": self.code})
-        for line in self.chat:
+        for line in state.chat:
             conn.send(chat_message(line))
-        self._broadcast_room()
-        if self.match is not None:
-            conn.send(self.state_message(self.seat_of(member)))
+        state.broadcast_room()
+        if state.match is not None:
+            conn.send(state.state_message(state.seat_of(member)))
         self._watch_host()
-        self.wake.set()
-
-    def _replace(self, member: Member, message: schemas.Replace) -> None:
-        self._host_only(member)
-        if self.row.status != "playing":
-            raise Refusal("not-playing", "a seat is replaced during a match")
-        seat = self._seat_index(message.seat)
-        kind = self._bot_kind(message.kind)
-        if self.row.seats[seat]["kind"] != "person":
-            raise Refusal("not-a-person", f"seat {seat} is not held by a person")
-        assert self.match_row is not None
-        row = self._draft()
-        row.seats[seat] = {"kind": "bot", "member": None, "bot": kind}
-        kinds = list(self.match_row.kinds)
-        kinds[seat] = kind  # the record says who played the seat in the end
-        stored = dataclasses.replace(self.match_row, kinds=kinds)
-        self._store(lambda: self.storage.start_match(self.code, stored))
-        self._lobby_changed(row)
-        self.match_row = stored
-        self.bots[seat] = new_bot(kind)
-        self.waiting.discard(seat)
-        self._broadcast_state()
-        self.wake.set()
-
-    def _new_match(self, member: Member, message: schemas.NewMatch) -> None:
-        self._host_only(member)
-        if self.row.status != "over":
-            raise Refusal("not-over", "a new match starts after this one is over")
-        row = self._draft()
-        row.status = "lobby"
-        row.match_no += 1
-        self._lobby_changed(row)
-        self.match = None
-        self.match_row = None
-        self.bots = {}
-        self.waiting = set()
+        self.autoplay.wake()
 
     def _next_round(self, member: Member, message: schemas.NextRound) -> None:
+        state = self.state
         if message.all:
-            if member.id != self.row.host:
+            if member.id != state.row.host:
                 raise Refusal("not-host", "only the host may start the next round for everyone")
-            self.waiting.clear()
+            state.waiting.clear()
         else:
-            seat = self.seat_of(member)
-            if seat is None or seat not in self.waiting:
+            seat = state.seat_of(member)
+            if seat is None or seat not in state.waiting:
                 raise Refusal("not-waiting", "nobody is waiting for you")
-            self.waiting.discard(seat)
-        self._broadcast_state()
-        self.wake.set()
+            state.waiting.discard(seat)
+        state.broadcast_state()
+        self.autoplay.wake()
 
     def _chat(self, member: Member, message: schemas.Chat) -> None:
-        settings = self.settings
-        rate = self.chat_rates.get(member.id)
+        state, settings = self.state, self.state.settings
+        rate = state.chat_rates.get(member.id)
         if rate is None:
-            rate = self.chat_rates[member.id] = RateLimit(settings.chat_rate, settings.chat_burst)
+            rate = state.chat_rates[member.id] = RateLimit(settings.chat_rate,
+                                                           settings.chat_burst)
         if not rate.allow():
             raise Refusal("rate", f"too many chat lines: at most {settings.chat_rate:g} per "
                                   f"second (bursts of {settings.chat_burst})")
-        line = ChatRow(member.id, member.name, self.seat_of(member), message.text, time.time())
-        self.storage.add_chat(self.code, line, settings.chat_history)
-        self.chat.append(line)
-        self._touch()
+        line = ChatRow(member.id, member.name, state.seat_of(member), message.text, time.time())
+        state.storage.add_chat(self.code, line, settings.chat_history)
+        state.chat.append(line)
+        state.touch()
         text = json.dumps(chat_message(line))
-        for conn in self.conns:
+        for conn in state.conns:
             if conn.member is not None:
                 conn.send(text)
 
-    def _seated_match(self, member: Member) -> tuple[Match, int]:
-        seat = self.seat_of(member)
-        if seat is None:
-            raise Refusal("not-seated", "only a seated player may do this")
-        if self.match is None or self.row.status != "playing":
-            raise Refusal("not-playing", "no match is being played")
-        return self.match, seat
+    # -- actions, checks and suggestions -------------------------------------------------
 
-    def _parse(self, text: str, seat: int) -> Action:
+    @staticmethod
+    def _parse(text: str, seat: int) -> Action:
         try:
             action = parse_action(text)
         except (NotationError, ActionError, ValueError) as problem:
@@ -246,17 +229,10 @@ class Room(Lobby):
                                            f"seat {action.seat}")
         return action
 
-    def _wait_refusal(self) -> Refusal | None:
-        """The server's own wait between rounds (everyone reads the score sheet)."""
-        if self.waiting:
-            return Refusal("not-your-turn", "the next round starts once everyone has read "
-                                            "the score sheet")
-        return None
-
     def _turn_refusal(self, match: Match, seat: int, action: Action) -> Refusal | None:
-        """:meth:`_wait_refusal`, else ``not-your-turn`` with the engine's own reason when
-        it refuses ``action`` because another seat (or none) is to move."""
-        refusal = self._wait_refusal()
+        """:meth:`RoomState.wait_refusal`, else ``not-your-turn`` with the engine's own reason
+        when it refuses ``action`` because another seat (or none) is to move."""
+        refusal = self.state.wait_refusal()
         if refusal is not None:
             return refusal
         why = match.legal(seat).reason(action)
@@ -265,49 +241,35 @@ class Room(Lobby):
         return None
 
     def _action(self, member: Member, text: str) -> None:
-        match, seat = self._seated_match(member)
+        match, seat = self.state.seated_match(member)
         action = self._parse(text, seat)
         refusal = self._turn_refusal(match, seat, action)
         if refusal is not None:
             raise refusal
-        self._act(action)
+        self.state.act(action)
+        self.autoplay.wake()
 
     def _check(self, member: Member, text: str) -> str | Refusal | None:
         """Why the action would be refused (a :class:`Reason` when the engine says, else the
         server's :class:`Refusal`), or ``None``."""
-        match, seat = self._seated_match(member)
+        match, seat = self.state.seated_match(member)
         try:
             action = self._parse(text, seat)
         except Refusal as problem:
             return problem.why or problem
-        refusal = self._wait_refusal()
+        refusal = self.state.wait_refusal()
         if refusal is not None:
             return refusal
         return match.legal(seat).reason(action)
 
-    def _suggestion(self, conn: Connection) -> Action | Decision:
-        """What ``suggest`` asks now: the action itself when there is no choice, else the
-        decision for the room's suggestion player (made off the event loop)."""
+    def _suggestion(self, conn: Connection) -> Action | PendingMove:
+        """What ``suggest`` asks now (see :meth:`AutoPlay.suggestion`)."""
         member = self._member(conn)
-        match, seat = self._seated_match(member)
-        refusal = self._wait_refusal()
+        match, seat = self.state.seated_match(member)
+        refusal = self.state.wait_refusal()
         if refusal is not None:
             raise refusal
-        legal = match.legal(seat)
-        if not legal:  # the engine's reason: another seat's turn, or nothing to do now
-            why = legal.reason(Draw(seat))
-            raise Refusal("not-your-turn", why or "nothing to do now", why)
-        if member.id in self._thinking:
-            raise Refusal("busy", "your last suggestion is still being worked out")
-        rnd = match.round
-        draw = rnd.only_draw(seat) if rnd.phase is Phase.DEAL else None
-        if draw is not None:
-            return draw
-        forced = only_action(legal) if rnd.phase is Phase.DEAL else None
-        if forced is not None:
-            return forced
-        return Decision(match, self.version, seat, new_bot(self.suggester), match.view(seat),
-                        legal)
+        return self.autoplay.suggestion(member.id, match, seat)
 
     async def _suggest(self, conn: Connection) -> None:
         """Answer ``suggest``: the suggestion player's choice, worked out in a thread with the
@@ -323,22 +285,23 @@ class Room(Lobby):
                 log.exception("room %s: failed on a suggestion", self.code)
                 conn.send(error("internal", "the server failed on this message"))
                 return
-            if not isinstance(asked, Decision):
+            if not isinstance(asked, PendingMove):
                 conn.send({"type": "suggestion", "action": str(asked)})
                 return
             assert conn.member is not None
-            future = self._start_thinking(asked, conn.member.id, SUGGESTIONS)
+            future = self.autoplay.start_thinking(asked, conn.member.id, SUGGESTIONS)
         task = asyncio.create_task(self._answer_suggestion(conn, asked, future))
         self._timers.add(task)  # the connection reads on meanwhile
         task.add_done_callback(self._timers.discard)
 
-    async def _answer_suggestion(self, conn: Connection, asked: Decision,
+    async def _answer_suggestion(self, conn: Connection, asked: PendingMove,
                                  future: asyncio.Future[Action]) -> None:
-        limit = self.settings.bot_time
+        state = self.state
+        limit = state.settings.bot_time
         try:
             action = await asyncio.wait_for(asyncio.shield(future), limit)
         except TimeoutError:
-            conn.send(error("suggest-timeout", f"the {self.suggester} player found no "
+            conn.send(error("suggest-timeout", f"the {state.suggester} player found no "
                                                f"suggestion within {limit:g} seconds"))
             return
         except Exception:
@@ -346,7 +309,7 @@ class Room(Lobby):
             conn.send(error("internal", "the server failed on this message"))
             return
         async with self.lock:
-            if self.match is not asked.match or self.version != asked.version:
+            if state.match is not asked.match or state.version != asked.version:
                 conn.send(error("moved-on", "the game moved on while the suggestion was "
                                             "worked out; ask again"))
             elif asked.legal.reason(action) is not None:
@@ -360,69 +323,70 @@ class Room(Lobby):
     async def join(self, conn: Connection) -> bool:
         """A new connection (it says hello next); False if the room has as many as it may."""
         async with self.lock:
-            if len(self.conns) >= self.settings.max_connections:
+            if len(self.state.conns) >= self.state.settings.max_connections:
                 return False
-            self.conns.append(conn)
+            self.state.conns.append(conn)
             return True
 
     async def leave(self, conn: Connection) -> None:
         """A connection closed."""
+        state = self.state
         async with self.lock:
-            if conn not in self.conns:
+            if conn not in state.conns:
                 return
-            self.conns.remove(conn)
+            state.conns.remove(conn)
             conn.close()
             if conn.member is not None:
-                count = self.online.pop(conn.member.id) - 1
+                count = state.online.pop(conn.member.id) - 1
                 if count:
-                    self.online[conn.member.id] = count
+                    state.online[conn.member.id] = count
                 else:
                     conn.member.away = time.time()
-                self._broadcast_room()
+                state.broadcast_room()
                 self._watch_host()
 
     def _watch_host(self) -> None:
         """If the host is away, hand the role on after the grace period."""
-        host = self.row.host
-        if host is None or self._connected(host):
+        host = self.state.row.host
+        if host is None or self.state.connected(host):
             return
         task = asyncio.create_task(self._pass_host_later())
         self._timers.add(task)
         task.add_done_callback(self._timers.discard)
 
     async def _pass_host_later(self) -> None:
-        await asyncio.sleep(self.settings.host_grace)
+        await asyncio.sleep(self.state.settings.host_grace)
         async with self.lock:
-            host = self.row.host
-            if host is None or self._connected(host):
-                return
-            seated = [seat["member"] for seat in self.row.seats if seat["kind"] == "person"]
-            order = [*seated, *(m for m in self.members if m not in seated)]
-            heir = next((m for m in order if self._connected(m)), None)
-            if heir is not None:
-                row = self._draft()
-                row.host = heir
-                with contextlib.suppress(Refusal):  # not stored: tried again at the next leave
-                    self._lobby_changed(row)
+            self.lobby.pass_host()
+
+    async def stop(self) -> None:
+        """Stop the computer players and the timers, and close every connection."""
+        for task in list(self._timers):
+            task.cancel()
+        await self.autoplay.stop()
+        for conn in self.state.conns:
+            conn.close()
 
     def idle(self, now: float) -> bool:
         """True when nobody is connected and nothing happened for the idle expiry, or nobody
         joined within the unjoined expiry."""
-        if not self.members and now - self.row.created > self.settings.unjoined_expiry:
+        state, settings = self.state, self.state.settings
+        if not state.members and now - state.row.created > settings.unjoined_expiry:
             return True
-        return not self.conns and now - self.row.last_active > self.settings.idle_expiry
+        return not state.conns and now - state.row.last_active > settings.idle_expiry
 
     async def record(self) -> str | None:
         """The latest finished match's record (TOML), or ``None`` if none is finished. Built in
         a thread (replaying the match), once per match: a finished match never changes."""
+        state = self.state
         async with self.lock:
-            if self.match is not None and self.match.is_over and self.match_row is not None:
-                no, finished, stored = self.match_row.no, self.match, self.match_row
-            elif self.row.match_no == 0:
+            if state.match is not None and state.match.is_over and state.match_row is not None:
+                no, finished, stored = state.match_row.no, state.match, state.match_row
+            elif state.row.match_no == 0:
                 return None
             else:
-                no, finished = self.row.match_no - 1, None
-                loaded = self.storage.load_match(self.code, no)
+                no, finished = state.row.match_no - 1, None
+                loaded = state.storage.load_match(self.code, no)
                 if loaded is None:
                     return None
                 stored = loaded
@@ -442,4 +406,3 @@ def _write_record(match: Match | None, stored: MatchRow) -> str | None:
         for text in stored.actions:
             match.apply(parse_action(text))
     return write_record(match, stored.names, stored.kinds) if match.is_over else None
-

@@ -47,7 +47,7 @@ class Rooms:
                 log.exception("room %s could not be restored; it is kept in storage", row.code)
                 continue
             self.rooms[row.code] = room
-            room.start_driver()
+            room.autoplay.start()
         self._sweeper = asyncio.create_task(self._sweep())
 
     async def stop(self) -> None:
@@ -68,12 +68,11 @@ class Rooms:
         """Delete idle rooms and forget long-gone members; returns the deleted rooms' codes."""
         for room in self.rooms.values():
             if not room.lock.locked():
-                room.prune(now)
+                room.lobby.prune(now)
         gone = [code for code, room in self.rooms.items() if room.idle(now)]
         for code in gone:
             room = self.rooms.pop(code)
-            if room.driver is not None:
-                room.driver.cancel()
+            room.autoplay.cancel()
             self.storage.delete_room(code)
         return gone
 
@@ -95,7 +94,7 @@ class Rooms:
         self.storage.save_room(row)
         room = Room(row, self.storage, self.settings)
         self.rooms[code] = room
-        room.start_driver()
+        room.autoplay.start()
         return code
 
     async def serve(self, code: str, websocket: WebSocket) -> None:

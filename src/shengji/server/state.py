@@ -1,18 +1,18 @@
 """A room's state and its messages out: seats, the match and its action log, and each
 connection's redacted ``room`` and ``state`` messages.
 
-:class:`RoomState` is the base of :class:`shengji.server.room.Room`: computer-player scheduling
-(:mod:`shengji.server.autoplay`), the lobby's commands (:mod:`shengji.server.lobby`) and the
-messages in (:mod:`shengji.server.room`) build on it. An action is checked by the engine
-(:meth:`shengji.game.Match.apply` refuses it with an :class:`ActionError`, changing nothing),
-written to the room's action log (:mod:`shengji.server.storage`) and only then announced:
-every connection gets its own redacted ``state`` (:func:`shengji.game.Match.view` of its
-seat; spectators :meth:`shengji.game.view.SeatView.spectator`, the view of no seat).
+:class:`RoomState` is the data every collaborator of a :class:`shengji.server.room.Room`
+shares (the lobby, :mod:`shengji.server.lobby`; computer players,
+:mod:`shengji.server.autoplay`): it is handed to each of them, and changed only under the
+room's lock. An action is checked by the engine (:meth:`shengji.game.Match.apply` refuses it
+with an :class:`ActionError`, changing nothing), written to the room's action log
+(:mod:`shengji.server.storage`) and only then announced (:meth:`RoomState.act`): every
+connection gets its own redacted ``state`` (:func:`shengji.game.Match.view` of its seat;
+spectators :meth:`shengji.game.view.SeatView.spectator`, the view of no seat).
 """
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import json
 import logging
@@ -41,13 +41,13 @@ DEFAULT_SUGGESTER = "heuristic"
 
 
 class RoomState:
-    """A room's state under one lock: members, connections, seats, the match and its log."""
+    """A room's state (changed under the room's lock): its stored row (seats, configuration,
+    host), members, connections, the match and its log, chat; and its messages out."""
 
     def __init__(self, row: RoomRow, storage: Storage, settings: Settings) -> None:
         self.row = row
         self.storage = storage
         self.settings = settings
-        self.lock = asyncio.Lock()
         self.members: dict[str, Member] = {}
         self.conns: list[Connection] = []
         self.online: dict[str, int] = {}
@@ -59,11 +59,6 @@ class RoomState:
         self.version = 0
         """Actions applied to the room's matches (a computer player's choice made off the
         loop is applied only if nothing changed meanwhile)."""
-        self._thinking: dict[int | str, asyncio.Future[Action]] = {}
-        """Choices being made in threads: a computer player's (by its ``id``) or a member's
-        suggestion (by the member's id)."""
-        self._record: tuple[int, str] | None = None
-        """The latest finished match's number and record text."""
         self.bots: dict[int, Player] = {}
         self.results: dict[int | None, list[dict[str, Any]]] = {}
         """Every finished round's sheet as each seat (``None``: spectators) may see it."""
@@ -72,11 +67,7 @@ class RoomState:
         self.chat: deque[ChatRow] = deque(maxlen=settings.chat_history)
         self.chat_rates: dict[str, RateLimit] = {}
         """Each member's chat rate limit (whatever connection they write from)."""
-        self.wake = asyncio.Event()
-        self.driver: asyncio.Task[None] | None = None
         self.encoded = schemas.EncodeCache()
-        self._timers: set[asyncio.Task[None]] = set()
-        """Tasks cancelled when the room stops: the host's grace timer, suggestions."""
         self._encoded_round: object = None
 
     @property
@@ -89,26 +80,10 @@ class RoomState:
         """The kind of computer player that answers ``suggest`` (a room option)."""
         return str(self.row.config.get("suggest") or DEFAULT_SUGGESTER)
 
-    def _begin(self, stored: MatchRow) -> None:
-        self.version += 1
-        self.match_row = stored
-        self.match = Match(rules_from_dict(stored.rules), seed=stored.seed)
-        self.results = {s: [] for s in (*range(self.match.rules.players), None)}
-        self.waiting = set()
-        self.logged = 0
-        self.bots = {s: new_bot(seat["bot"]) for s, seat in enumerate(self.row.seats)
-                     if seat["kind"] == "bot"}
-
-    def _after_replay(self) -> None:
-        match = self.match
-        assert match is not None
-        self.row.status = "over" if match.is_over else "playing"
-        if not match.is_over and match.results and not match.round.history:
-            self.waiting = self._person_seats()
-
     # -- seats ---------------------------------------------------------------------------
 
-    def _person_seats(self) -> set[int]:
+    def person_seats(self) -> set[int]:
+        """The seats held by people."""
         return {s for s, seat in enumerate(self.row.seats) if seat["kind"] == "person"}
 
     def seat_of(self, member: Member) -> int | None:
@@ -118,15 +93,17 @@ class RoomState:
                 return s
         return None
 
-    def _connected(self, member_id: str) -> bool:
+    def connected(self, member_id: str) -> bool:
+        """Whether the member has an open connection that said hello."""
         return member_id in self.online
 
     def spectator_count(self) -> int:
         """Connected members without a seat."""
         seated = {seat["member"] for seat in self.row.seats if seat["kind"] == "person"}
-        return sum(1 for m in self.members if m not in seated and self._connected(m))
+        return sum(1 for m in self.members if m not in seated and self.connected(m))
 
-    def _seat_name(self, s: int) -> str | None:
+    def seat_name(self, s: int) -> str | None:
+        """The name shown for seat ``s`` (``None``: free)."""
         seat = self.row.seats[s]
         if seat["kind"] == "person":
             return self.members[seat["member"]].name
@@ -134,38 +111,41 @@ class RoomState:
             return f"{str(seat['bot']).capitalize()} {s}"
         return None
 
-    def _touch(self) -> None:
+    def touch(self) -> None:
+        """Note activity (the room's idle expiry starts again)."""
         self.row.last_active = time.time()
 
     # -- messages out --------------------------------------------------------------------
 
     def room_message(self, conn: Connection, shared: dict[str, Any]) -> dict[str, Any]:
         """The ``room`` message for one connection (``shared``: its part common to every
-        connection, from :meth:`_room_shared`)."""
+        connection, from :meth:`room_shared`)."""
         member = conn.member
         return {**shared,
                 "you": {"member": member.id if member else "",
                         "seat": self.seat_of(member) if member else None,
                         "host": member is not None and member.id == self.row.host}}
 
-    def _room_shared(self) -> dict[str, Any]:
+    def room_shared(self) -> dict[str, Any]:
+        """The part of the ``room`` message common to every connection."""
         seated = {seat["member"] for seat in self.row.seats if seat["kind"] == "person"}
         return {
             "type": "room", "code": self.code, "status": self.row.status, "host": self.row.host,
-            "seats": [{"seat": s, "name": self._seat_name(s), "kind": seat["kind"],
+            "seats": [{"seat": s, "name": self.seat_name(s), "kind": seat["kind"],
                        "bot": seat["bot"],
                        "connected": seat["kind"] == "bot" or (
-                           seat["kind"] == "person" and self._connected(seat["member"]))}
+                           seat["kind"] == "person" and self.connected(seat["member"]))}
                       for s, seat in enumerate(self.row.seats)],
             "spectators": [m.name for m in self.members.values()
-                           if m.id not in seated and self._connected(m.id)],
+                           if m.id not in seated and self.connected(m.id)],
             "watchers": [{"member": m.id, "name": m.name} for m in self.members.values()
-                         if m.id not in seated and self._connected(m.id)],
+                         if m.id not in seated and self.connected(m.id)],
             "config": {**self.row.config, "suggest": self.suggester},
         }
 
-    def _broadcast_room(self) -> None:
-        shared = self._room_shared()
+    def broadcast_room(self) -> None:
+        """Send every connection that said hello its ``room`` message."""
+        shared = self.room_shared()
         for conn in self.conns:
             if conn.member is not None:
                 conn.send(self.room_message(conn, shared))
@@ -192,7 +172,8 @@ class RoomState:
                 "waiting": sorted(self.waiting), "throws": recent_throws(match)}
         return json.dumps({"type": "state", "view": view, "legal": legal, "match": info})
 
-    def _broadcast_state(self) -> None:
+    def broadcast_state(self) -> None:
+        """Send every connection that said hello the ``state`` message of its seat."""
         if self.match is None:
             return
         cache: dict[int | None, str] = {}
@@ -206,7 +187,47 @@ class RoomState:
 
     # -- the match -----------------------------------------------------------------------
 
-    def _apply(self, action: Action) -> None:
+    def begin(self, stored: MatchRow) -> None:
+        """Start the stored match (no action applied yet), with fresh computer players."""
+        self.version += 1
+        self.match_row = stored
+        self.match = Match(rules_from_dict(stored.rules), seed=stored.seed)
+        self.results = {s: [] for s in (*range(self.match.rules.players), None)}
+        self.waiting = set()
+        self.logged = 0
+        self.bots = {s: new_bot(seat["bot"]) for s, seat in enumerate(self.row.seats)
+                     if seat["kind"] == "bot"}
+
+    def replay(self, stored: MatchRow) -> None:
+        """Rebuild the stored match from its log (a restart, or a failure that left the match
+        in doubt): the room is as its log says."""
+        self.begin(stored)
+        for text in stored.actions:
+            self.apply(parse_action(text))
+        self.logged = len(stored.actions)
+        match = self.match
+        assert match is not None
+        self.row.status = "over" if match.is_over else "playing"
+        if not match.is_over and match.results and not match.round.history:
+            self.waiting = self.person_seats()
+
+    def seated_match(self, member: Member) -> tuple[Match, int]:
+        """The match being played and the member's seat in it (else a refusal)."""
+        seat = self.seat_of(member)
+        if seat is None:
+            raise Refusal("not-seated", "only a seated player may do this")
+        if self.match is None or self.row.status != "playing":
+            raise Refusal("not-playing", "no match is being played")
+        return self.match, seat
+
+    def wait_refusal(self) -> Refusal | None:
+        """The server's own wait between rounds (everyone reads the score sheet)."""
+        if self.waiting:
+            return Refusal("not-your-turn", "the next round starts once everyone has read "
+                                            "the score sheet")
+        return None
+
+    def apply(self, action: Action) -> None:
         """Apply one action to the match (raises ActionError, changing nothing, if refused);
         keeps each seat's score sheets and starts the wait between rounds."""
         match = self.match
@@ -224,14 +245,14 @@ class RoomState:
         assert sheet is not None
         self.results[None].append(schemas.result_json(sheet))
         if not match.is_over:  # the room is "over" once the last action is logged
-            self.waiting = self._person_seats()
+            self.waiting = self.person_seats()
 
-    def _commit(self, actions: list[Action]) -> None:
+    def commit(self, actions: list[Action]) -> None:
         """Write applied actions to the log (committed before anyone hears of them)."""
         if not actions:
             return
         assert self.match_row is not None and self.match is not None
-        self._touch()
+        self.touch()
         over = self.match.is_over
         try:
             self.storage.append_actions(self.code, self.match_row.no, self.logged,
@@ -239,57 +260,57 @@ class RoomState:
                                         status="over" if over else None)
         except Exception:
             log.exception("room %s: could not log actions; rebuilding from the log", self.code)
-            self._rebuild()
+            self.rebuild()
             raise Refusal("storage", "the server could not save this; nothing changed") from None
         self.logged += len(actions)
         if over:
             self.row.status = "over"
 
-    def _rebuild(self) -> None:
+    def rebuild(self) -> None:
         """Rebuild the match from the stored log (after a failure left it in doubt)."""
         stored = self.storage.load_match(self.code, self.row.match_no)
         if stored is None:
             return
-        self._begin(stored)
-        for text in stored.actions:
-            self._apply(parse_action(text))
-        self.logged = len(stored.actions)
-        self._after_replay()
+        self.replay(stored)
 
-    def _act(self, action: Action) -> None:
-        """Apply, log and announce one checked action; unexpected engine failures leave the
-        room as its log says."""
+    def act(self, action: Action) -> None:
+        """Apply, log and announce one action (the engine refuses it with an
+        :class:`ActionError`, changing nothing); unexpected engine failures leave the room as
+        its log says. The caller wakes the computer players."""
         try:
-            self._apply(action)
+            self.apply(action)
         except ActionError:
             raise
         except Exception:
             log.exception("room %s: the engine failed on %s", self.code, action)
-            self._rebuild()
+            self.rebuild()
             raise Refusal("internal", "the server could not apply this action; "
                                       "nothing changed") from None
-        self._commit([action])
-        self._broadcast_state()
-        self.wake.set()
+        self.commit([action])
+        self.broadcast_state()
 
-    def _draft(self) -> RoomRow:
-        """A copy of the room's row to change; :meth:`_lobby_changed` stores it, then makes it
-        the room's (a failed save leaves the room as it was)."""
+    # -- the room's row ------------------------------------------------------------------
+
+    def draft(self) -> RoomRow:
+        """A copy of the room's row to change; :meth:`save_row` stores it, then makes it the
+        room's (a failed save leaves the room as it was)."""
         row = copy.deepcopy(self.row)
         row.last_active = time.time()
         return row
 
-    def _store(self, write: Callable[[], None]) -> None:
+    def store(self, write: Callable[[], None]) -> None:
+        """Run a storage write; a failure is a ``storage`` refusal (nothing changed)."""
         try:
             write()
         except Exception:
             log.exception("room %s: could not save", self.code)
             raise Refusal("storage", "the server could not save this; nothing changed") from None
 
-    def _lobby_changed(self, row: RoomRow) -> None:
-        self._store(lambda: self.storage.save_room(row))
+    def save_row(self, row: RoomRow) -> None:
+        """Store ``row`` (a :meth:`draft`), make it the room's and announce it."""
+        self.store(lambda: self.storage.save_room(row))
         self.row = row
-        self._broadcast_room()
+        self.broadcast_room()
 
 
 def new_bot(kind: str) -> Player:
