@@ -8,9 +8,9 @@ those kinds of decision of ``lead``, ``follow`` and ``bury``) in the real deal
 forest), and writes a model that :class:`~shengji.players.learned.PlayModel` reads
 (``pip install -e ".[train]"``: numpy and scikit-learn). The shipped tractor model's play
 forests are the first step of policy iteration: 16,000 rounds of heuristic players, every
-seat learning (collected in 728 s on two cores with the compiled build, README, *The
-compiled build*), fitted with the defaults below (about 90 s; the margins 0.07 and 0.02
-were chosen by duplicate deals, README)::
+seat learning (collected in 728 s on two cores with the compiled build, docs/experiments.md,
+*The learned player*), fitted with the defaults below (about 90 s; the margins 0.07 and 0.02
+were chosen by duplicate deals, docs/experiments.md)::
 
     python3 scripts/train_learned.py collect --rounds 16000 --seed 1 --workers 2 --out step1.npz
     python3 scripts/train_learned.py fit step1.npz --out play.json.gz

@@ -123,10 +123,10 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
 
 
 @pytest.mark.parametrize(("stored", "deals", "worlds", "seed", "fix", "figure", "hint"), [
-    # the README's 1,000-deal figure of search on the heuristic base, read again
+    # docs/experiments.md's 1,000-deal figure of search on the heuristic base, read again
     ("tractor-32w-seed7-compiled", "1000", "32", "7", ["--base", "heuristic"],
      "+0.318 ± 0.032 levels per deal over 1000 duplicate deals", "needs --base heuristic"),
-    # the README's figure of the learned player before its model had margins
+    # docs/experiments.md's figure of the learned player before its model had margins
     ("tractor-learned-1w-seed7-compiled", "200", "1", "7",
      ["--margins", "0,0", "--no-bury", "--no-grab"],
      "+0.405 ± 0.066 levels per deal over 200 duplicate deals",

@@ -318,7 +318,7 @@ def test_a_model_with_other_margins_keeps_its_forests_and_search_plays_it() -> N
     plain = shipped.with_margins(0.0, 0.0)
     assert (plain.lead, plain.follow) == (shipped.lead, shipped.follow)
     assert (plain.lead_margin, plain.follow_margin) == (0.0, 0.0)
-    assert shipped.lead_margin > 0 and shipped.follow_margin > 0  # (chosen: README)
+    assert shipped.lead_margin > 0 and shipped.follow_margin > 0  # (chosen: docs/experiments.md)
     searching = SearchPlayer(1, iterations=1, model=plain)
     assert isinstance(searching.base, LearnedPlayer) and searching.base.model is plain
 
@@ -433,7 +433,7 @@ def test_the_shipped_tractor_model_fits_tractor_and_reads_these_features() -> No
     assert not model.fits(preset("tractor-6")) and not model.fits(preset("da-bai-fen"))
     assert model.lead.features == LEAD_FEATURES and model.follow.features == FOLLOW_FEATURES
     assert model.bury is not None and model.bury.features == BURY_FEATURES
-    assert model.bury_margin > 0  # (chosen: README)
+    assert model.bury_margin > 0  # (chosen: docs/experiments.md)
     rnd = play_round(Round(preset("tractor"), seed=5), [make_player("learned", seed=s)
                                                        for s in range(4)])
     assert rnd.result is not None

@@ -752,3 +752,17 @@ def test_small_texts() -> None:
     assert symbols("JD", unicode=False) == "JD"
     assert strip_verb("bid 2d 2d", "bid") == "2d 2d" and strip_verb("bid", "bid") == "bid"
     assert strip_verb("Declare C", "declare") == "C"
+
+
+def test_help_rules_prints_how_to_play(tmp_path: Path) -> None:
+    """``help rules`` at any prompt prints the rules primer (``docs/how-to-play.md``), then the
+    prompt asks again; ``help`` names it."""
+    match = Match(preset("tractor"), seed=1)
+    session, out = _scripted(match, 0, [], tmp_path)
+    assert session._command("help", match.legal(0)) and "help rules" in out.getvalue()
+    assert session._command("help  rules", match.legal(0))
+    text = out.getvalue()
+    for words in ("How to play Sheng Ji", "The goal: climb from 2 to A", "Finding Friends",
+                  "Da Bai Fen", "The Hundred", "BJ > SJ > 2♥"):
+        assert words in text
+    assert ".md" not in text  # the page's links to other pages are words here

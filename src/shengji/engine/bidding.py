@@ -387,7 +387,7 @@ def takes_dealer(rules: Rules, cards: Sequence[Card]) -> bool:
 
 _SHOWN: Final[dict[tuple[int, Card, int], TrumpBid]] = {}
 """Bids listed as options, by seat, face and copies (a TrumpBid is immutable: made once; its
-dataclass ``__init__`` runs interpreted in the compiled build)."""
+dataclass ``__init__`` [compiled build])."""
 
 
 def _shown_bid(seat: int, card: Card, count: int) -> TrumpBid:

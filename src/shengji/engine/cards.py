@@ -363,7 +363,7 @@ class Hand:
 def card_points(cards: Iterable[Card]) -> int:
     """The trick points of ``cards`` (each K and 10: 10, each 5: 5), read from a table."""
     points, total = _POINTS, 0
-    for card in cards:  # (a plain loop, the card as an int: sum() is a generic call)
+    for card in cards:  # (a plain loop, the card as an int [compiled build])
         total += points[card_int(card)]
     return total
 
@@ -374,9 +374,7 @@ def card_int(card: Card) -> int:
 
 
 def card_ints(cards: tuple[Card, ...]) -> tuple[int, ...]:
-    """``cards`` themselves, typed as ints: a mypyc build then indexes and counts with them
-    natively (a Card is an int, but as a non-native class it makes every operation on it
-    generic, and a variable declared ``int`` takes the narrower type of a card assigned)."""
+    """``cards`` themselves, typed as ints, to index tables with [compiled build]."""
     return cards
 
 

@@ -572,7 +572,7 @@ def lead_param(lead: Lead) -> Param:
 def _group(cards: Iterable[Card], trump: Trump) -> LevelCounts:
     result: LevelCounts = {}
     levels = trump.levels
-    for card in cards:  # (get, not setdefault with a new dict: that was a generic call)
+    for card in cards:  # (get, not setdefault with a new dict [compiled build])
         level = levels[card_int(card)]
         by_face = result.get(level)
         if by_face is None:

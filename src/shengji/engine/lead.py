@@ -182,7 +182,7 @@ def rainbows(counts: Sequence[int], size: int, trump: Trump, rules: Rules
 
 _ONE_FACE: Final[dict[tuple[Card, int, int, int], Lead]] = {}
 """The leads :func:`one_face_lead` made, by face, copies, suit and level (leads are
-immutable, and a frozen dataclass's ``__init__`` runs interpreted in the mypyc build)."""
+immutable: made once [compiled build])."""
 
 
 def one_face_lead(face: Card, width: int, trump: Trump) -> Lead:

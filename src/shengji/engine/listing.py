@@ -80,8 +80,7 @@ def quick_follows(legal: LegalPlays, limit: int) -> list[tuple[Card, ...]] | Non
 
 
 class _Listing:
-    """What :func:`_list_follows` reads and fills (no closure: see docs/architecture.md,
-    "The compiled build")."""
+    """What :func:`_list_follows` reads and fills (not a closure [compiled build])."""
 
     def __init__(self, faces: list[Card], held: list[int], tail: list[int],
                  doubles: list[int], pairs: int, found: list[tuple[Card, ...]],
@@ -114,7 +113,7 @@ def _list_follows(listing: _Listing, i: int, need: int, held: int) -> bool:
         rest, got = need - k, held + (k == 2)
         half = rest // 2
         if after >= rest and got + (twos if twos < half else half) >= pairs:
-            for _ in range(k):  # (appended and popped one by one: native list calls)
+            for _ in range(k):  # (appended and popped one by one [compiled build])
                 chosen.append(face)
             more = _list_follows(listing, i + 1, rest, got)
             for _ in range(k):

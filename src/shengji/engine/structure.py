@@ -344,8 +344,7 @@ class Structure:
 
 
 class _BestSearch:
-    """One search of :meth:`Structure.best` (a class, not a closure: a mypyc build makes a
-    recursive closure's environment a cycle that only the garbage collector frees)."""
+    """One search of :meth:`Structure.best` (a class, not a closure [compiled build])."""
 
     def __init__(self, structure: Structure, cards: LevelCounts, rng: Random | None,
                  exact: bool, track: bool, pieces: set[Card], ceiling: Value | None) -> None:

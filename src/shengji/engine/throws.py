@@ -224,9 +224,7 @@ def _check_rainbows(lead: Lead, others: Mapping[int, Hand], trump: Trump, rules:
     return _failed(lead, forced, tuple(blocks), rules)
 
 
-# A frozen dataclass's __init__ sets its fields one call at a time, and runs interpreted in
-# the mypyc build: these set them at once (the classes are plain Python classes there too,
-# see shengji.engine.plain).
+# These make frozen dataclasses with their fields set at once [compiled build].
 
 def _block(unit: Unit, seat: int, beaten_by: Unit, rainbow: bool = False) -> Block:
     """``Block(unit, seat, beaten_by, rainbow)``."""

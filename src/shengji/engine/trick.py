@@ -70,9 +70,7 @@ class TrickPlay:
     seat: int
     cards: tuple[Card, ...]
 
-    # The dataclass's generated __init__ would run interpreted in the mypyc build, where
-    # TrickPlay is a native class (its fields read as native attributes); this one compiles to
-    # a store per field. Frozen: it sets them as object's __setattr__ does.
+    # its own __init__, a store per field [compiled build]
     def __init__(self, seat: int, cards: tuple[Card, ...]) -> None:
         object.__setattr__(self, "seat", seat)
         object.__setattr__(self, "cards", cards)
@@ -86,12 +84,12 @@ class TrickPlay:
 
 
 _PLAIN: Final = is_plain(TrickPlay)
-"""Plays are plain Python objects (pure Python; compiled, TrickPlay is a native class)."""
+"""Plays are plain Python objects (pure Python) [compiled build]."""
 
 
 def _play(seat: int, cards: tuple[Card, ...]) -> TrickPlay:
-    """``TrickPlay(seat, cards)``: in pure Python its attributes set at once (the ``__init__``
-    sets them one call at a time), compiled by its native ``__init__``."""
+    """``TrickPlay(seat, cards)``, made by :func:`~shengji.engine.plain.filled` in pure
+    Python [compiled build]."""
     if _PLAIN:
         return filled(TrickPlay, {"seat": seat, "cards": cards})
     return TrickPlay(seat, cards)
@@ -310,7 +308,7 @@ def beats(cards: Sequence[Card], current: Reading, lead: Lead, trump: Trump, rul
         # may win with led-suit cards and trumps together
         return _card_by_card(cards, current, lead.suit, trump)
     suits = trump.suit_index
-    faces = card_ints(tuple(cards))  # (the cards as ints index the tables natively)
+    faces = card_ints(tuple(cards))  # (the cards as ints [compiled build])
     first = faces[0]
     suit = suits[first]
     if suit != lead.suit and suit != TRUMP:
@@ -355,7 +353,7 @@ def beats_single(play: tuple[Card, ...], current: Unit, trump: Trump) -> Reading
 
 _SINGLES: Final[dict[int, tuple[Trump, tuple[Reading, ...]]]] = {}
 """The single-card readings of each trump seen, by the trump's identity (a Trump is a
-dataclass whose hash runs interpreted in the compiled build)."""
+dataclass: keyed by identity [compiled build])."""
 
 
 def single_readings(trump: Trump) -> tuple[Reading, ...]:
@@ -525,8 +523,7 @@ def matching_readings(cards: LevelCounts, suit: int, lead: Lead, trump: Trump, r
 
 
 class _Matching:
-    """One search of :func:`matching_readings` (a class, not a closure: a mypyc build makes
-    a recursive closure's environment a cycle that only the garbage collector frees)."""
+    """One search of :func:`matching_readings` (a class, not a closure [compiled build])."""
 
     def __init__(self, needed: dict[tuple[int, int], int], work: LevelCounts, suit: int,
                  trump: Trump, rules: Rules) -> None:

@@ -97,7 +97,7 @@ def level_counts(cards: Iterable[Card], trump: Trump) -> dict[int, LevelCounts]:
     """Group cards by effective suit, level and face."""
     groups: dict[int, LevelCounts] = {}
     suits, levels = trump.suit_index, trump.levels
-    for card in cards:  # (get, not setdefault with a new dict: that was a generic call)
+    for card in cards:  # (get, not setdefault with a new dict [compiled build])
         index = card_int(card)
         suit, level = suits[index], levels[index]
         by_level = groups.get(suit)
@@ -202,7 +202,7 @@ def unit_blocks(counts: list[int], trump: Trump, rules: Rules) -> list[UnitBlock
     decks, min_width = rules.decks, rules.tractor_min_width
     min_length, chains = rules.tractor_min_length, rules.tractor_high_trumps
     for suit, faces in enumerate(trump.suit_faces):
-        # (the faces read as ints index the counts natively)
+        # (the faces read as ints [compiled build])
         held = [faces[i] for i, face in enumerate(card_ints(faces)) if counts[face]]
         width = 1
         while held and width <= decks:
@@ -261,8 +261,8 @@ def unit_spec_at(blocks: list[UnitBlock], index: int, trump: Trump) -> UnitSpec:
 
 
 _UNITS: Final[dict[tuple[int, int, int, tuple[Card, ...]], Unit]] = {}
-"""The units :func:`make_unit` made, by suit, width, top and faces (units are immutable,
-and a frozen dataclass's generated ``__init__`` runs interpreted in the mypyc build)."""
+"""The units :func:`make_unit` made, by suit, width, top and faces (units are immutable:
+made once [compiled build])."""
 
 
 def make_unit(suit: int, width: int, top: int, faces: tuple[Card, ...]) -> Unit:

@@ -42,8 +42,7 @@ from shengji.engine.plain import filled, mypyc_attr
 from shengji.engine.reasons import Reason
 
 
-# Plain classes even when compiled: the engine and the players make plays with
-# object.__new__, which a mypyc native class refuses; the module's functions still compile.
+# Plain classes even when compiled [compiled build].
 @mypyc_attr(native_class=False)
 class ActionError(ValueError):
     """An action was refused; the message says why and what is allowed. Nothing changed.
@@ -112,8 +111,7 @@ def _set_cards(action: object, verb: str) -> None:
 
 
 def _raw(action: object, name: str) -> object:
-    """A field as it was given, before it is checked (a compiled build would otherwise
-    check it against the field's type, with a bare TypeError)."""
+    """A field as it was given, before it is checked [compiled build]."""
     return getattr(action, name)
 
 

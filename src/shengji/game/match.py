@@ -202,7 +202,7 @@ def _start_levels(rules: Rules, levels: Sequence[object] | None) -> tuple[int, .
     or the lowest rank kept above it: :attr:`~shengji.engine.rules.Rules.first_rank`).
 
     ``levels`` comes from outside (a record, a caller): its entries are checked to be
-    integers before they are compared (the compiled build would refuse a string there).
+    integers before they are compared [compiled build].
     """
     if levels is None:
         return (int(rules.first_rank),) * rules.players

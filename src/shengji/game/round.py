@@ -176,8 +176,7 @@ class Round:
     ) -> None:
         n = rules.players
         self.rules = rules
-        # rules read at every draw or bid check, kept as native attributes (Rules is a plain
-        # class: each read of its fields is a dictionary lookup)
+        # rules read at every draw or bid check, kept as attributes [compiled build]
         self._players = n
         self._withdraw = rules.bid_withdraw
         self._dealer_chooses = rules.trump_choice == TrumpChoice.DEALER
@@ -401,8 +400,7 @@ class Round:
     def apply(self, action: object) -> None:
         """Perform ``action`` (an action or its notation, e.g. ``"0 play KS KS"``); raise
         :class:`ActionError` (changing nothing) if it is malformed, illegal or not an action
-        at all (typed ``object``, as :meth:`Legal.reason`: a compiled build would otherwise
-        refuse other types with a bare ``TypeError``)."""
+        at all (typed ``object``, as :meth:`Legal.reason` [compiled build])."""
         trust = self._trust
         trusted = False
         if type(action) is Draw and id(action) in _DRAW_IDS and seat_is_int(action):

@@ -281,7 +281,7 @@ def draw_card(rnd: Round) -> None:
         rnd._has_bid.pop(drawer, None)  # it may bid with this card
     # the seat's sorted hand is read again if a view asks for it (a seat is asked for a
     # decision at a few of its draws: inserting each card cost more than that)
-    if drawer in rnd._sorted:  # (a native test: pop() with a default is a method call)
+    if drawer in rnd._sorted:  # (a test, not pop() with a default [compiled build])
         del rnd._sorted[drawer]
     rnd.next_card += 1
     rnd.drawer = (drawer + 1) % rnd._players

@@ -35,9 +35,7 @@ class TrickRecord:
     largest_unit: int
     lead: Lead
 
-    # The dataclass's generated __init__ would run interpreted in the mypyc build, where
-    # TrickRecord is a native class (its fields read as native attributes); this one
-    # compiles to a store per field. Frozen: it sets them as object's __setattr__ does.
+    # its own __init__, a store per field [compiled build]
     def __init__(self, plays: tuple[TrickPlay, ...], winner: int, points: int, largest_unit: int,
                  lead: Lead) -> None:
         object.__setattr__(self, "plays", plays)
@@ -57,14 +55,13 @@ class TrickRecord:
 
 
 _PLAIN: Final = is_plain(TrickRecord)
-"""Trick records are plain Python objects (pure Python; compiled, a native class)."""
+"""Trick records are plain Python objects (pure Python) [compiled build]."""
 
 
 def trick_record(plays: tuple[TrickPlay, ...], winner: int, points: int, largest_unit: int,
                  lead: Lead) -> TrickRecord:
-    """``TrickRecord(plays, winner, points, largest_unit, lead)``: in pure Python its
-    attributes set at once (:func:`~shengji.engine.plain.filled`: the round makes one per
-    trick), compiled by its native ``__init__``."""
+    """``TrickRecord(plays, winner, points, largest_unit, lead)``, made by
+    :func:`~shengji.engine.plain.filled` in pure Python [compiled build]."""
     if _PLAIN:
         return filled(TrickRecord, {"plays": plays, "winner": winner, "points": points,
                                     "largest_unit": largest_unit, "lead": lead})

@@ -67,9 +67,7 @@ class SeatView:
     history: tuple[Action, ...]
     result: RoundResult | None
 
-    # The dataclass's generated __init__ would run interpreted in the mypyc build, where
-    # SeatView is a native class (players read its fields as native attributes); this one
-    # compiles to a store per field. Frozen: it sets them as object's __setattr__ does.
+    # its own __init__, a store per field [compiled build]
     def __init__(self, seat: int, rules: Rules, phase: Phase, to_move: int | None,
                  hand: tuple[Card, ...], hand_sizes: tuple[int, ...], levels: tuple[int, ...],
                  dealer: int | None, declarers: tuple[int, ...], trump: Trump | None,
@@ -147,8 +145,7 @@ class SeatView:
 
 
 def _native(rnd: Round, seat: int) -> SeatView:
-    """``seat``'s view of ``rnd`` in the mypyc build: a native view, its fields stored by its
-    compiled ``__init__``."""
+    """``seat``'s view of ``rnd`` in the compiled build, made by its ``__init__``."""
     phase, owner = rnd.phase, rnd.kitty_owner
     sees_kitty = _sees_kitty(rnd, seat)
     trick, tracker, result = rnd.trick, rnd.tracker, rnd.result
@@ -285,8 +282,8 @@ def _hidden_kitty_line(line: str, counted: bool) -> str:
 
 
 _PLAIN: Final = is_plain(SeatView)
-"""Views are plain Python objects (pure Python; compiled, SeatView is a native class):
-:meth:`SeatView.of` fills their attributes at once, the history read when first asked."""
+"""Views are plain Python objects (pure Python) [compiled build]: :meth:`SeatView.of`
+fills their attributes at once, the history read when first asked."""
 
 if _PLAIN:
     setattr(SeatView, "history", _History())  # noqa: B010 (after @dataclass: not a default)

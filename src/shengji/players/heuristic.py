@@ -71,7 +71,7 @@ from shengji.game.phase import Phase
 from shengji.game.view import SeatView
 from shengji.players.memory import Memory, TrickLog, current_winner
 
-# module constants are Final: a mypyc build keeps them in C statics (no dictionary lookup)
+# module constants are Final [compiled build]
 _ENUMERATE_LIMIT: Final = 80
 _WIDTHS: Final = MAX_DECKS + 1
 """More than the widest tuple (one copy of a face per deck)."""
@@ -225,8 +225,8 @@ class HeuristicPlayer:
             counts[card] += 1
             suit_len[index[card]] += 1
         # each card's keep value (pairs, aces and kings are kept; points go only when no
-        # other plain card is left), sorted with the card as (value, card) keys: plain
-        # loops and native sorting, no key function called per card
+        # other plain card is left), sorted with the card as (value, card) keys (plain
+        # loops, no key function [compiled build])
         keyed: list[tuple[float, int]] = []
         for card in faces:
             suit, level = index[card], levels[card]
@@ -383,7 +383,7 @@ class HeuristicPlayer:
         if len(hand) <= 1:
             return _NO_CARDS
         points = 0
-        for card in card_ints(kitty):  # (plain loops: map, max with a key are generic calls)
+        for card in card_ints(kitty):  # (plain loops [compiled build])
             points += _POINTS[card]
         if points < 15:
             return _NO_CARDS
@@ -598,8 +598,8 @@ def _int_plays(plays: list[tuple[Card, ...]]) -> list[tuple[int, ...]]:
 
 
 def _first_by(pool: list[Card], order: tuple[int, ...], need: int) -> tuple[Card, ...]:
-    """``tuple(sorted(pool, key=order.__getitem__)[:need])``, sorting ints natively (the
-    key's rank, then the card's place in the pool: the same stable order)."""
+    """``tuple(sorted(pool, key=order.__getitem__)[:need])``, sorting ints (the key's rank,
+    then the card's place in the pool: the same stable order) [compiled build]."""
     size = len(pool)
     if need == 1 and size:  # the first of the lowest rank: no list of keys
         best, low = 0, order[card_int(pool[0])]
@@ -694,7 +694,7 @@ class _Tables:
 
 _TABLES: Final[dict[int, _Tables]] = {}
 """The tables of the trumps seen last, by the trump's identity (each kept alive by its
-tables; a Trump is a dataclass whose hash runs interpreted in the compiled build)."""
+tables; keyed by identity [compiled build])."""
 
 
 def _tables(trump: Trump) -> _Tables:

@@ -16,7 +16,7 @@ dealer is the first to bid (``first_dealer``), it bids at its first chance to be
 dealer (with ``grab=False`` it waits, as the heuristic does). Everything else (other bids,
 friend calls, trump naming) it does as the heuristic does. The margins keep the player
 from leaving a sound choice for a gain within the model's error (their values were chosen
-by duplicate deals, README).
+by duplicate deals, docs/experiments.md).
 
 A model is two or three forests of regression trees
 (:class:`~shengji.players.forest.Forest`): one for leads, one for follows and maybe one
@@ -252,7 +252,7 @@ class LearnedPlayer(HeuristicPlayer):
     def bid(self, view: SeatView, legal: Legal) -> Action:
         """Where a bid would make this seat the first round's dealer (the rules'
         ``first_dealer``), the strongest such bid at once: the dealership is worth more
-        than a better trump suit (README); else the heuristic's bid."""
+        than a better trump suit (docs/experiments.md); else the heuristic's bid."""
         if self.grab and view.dealer is None and view.phase in DEALER_BID_PHASES:
             grabs = [a for a in legal if isinstance(a, Bid) and takes_dealer(view.rules,
                                                                               a.cards)]

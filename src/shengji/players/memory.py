@@ -33,8 +33,7 @@ from shengji.game.view import SeatView
 T = TypeVar("T")
 
 TRUMP: Final = _TRUMP_SUIT
-"""The trump suit's index (Final: a mypyc build keeps module constants in C statics, not
-looked up in the module's dictionary)."""
+"""The trump suit's index (Final [compiled build])."""
 _FLUID: Final = Partnership.FLUID
 
 
@@ -300,14 +299,14 @@ class Memory:
             view = self.view
             log = self._updated()
             if self.remember:
-                counts = log.unseen_base(view)[:]  # (a slice: no call in the compiled build)
+                counts = log.unseen_base(view)[:]  # (a slice [compiled build])
                 for play in self.trick:
                     for card in card_ints(play.cards):
                         counts[card] -= 1
             else:
                 counts = list(log.pack)
                 _remove_own(counts, view)
-            for count in counts:  # (a loop: min() is a generic call in the compiled build)
+            for count in counts:  # (a loop, not min() [compiled build])
                 if count < 0:
                     counts = [c if c > 0 else 0 for c in counts]
                     break
@@ -452,8 +451,7 @@ def current_winner(view: SeatView, trump: Trump, lead: Lead | None = None
 
 
 def _keep(cell: list[T], value: T) -> None:
-    """Make ``value`` the one item of ``cell`` (a slice assignment is a generic call in the
-    compiled build)."""
+    """Make ``value`` the one item of ``cell`` (not a slice assignment [compiled build])."""
     if cell:
         cell[0] = value
     else:

@@ -56,7 +56,7 @@ model fits the rules, search takes only the **endgame** (``endgame``, default
 :data:`ENDGAME`): the leads and follows made with that many cards or fewer in hand, where
 the hidden cards are few and the rollouts short. The earlier plays, the kitty and the bids
 are the base's: searching every decision there played worse than the model alone, and
-searching the kitty alone no better (README).
+searching the kitty alone no better (docs/experiments.md).
 """
 
 from __future__ import annotations

@@ -255,7 +255,7 @@ class Refine:
     places where the seat's knowledge allows it, and keep the swap with chance ``keep``
     to the mismatches it adds (always if it adds none). It stops early at a world with
     no mismatch. Each step replays the history (judging only the two seats changed).
-    The defaults are the setting the README measures."""
+    The defaults are the setting docs/experiments.md measures."""
 
     steps: int = 400
     keep: float = 0.0

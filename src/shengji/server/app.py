@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Body, FastAPI, Request, WebSocket
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+)
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
@@ -25,6 +31,7 @@ from shengji.server.limits import RateLimit, Settings
 from shengji.server.lobby import check_rules, rules_errors_json
 from shengji.server.members import Refusal
 from shengji.server.options import presets_json
+from shengji.server.primer import how_to_play_html
 from shengji.server.rooms import Rooms
 from shengji.server.storage import SQLiteStorage, Storage
 
@@ -125,6 +132,10 @@ def create_app(db: str | Path = ":memory:", settings: Settings | None = None,
     @app.get("/r/{code}", include_in_schema=False)
     async def room_page(code: str) -> Response:
         return page()
+
+    @app.get("/how-to-play", include_in_schema=False)
+    async def how_to_play() -> Response:  # the rules primer (the page's How to play link)
+        return HTMLResponse(how_to_play_html())
 
     @app.get("/api/presets")
     async def get_presets() -> dict[str, Any]:

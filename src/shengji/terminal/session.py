@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rich.console import Console
+from rich.markdown import Markdown
 from rich.text import Text
 
 from shengji.engine.cards import Card, Hand
@@ -34,6 +35,7 @@ from shengji.game.actions import (
     Withdraw,
     parse_action,
 )
+from shengji.game.how_to_play import HOW_TO_PLAY
 from shengji.game.legal import Legal
 from shengji.game.match import Match
 from shengji.game.phase import Phase
@@ -71,7 +73,8 @@ from shengji.terminal.screen import (
 )
 
 HELP = ("Commands: ? (what the rules require now, and a suggestion) · last (the previous "
-        "trick) · hand (show the table again) · quit (stop; the game is saved)")
+        "trick) · hand (show the table again) · help rules (how to play Sheng Ji) · quit "
+        "(stop; the game is saved)")
 
 VERBS = {"deal": "bid", "bid": "bid", "bury": "bury", "call": "call", "declare": "declare",
          "lead": "play", "follow": "play"}
@@ -171,6 +174,11 @@ class Session:
     def say(self, text: str | Text, style: str = "") -> None:
         """Print one line."""
         self.console.print(text, style=style, markup=False, highlight=False)
+
+    def rules_primer(self) -> None:
+        """Print how to play Sheng Ji (``help rules``): the primer of the documentation,
+        ``docs/how-to-play.md``, as the terminal shows Markdown."""
+        self.console.print(Markdown(HOW_TO_PLAY, hyperlinks=False))
 
     def view(self) -> SeatView:
         """The person's view now."""
@@ -396,6 +404,8 @@ class Session:
             self._hint(legal)
         elif key == "help":
             self.say(HELP)
+        elif key.split() in (["help", "rules"], ["rules"]):
+            self.rules_primer()
         elif key == "last":
             for line in render_last_trick(self.view(), self.seating):
                 self.say(line)

@@ -235,6 +235,8 @@ function header() {
     h("a", { href: "/", class: "brand" }, "升级 ", h("span", {}, "Sheng Ji")),
     S.code ? h("span", { class: "code" }, t("room", { code: S.code })) : null,
     status,
+    h("a", { href: "/how-to-play", id: "how-to-play", target: "_blank", rel: "noopener",
+             title: t("howToPlayLabel") }, t("howToPlay")),
     h("button", { type: "button", id: "lang-switch", "aria-label": t("languageLabel"),
                   onclick: () => { setLang(lang() === "zh" ? "en" : "zh"); render(); } },
       t("language")));

@@ -10,6 +10,8 @@ const STRINGS = {
   en: {
     language: "中文",
     languageLabel: "Switch to Chinese",
+    howToPlay: "How to play",
+    howToPlayLabel: "How to play Sheng Ji: the rules, in a new tab",
     tagline: "Tractor, Finding Friends and Da Bai Fen with your friends, in the browser.",
     newRoom: "New room",
     yourName: "Your name",
@@ -269,6 +271,8 @@ const STRINGS = {
   zh: {
     language: "English",
     languageLabel: "切换到英文",
+    howToPlay: "玩法说明",
+    howToPlayLabel: "升级的玩法说明（英文），在新标签页打开",
     tagline: "和朋友在浏览器里打拖拉机、找朋友、打百分。",
     newRoom: "新房间",
     yourName: "你的名字",
