@@ -128,7 +128,7 @@ def test_match_logs_its_failed_throws() -> None:
             action = _choice(match, rng)
             match.apply(action)
             if leading and trick is not None and trick.throw and not trick.throw.valid:
-                expected.append(FailedThrow(*where, action.seat, trick.throw.reasons()))
+                expected.append(FailedThrow(*where, action.seat, trick.throw))
         assert match.failed_throws == expected
         for failed in match.failed_throws:
             keys = [why.key for why in failed.reasons]

@@ -6,7 +6,7 @@ protocol: ``to_move`` / ``legal(seat)`` / ``apply(action)`` / ``undo()`` /
 """
 
 from shengji.engine.pickling import pickle_by_constructor
-from shengji.game import actions, scoresheet, view
+from shengji.game import actions, match, scoresheet, view
 from shengji.game.actions import (
     Action,
     Bid,
@@ -27,7 +27,7 @@ from shengji.game.scoresheet import RoundResult, TrickRecord
 from shengji.game.view import SeatView
 
 # frozen dataclasses pickle through their constructor (the compiled build needs it)
-pickle_by_constructor(actions, scoresheet, view)
+pickle_by_constructor(actions, match, scoresheet, view)
 
 __all__ = [
     "Action",

@@ -16,12 +16,14 @@ It offers the same protocol as a round: :meth:`Match.legal`,
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from random import Random
-from typing import Final, NamedTuple
+from typing import Final
 
 from shengji.engine.reasons import Reason
 from shengji.engine.rules import AfterEnd, FluidBidders, Partnership, Rules
 from shengji.engine.scoring import NO_TRUMP_LEVEL, level_name
+from shengji.engine.throws import ThrowOutcome
 from shengji.game.actions import Action, ActionError
 from shengji.game.deal import Deal
 from shengji.game.legal import Legal, nothing
@@ -34,7 +36,8 @@ _DONE: Final = Phase.DONE
 """The phase as a module constant (an enum member access is a class lookup each time)."""
 
 
-class FailedThrow(NamedTuple):
+@dataclass(frozen=True)
+class FailedThrow:
     """A failed throw of the match: its ``round`` and ``trick`` (each from 1), the
     thrower's ``seat``, and why it failed and what happened instead (the engine's
     :meth:`~shengji.engine.throws.ThrowOutcome.reasons`: the blocks, ``throw-failed`` or
@@ -44,7 +47,13 @@ class FailedThrow(NamedTuple):
     round: int
     trick: int
     seat: int
-    reasons: tuple[Reason, ...]
+    outcome: ThrowOutcome
+    """The engine's judgement of the throw."""
+
+    @property
+    def reasons(self) -> tuple[Reason, ...]:
+        """Why it failed and what happened instead (worded when asked for)."""
+        return self.outcome.reasons()
 
 
 class Match:
@@ -122,7 +131,7 @@ class Match:
         self.history.append(rnd.history[-1])  # as the round stored it
         if number and trick is not None and trick.throw is not None and not trick.throw.valid:
             self.failed_throws.append(FailedThrow(
-                len(self.results) + 1, number, rnd.history[-1].seat, trick.throw.reasons()))
+                len(self.results) + 1, number, rnd.history[-1].seat, trick.throw))
         if rnd.phase is not _DONE:
             return None
         result = rnd.result
