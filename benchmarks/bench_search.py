@@ -127,6 +127,7 @@ from shengji.players.search import (
 )
 from shengji.players.table import decide
 from shengji.players.worlds import Inference, Knowledge, PlayReading, Refine
+from shengji.simulate import mean_ci95, seat_difference
 
 _MODELS: dict[str, PlayModel] = {}
 """Model files read in this process, by path (a game's players share one)."""
@@ -150,8 +151,9 @@ class Budget:
 
 
 def _ci95(values: Sequence[float]) -> float:
-    """The half-width of the 95 % confidence interval of the mean (0 for one value)."""
-    return 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    """The half-width of the 95 % confidence interval of the mean (0 for one value), as
+    ``shengji simulate`` reports it."""
+    return mean_ci95(values)[1]
 
 
 def parse_budget(text: str, seconds: float) -> Budget:
@@ -294,9 +296,8 @@ def play_deal(rules: Rules, seed: int, budget: Budget, setting: Setting = Settin
     for shift in (0, 1):
         search_seats = {s for s in range(n) if (s + shift) % 2 == 0}
         gain, spent, changed = _game(rules, seed, budget, setting, search_seats)
-        mine = [gain[s] for s in search_seats]
-        theirs = [gain[s] for s in range(n) if s not in search_seats]
-        diffs.append(sum(mine) / len(mine) - sum(theirs) / len(theirs))
+        diffs.append(seat_difference(gain, search_seats,
+                                     [s for s in range(n) if s not in search_seats]))
         times += spent
         overrides += changed
     return sum(diffs) / 2, times, overrides

@@ -2,6 +2,9 @@
 
     python examples/train_random.py --episodes 3000 --plot curve.png
 
+``--plot`` needs matplotlib (``pip install "shengji[plot]"``, or ``pip install -e
+".[plot]"`` in a clone); without it the curve is printed only.
+
 The policy is linear and needs only numpy: the logit of every action id is a weighted sum
 of the observation (scaled), a softmax over the ids the mask allows picks the action.
 It learns by REINFORCE with a running baseline from the environment's rewards (levels
@@ -13,6 +16,7 @@ random policy's average (measured first, on the same deals) is the line to beat.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -20,6 +24,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from shengji.env import SingleSeatEnv
+
+PLOT_HINT = 'pip install "shengji[plot]" (or pip install -e ".[plot]" in a clone)'
 
 
 class LinearPolicy:
@@ -127,16 +133,24 @@ def main(argv: Sequence[str] | None = None) -> list[tuple[int, float]]:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lr", type=float, default=0.02)
     parser.add_argument("--shaping", type=float, default=1.0)
-    parser.add_argument("--plot", default="learning_curve.png", help="image file to write")
+    parser.add_argument("--plot", help="image file to draw the curve to, e.g. curve.png "
+                                       "(needs matplotlib)")
     args = parser.parse_args(argv)
+    if args.plot:  # checked before the training, not after it
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            print(f"train_random.py: --plot needs matplotlib: {PLOT_HINT}", file=sys.stderr)
+            raise SystemExit(2) from None
     random_average, curve = train(args.preset, args.episodes, args.every, args.seed, args.lr,
                                   args.shaping)
     print(f"random policy: {random_average:+.3f} per episode")
     for done, average in curve:
         print(f"after {done:6d} episodes: {average:+.3f}")
-    plot(Path(args.plot), random_average, curve,
-         f"{args.preset}: one seat against random players")
-    print(f"learning curve written to {args.plot}")
+    if args.plot:
+        plot(Path(args.plot), random_average, curve,
+             f"{args.preset}: one seat against random players")
+        print(f"wrote the learning curve to {args.plot}")
     return curve
 
 

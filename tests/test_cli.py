@@ -96,7 +96,8 @@ def test_plot_without_matplotlib_is_refused_first(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setitem(sys.modules, "matplotlib.backend_bases", None)
     code, lines = _run(["simulate", "--rounds", "1000000", "--plot", "plot.png"], capsys)
     assert (code, lines) == (2, ["shengji simulate: --plot needs matplotlib: "
-                                 "pip install 'shengji[plot]'"])
+                                 'pip install "shengji[plot]" (or pip install -e ".[plot]" '
+                                 "in a clone)"])
 
 
 def test_resume_cannot_change_the_recorded_game(capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
+
+import numpy as np
+from gymnasium.utils.env_checker import check_env
 
 from shengji.env import SingleSeatEnv
 from shengji.players import Player, SearchPlayer
@@ -82,11 +87,7 @@ def test_bad_arguments_are_refused() -> None:
 
 def test_training_example_tiny_budget(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    spec = importlib.util.spec_from_file_location("train_random",
-                                                  ROOT / "examples" / "train_random.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_example("train_random")
     image = tmp_path / "curve.png"
     curve = module.main(["--episodes", "20", "--every", "10", "--plot", str(image)])
     assert [done for done, _ in curve] == [10, 20]
@@ -112,3 +113,56 @@ def test_turns_hand_asks_fewer_and_plays_the_same() -> None:
     assert public > hand and public_total == hand_total and public_history == hand_history
     with pytest.raises(ValueError, match="turns must be"):
         SingleSeatEnv(turns="fast")
+
+
+def load_example(name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "examples" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # no spec: other render modes untested
+@pytest.mark.parametrize("render_mode", [None, "ansi"])
+def test_gymnasium_check_env_passes(render_mode: str | None) -> None:
+    check_env(SingleSeatEnv("da-bai-fen", illegal=-1.0, render_mode=render_mode))
+
+
+def test_an_illegal_id_ends_the_episode_where_asked() -> None:
+    env = SingleSeatEnv("da-bai-fen", illegal=-2.0)
+    obs, _ = env.reset(seed=4)
+    refused = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    version = env.game.version
+    obs, reward, terminated, truncated, info = env.step(refused)
+    assert (reward, terminated, truncated, info) == (-2.0, True, False, {"illegal": refused})
+    assert env.game.version == version             # nothing played
+    with pytest.raises(ValueError, match="the episode is over"):
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert run_episode(env, 4)[1] > 0              # a reset starts afresh
+
+
+def test_training_example_checks_for_matplotlib_before_training(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    module = load_example("train_random")
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+
+    def no_training(*args: object) -> None:
+        raise AssertionError("trained before checking for matplotlib")
+
+    monkeypatch.setattr(module, "train", no_training)
+    with pytest.raises(SystemExit) as stop:
+        module.main(["--plot", "curve.png"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err == ('train_random.py: --plot needs matplotlib: pip install "shengji[plot]" '
+                   '(or pip install -e ".[plot]" in a clone)\n')
+
+
+def test_multi_agent_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    module = load_example("train_two_policies")
+    curve = module.main(["--episodes", "2", "--every", "1", "--eval", "1"])
+    assert [done for done, _, _ in curve] == [1, 2]
+    assert all(0.0 <= a + b <= 1.0 for _, a, b in curve)
+    out = capsys.readouterr().out
+    assert "team A (seats 0, 2) won" in out and "policy B against uniformly random ids" in out

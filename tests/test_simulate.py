@@ -7,9 +7,11 @@ of a second).
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import math
+import statistics
 import subprocess
 import sys
 from dataclasses import asdict
@@ -461,3 +463,83 @@ def test_the_house_rules_play_in_simulate(options: str, tmp_path: Path,
                                            else ["--rounds", "2"])])
     assert code == 0, capsys.readouterr().err
     assert "levels/round" in capsys.readouterr().out
+
+
+# -- the paired difference, the files written, the colours ---------------------------------
+
+def test_the_paired_difference_by_hand() -> None:
+    summary = simulate.summarize(hand_made(), Rules(), SEATS, seed=0, duplicate=True,
+                                 matches=True, rules_name="tractor")
+    (pair,) = summary.paired
+    # per game, heuristic's levels per seat less random's: deal 0: 2 - 0 and 1 - 0 -> 1.5;
+    # deal 1 (matches: the whole match's levels): 1 - 3 and 2 - (-1) -> 0.5; mean 1, sample
+    # sd sqrt(0.5), ci 1.96 * sqrt(0.5 / 2)
+    assert (pair.first, pair.second, pair.deals) == (H, R, 2)
+    assert pair.levels_per_deal == pytest.approx(1.0)
+    assert pair.ci95 == pytest.approx(1.96 * 0.5)
+    assert simulate.deal_difference(hand_made()[:2], R, H) == pytest.approx(-1.5)
+    assert simulate.deal_difference(hand_made()[:2], H, "search") is None
+    assert simulate.mean_ci95([]) == (0.0, 0.0) and simulate.mean_ci95([2.0]) == (2.0, 0.0)
+    alone = simulate.summarize(hand_made()[:1], Rules(), [H] * 4, seed=0, duplicate=False,
+                               matches=False, rules_name="tractor")
+    assert alone.paired == []                      # one label: nothing to pair
+
+
+def test_the_paired_difference_is_the_benchmarks_levels_per_deal() -> None:
+    """The benchmarks' figure: per deal, the levels gained per seat by one player's seats
+    less the other's, averaged over the deal's two seatings; deals the samples."""
+    rules = preset("da-bai-fen")
+    games = simulate.run(rules, SEATS, deals=6, seed=3, workers=1)
+    summary = simulate.summarize(games, rules, SEATS, seed=3, duplicate=True, matches=False,
+                                 rules_name="da-bai-fen")
+    per_deal = []
+    for deal in range(6):
+        diffs = []
+        for game in (g for g in games if g.deal == deal):
+            mine = [game.gained[s] for s in range(4) if game.labels[s] == H]
+            theirs = [game.gained[s] for s in range(4) if game.labels[s] == R]
+            diffs.append(statistics.fmean(mine) - statistics.fmean(theirs))
+        per_deal.append(statistics.fmean(diffs))
+    (pair,) = summary.paired
+    assert pair.levels_per_deal == pytest.approx(statistics.fmean(per_deal))
+    assert pair.ci95 == pytest.approx(1.96 * statistics.stdev(per_deal) / math.sqrt(6))
+
+
+def test_the_command_prints_the_paired_difference_and_names_the_files_it_wrote(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, folder = tmp_path / "summary.json", tmp_path / "records"
+    args = ["simulate", "--rounds", "3", "--players", "heuristic,random", "--workers", "1",
+            "--seed", "2", "--json", str(out), "--records", str(folder)]
+    plotting = importlib.util.find_spec("matplotlib") is not None
+    image = tmp_path / "plot.png"
+    assert cli.main(args + (["--plot", str(image)] if plotting else [])) == 0
+    printed = capsys.readouterr().out
+    data = json.loads(out.read_text(encoding="utf-8"))
+    (pair,) = data["paired"]
+    assert (pair["first"], pair["second"], pair["deals"]) == (H, R, 3)
+    line = (f"paired difference, heuristic less random: {pair['levels_per_deal']:+.3f} ± "
+            f"{pair['ci95']:.3f} levels per deal (95% CI over 3 duplicate deals)")
+    assert line in printed.splitlines()
+    wrote = [text for text in printed.splitlines() if text.startswith("wrote ")]
+    assert wrote == [f"wrote 6 game records to {folder}",
+                     f"wrote the summary (JSON) to {out}",
+                     *([f"wrote the plot to {image}"] if plotting else [])]
+
+
+def test_plot_colours_follow_the_player_kind() -> None:
+    pytest.importorskip("matplotlib")
+    from matplotlib.colors import to_hex
+
+    assert simulate.kind_colour("heuristic") == "tab:blue"
+    assert simulate.kind_colour("someone") == simulate.kind_colour("someone")
+    rules = preset("da-bai-fen")
+    colours = []
+    for players in ([H, R, H, R], [R, H, R, H]):
+        games = simulate.run(rules, players, deals=1, seed=1, workers=1, matches=True)
+        summary = simulate.summarize(games, rules, players, seed=1, duplicate=True,
+                                     matches=True, rules_name="da-bai-fen")
+        right = simulate.figure(summary, games, rules).axes[1]
+        handles, labels = right.get_legend_handles_labels()
+        colours.append({label: to_hex(h.get_color()) for h, label in zip(handles, labels,
+                                                                          strict=True)})
+    assert colours[0] == colours[1] == {H: to_hex("tab:blue"), R: to_hex("tab:orange")}

@@ -100,7 +100,8 @@ def plot_problem(name: str) -> str | None:
     try:
         from matplotlib.backend_bases import FigureCanvasBase
     except ImportError:
-        return "--plot needs matplotlib: pip install 'shengji[plot]'"
+        return ('--plot needs matplotlib: pip install "shengji[plot]" (or pip install -e '
+                '".[plot]" in a clone)')
     formats = sorted(FigureCanvasBase.get_supported_filetypes())
     suffix = Path(name).suffix.lower().lstrip(".")
     if suffix not in formats:

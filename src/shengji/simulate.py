@@ -7,7 +7,9 @@ round, so each side plays each deal from both sides and deal luck cancels out.
 
 Statistics are kept per player *label* (the names given to ``--players``); the
 columns are defined in :data:`COLUMNS` (also printed by ``shengji simulate --help``).
-Deals are the independent samples of the confidence intervals.
+Deals are the independent samples of the confidence intervals. The paired difference
+between two players (:func:`deal_difference`, :func:`mean_ci95`) is the one definition of
+"levels per deal" that the benchmarks use too.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ import json
 import math
 import os
 import sys
+import zlib
 from collections import Counter, deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -37,7 +40,11 @@ COLUMNS = """\
                  half the seats each, 50% is an even contest
   round wins     rounds won by its side / rounds its seats played
   match wins     matches won / games played (--matches only)
-  opponents' points: the average points the opponents (attackers) take per round"""
+  opponents' points: the average points the opponents (attackers) take per round
+  paired difference: for two players, the levels gained per seat by the first one's seats
+                 less the second one's in each game, averaged over the games of a deal
+                 (both seatings with duplicate deals), then over the deals, with a 95%
+                 confidence interval (the deals are the independent samples)"""
 """What each figure of the summary means."""
 
 LEVELING_RATE = ("leveling rate = a player's share of all levels gained (its seats' gains / "
@@ -81,6 +88,18 @@ class LabelStats:
 
 
 @dataclass
+class PairedDifference:
+    """The paired difference of two player labels (:func:`deal_difference`): its mean
+    per deal and the half-width of its 95% confidence interval over ``deals`` deals."""
+
+    first: str
+    second: str
+    levels_per_deal: float = 0.0
+    ci95: float = 0.0
+    deals: int = 0
+
+
+@dataclass
 class Summary:
     """Everything ``simulate`` reports (also written by ``--json``)."""
 
@@ -100,10 +119,43 @@ class Summary:
     """The most rounds a match played (``--max-rounds``), or ``None``: to its end."""
     unfinished: int = 0
     """Matches stopped at ``max_rounds`` before any side won."""
+    paired: list[PairedDifference] = field(default_factory=list)
+    """The paired difference of every two labels, in the order of ``--players``."""
 
     def to_json(self) -> str:
         """The summary as JSON."""
         return json.dumps(asdict(self), indent=2)
+
+
+def seat_difference(gained: Sequence[float], first: Collection[int],
+                    second: Collection[int]) -> float:
+    """The levels gained per seat by the seats ``first`` less those gained per seat by the
+    seats ``second`` in one game (``gained``: each seat's levels gained)."""
+    return (sum(gained[s] for s in first) / len(first)
+            - sum(gained[s] for s in second) / len(second))
+
+
+def deal_difference(games: Sequence[PlayedDeal], first: str, second: str) -> float | None:
+    """The paired figure of one deal: :func:`seat_difference` of the seats of the labels
+    ``first`` and ``second`` in each of the deal's games (both seatings with duplicate
+    deals), averaged; ``None`` if no game seats both."""
+    found = []
+    for game in games:
+        mine = [s for s, label in enumerate(game.labels) if label == first]
+        theirs = [s for s, label in enumerate(game.labels) if label == second]
+        if mine and theirs:
+            found.append(seat_difference(game.gained, mine, theirs))
+    return sum(found) / len(found) if found else None
+
+
+def mean_ci95(samples: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``samples`` and the half-width of its 95% confidence interval: 1.96
+    standard errors, from the sample standard deviation (0 for fewer than two samples)."""
+    if not samples:
+        return 0.0, 0.0
+    mean = sum(samples) / len(samples)
+    var = sum((x - mean) ** 2 for x in samples) / max(1, len(samples) - 1)
+    return mean, 1.96 * math.sqrt(var / len(samples))
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -166,8 +218,11 @@ class BackendError(RuntimeError):
 
 
 BACKENDS = ("process", "ray")
-"""Where the deals are played: local processes, or a Ray cluster (``pip install
-'shengji[ray]'``). The results are the same for the same seed whatever the backend."""
+"""Where the deals are played: local processes, or a Ray cluster (:data:`RAY_HINT`). The
+results are the same for the same seed whatever the backend."""
+
+RAY_HINT = 'pip install "shengji[ray]" (or pip install -e ".[ray]" in a clone)'
+"""How to install Ray, from a package index or a clone."""
 
 
 def run(rules: Rules, players: Sequence[str], *, deals: int, seed: int = 0,
@@ -250,7 +305,7 @@ def _ray_stream(jobs: Iterator[Job], workers: int, address: str | None
     try:
         import ray
     except ImportError:
-        raise ValueError("--backend ray needs Ray: pip install 'shengji[ray]'") from None
+        raise ValueError(f"--backend ray needs Ray: {RAY_HINT}") from None
     started = not ray.is_initialized()
     if started:
         try:
@@ -295,6 +350,9 @@ class Tally:
         self.head = (rules_name, seed, duplicate, matches)
         self.labels = list(dict.fromkeys(players))
         self.samples: dict[str, list[float]] = {label: [] for label in self.labels}
+        self.differences: dict[tuple[str, str], list[float]] = {
+            (a, b): [] for i, a in enumerate(self.labels) for b in self.labels[i + 1:]}
+        """Per two labels, the paired figure of each deal (:func:`deal_difference`)."""
         self.counts = {label: [0, 0, 0, 0] for label in self.labels}
         """Per label: levels gained, rounds won, rounds played, matches won."""
         self.deals = self.games = self.total_gain = self.rounds = self.actions = 0
@@ -329,6 +387,11 @@ class Tally:
                     counts[3] += 1 if set(seats) & set(g.winners) else 0
                 if per_game:
                     self.samples[label].append(sum(per_game) / len(per_game))
+        for (first, second), samples in self.differences.items():
+            for deal_games in by_deal.values():
+                figure = deal_difference(deal_games, first, second)
+                if figure is not None:
+                    samples.append(figure)
 
     def summary(self) -> Summary:
         """The figures so far."""
@@ -337,12 +400,7 @@ class Tally:
                           "matches" if matches else "rounds", seed)
         for label in self.labels:
             stats = LabelStats(label, seats=sum(1 for p in self.players if p == label))
-            samples = self.samples[label]
-            if samples:
-                mean = sum(samples) / len(samples)
-                var = sum((x - mean) ** 2 for x in samples) / max(1, len(samples) - 1)
-                stats.levels_per_round = mean
-                stats.ci95 = 1.96 * math.sqrt(var / len(samples))
+            stats.levels_per_round, stats.ci95 = mean_ci95(self.samples[label])
             gain, wins, rounds, won_matches = self.counts[label]
             stats.leveling_rate = gain / self.total_gain if self.total_gain else 0.0
             stats.round_win_rate = wins / rounds if rounds else 0.0
@@ -356,6 +414,9 @@ class Tally:
         if matches:
             summary.max_rounds = self.max_rounds
             summary.unfinished = self.unfinished
+        for (first, second), samples in self.differences.items():
+            mean, ci = mean_ci95(samples)
+            summary.paired.append(PairedDifference(first, second, mean, ci, len(samples)))
         return summary
 
 
@@ -376,6 +437,8 @@ def print_summary(summary: Summary, out: Callable[[str], None] = print) -> None:
     console = Console(file=sys.stdout, width=100)
     console.print(table)
     console.print(LEVELING_RATE, highlight=False)
+    for pair in summary.paired:
+        console.print(paired_line(pair, summary), highlight=False, soft_wrap=True)
     console.print(f"average opponents' points {summary.average_opponent_points:.1f}; "
                   f"average length {summary.average_rounds:.2f} rounds, "
                   f"{summary.average_actions:.0f} actions")
@@ -383,6 +446,31 @@ def print_summary(summary: Summary, out: Callable[[str], None] = print) -> None:
         console.print(f"{summary.unfinished} of {summary.games} matches stopped at the bound "
                       f"of {summary.max_rounds} rounds (--max-rounds) before a side won",
                       highlight=False)
+
+
+def paired_line(pair: PairedDifference, summary: Summary) -> str:
+    """The paired difference in words, e.g. ``paired difference, heuristic less random:
+    +1.583 ± 0.033 levels per deal (95% CI over 1000 duplicate deals)``."""
+    deals = f"{pair.deals}{' duplicate' if summary.duplicate else ''} deals"
+    game = "" if summary.mode == "rounds" else " (whole matches)"
+    return (f"paired difference, {pair.first} less {pair.second}: "
+            f"{pair.levels_per_deal:+.3f} ± {pair.ci95:.3f} levels per deal{game} "
+            f"(95% CI over {deals})")
+
+
+KIND_COLOURS = {"heuristic": "tab:blue", "random": "tab:orange", "learned": "tab:green",
+                "search": "tab:purple", "heuristic-nomem": "tab:cyan"}
+"""The plot's colour of each player kind, whatever the order of ``--players``."""
+_OTHER_COLOURS = ("tab:brown", "tab:pink", "tab:olive", "tab:red")
+
+
+def kind_colour(label: str) -> str:
+    """The plot's colour of a player label: its kind's (:data:`KIND_COLOURS`), else one
+    chosen by the name alone (the same in every run)."""
+    colour = KIND_COLOURS.get(label)
+    if colour is None:
+        colour = _OTHER_COLOURS[zlib.crc32(label.encode()) % len(_OTHER_COLOURS)]
+    return colour
 
 
 def level_gains(games: Sequence[PlayedDeal]) -> dict[tuple[str, str], Counter[int]]:
@@ -435,7 +523,7 @@ def figure(summary: Summary, games: Sequence[PlayedDeal], rules: Rules) -> Any:
         values = sorted({v for counts in gains.values() for v in counts}) or [0]
         keys = sorted(gains)
         width = 0.8 / max(1, len(keys))
-        colours = {label: f"C{i}" for i, label in enumerate(dict.fromkeys(summary.players))}
+        colours = {label: kind_colour(label) for label in dict.fromkeys(summary.players)}
         for k, key in enumerate(keys):
             counts = gains[key]
             total = sum(counts.values())
@@ -449,7 +537,7 @@ def figure(summary: Summary, games: Sequence[PlayedDeal], rules: Rules) -> Any:
         right.set_ylabel("% of its rounds on that side")
         right.xaxis.set_major_locator(FixedLocator(values))
     else:
-        colours = {label: f"C{i}" for i, label in enumerate(dict.fromkeys(summary.players))}
+        colours = {label: kind_colour(label) for label in dict.fromkeys(summary.players)}
         for game in games[:6]:
             for label, levels in label_levels(game).items():
                 right.plot(range(len(levels)), levels, color=colours[label], alpha=0.7,

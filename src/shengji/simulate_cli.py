@@ -49,15 +49,18 @@ def add_simulate_arguments(sim: argparse.ArgumentParser) -> None:
                      help="processes (default: all cores)")
     sim.add_argument("--backend", choices=("process", "ray"), default="process",
                      help="local processes (default) or a Ray cluster (pip install "
-                          "'shengji[ray]'); the same results for the same seed")
+                          "\"shengji[ray]\", or pip install -e \".[ray]\" in a clone); "
+                          "the same results for the same seed")
     sim.add_argument("--address", help="with --backend ray: the cluster to join, e.g. "
                                        "auto or ray://head:10001 (default: a local one)")
     sim.add_argument("--no-duplicate", action="store_true",
                      help="play each deal once instead of twice with the sides swapped")
-    sim.add_argument("--json", help="write the summary as JSON to this file")
+    sim.add_argument("--json", help="write the summary as JSON to this file (with the "
+                                    "paired differences)")
     sim.add_argument("--records", help="keep every game's record in this folder")
     sim.add_argument("--plot", help="draw points and levels to this image, e.g. points.png "
-                                    "(needs matplotlib)")
+                                    "(needs matplotlib: pip install \"shengji[plot]\", or "
+                                    "pip install -e \".[plot]\" in a clone)")
 
 
 def simulate_problems(args: argparse.Namespace) -> list[str]:
@@ -80,7 +83,7 @@ def simulate_main(args: argparse.Namespace) -> int:
 
     problems = simulate_problems(args)
     if args.backend == "ray" and importlib.util.find_spec("ray") is None:
-        problems.append("--backend ray needs Ray: pip install 'shengji[ray]'")
+        problems.append(f"--backend ray needs Ray: {simulate.RAY_HINT}")
     elif args.address and args.backend != "ray":
         problems.append("--address is for --backend ray")
     try:
@@ -117,6 +120,7 @@ def simulate_main(args: argparse.Namespace) -> int:
                            matches=matches, rules_name=args.rules or args.preset,
                            max_rounds=args.max_rounds)
     games: list[simulate.PlayedDeal] = []
+    written = 0
     folder = Path(args.records) if args.records else None
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
@@ -132,6 +136,7 @@ def simulate_main(args: argparse.Namespace) -> int:
                     if folder is not None:
                         name = f"deal{game.deal:05d}{'-swapped' if game.swapped else ''}.toml"
                         write_text_atomic(folder / name, game.record)
+                        written += 1
                 if args.plot:
                     games.extend(batch)
                 advance(1)
@@ -139,8 +144,12 @@ def simulate_main(args: argparse.Namespace) -> int:
         return report("simulate", [str(error)])
     summary = tally.summary()
     simulate.print_summary(summary)
+    if folder is not None:
+        print(f"wrote {written} game records to {folder}")
     if args.json:
         write_text_atomic(Path(args.json), summary.to_json())
+        print(f"wrote the summary (JSON) to {args.json}")
     if args.plot:
         simulate.plot(summary, games, Path(args.plot), rules)
+        print(f"wrote the plot to {args.plot}")
     return 0

@@ -1,6 +1,7 @@
 """The PettingZoo AEC environment: one agent per seat, one ``Discrete`` action space with
 an exact action mask (see :mod:`shengji.env.core` for the ids and the rewards,
-:mod:`shengji.env.encoding` for the observation)."""
+:mod:`shengji.env.encoding` for the observation, :mod:`shengji.env.state` for the global
+state, :mod:`shengji.env.render` for the text rendering)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from shengji.players.base import Player
 
 from .core import Game
 from .encoding import Encoder
+from .render import render_table
+from .state import StateEncoder
 
 Observation = dict[str, NDArray[Any]]
 
@@ -50,7 +53,10 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
     reveals no hidden card; ``turns="hand"`` asks only the seats whose hands can bid or
     show, which other seats then learn (:mod:`shengji.env.core`). ``reset(seed=s)`` makes
     the episodes that follow reproducible; ``reset(options={"deal": deal})`` deals the
-    first round's cards from a :class:`~shengji.game.deal.Deal`."""
+    first round's cards from a :class:`~shengji.game.deal.Deal`. :meth:`state` is the
+    whole table for centralized critics (every hand: :mod:`shengji.env.state`);
+    ``render_mode`` ``"ansi"`` (:meth:`render` returns the text) or ``"human"`` (prints it
+    after every step) draws the table as the agent to move sees it."""
 
     metadata: ClassVar[dict[str, Any]] = {"name": "shengji_v0", "is_parallelizable": False,
                                           "render_modes": list(RENDER_MODES)}
@@ -76,6 +82,9 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
             "observation": spaces.Box(0.0, np.inf, (self.encoder.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (size,), np.int8),
         })
+        self.states = StateEncoder(self.encoder)
+        self.state_space = spaces.Box(0.0, np.inf, (self.states.size,), np.float32)
+        """The global state's space (:meth:`state`)."""
         self._seeds = Random()
         self.agents: list[str] = []
 
@@ -146,17 +155,20 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
             assert seat is not None
             self.agent_selection = self.possible_agents[seat]
 
+    def state(self) -> NDArray[np.float32]:
+        """The global state: the whole table as a fixed-size ``float32`` vector
+        (:mod:`shengji.env.state`), for centralized critics. It shows every hand, the
+        kitty and the cards still to deal: the one place that does; never a policy's
+        input."""
+        return self.states.encode(self.game)
+
     def render(self) -> str | None:
-        """The round in words (``ansi`` returns it, ``human`` prints it)."""
+        """The table as the agent to move sees it (:mod:`shengji.env.render`: its own hand,
+        the trick, the points, the trump; a spectator's view once the episode is over):
+        ``ansi`` returns the text, ``human`` prints it."""
         if self.render_mode is None:
             return None
-        rnd = self.game.round
-        d = self.game.decision
-        lines = [repr(rnd)]
-        if d is not None:
-            chosen = " ".join(str(c) for c in d.selector.cards) if d.selector else ""
-            lines.append(f"seat {d.seat} decides ({d.kind}){': ' + chosen if chosen else ''}")
-        text = "\n".join(lines)
+        text = render_table(self.game, self.game.seat)
         if self.render_mode == "human":
             print(text)
             return None

@@ -128,12 +128,15 @@ class Encoder:
         b = self.blocks
         self._at = {name: b[name][0] for name in b}
 
-    def encode(self, game: Game, seat: int) -> NDArray[np.float32]:
-        """The observation of ``seat`` (a new array)."""
+    def encode(self, game: Game, seat: int, *, decider: bool = False
+               ) -> NDArray[np.float32]:
+        """The observation of ``seat`` (a new array). With ``decider`` the decision, the
+        selection and the friend call in progress are those of the seat deciding, whoever
+        it is (for the global state, :mod:`shengji.env.state`: never an observation)."""
         obs = self._base(game, seat).copy()
         d = game.decision
         at = self._at
-        if d is not None and d.seat == seat:
+        if d is not None and (d.seat == seat or decider):
             obs[at["decision"] + _KIND_INDEX[d.kind]] = 1.0
             if d.selector is not None and d.selector.cards:
                 sel = at["selection"]

@@ -5,6 +5,7 @@
 Observations, action ids and rewards are those of the AEC environment for that seat; an
 episode ends with the last of its ``rounds``. The other seats act inside :meth:`step`
 (during the deal they bid when it is their turn to draw, as in ``shengji simulate``).
+Gymnasium's ``check_env`` passes with ``illegal`` set (it steps with unmasked ids).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from shengji.players import Player, make_player
 from .aec import MASK_DTYPE, Observation, resolve_rules
 from .core import Game
 from .encoding import Encoder
+from .render import render_table
 
 PlayerFactory = Callable[[int], Player]
 """Makes a player from a seed, e.g. ``lambda seed: SearchPlayer(seed, iterations=4)``."""
@@ -33,15 +35,27 @@ class SingleSeatEnv(gymnasium.Env[Observation, int]):
     for all other seats, or one per other seat in seat order (a factory is called with a
     seed at each reset, so a seeded episode is the same every time). ``turns`` as in the
     AEC environment; here ``"hand"`` reveals nothing (only this seat is asked, about its
-    own hand) and spares the bid windows and show turns where it has nothing to choose."""
+    own hand) and spares the bid windows and show turns where it has nothing to choose.
 
-    metadata = {"render_modes": []}  # noqa: RUF012 (gymnasium.Env declares it so)
+    An id the mask does not allow raises ``ValueError`` (changing nothing), or with
+    ``illegal = r`` ends the episode with the reward ``r`` (as PettingZoo's
+    ``TerminateIllegalWrapper``), so that any id of the action space is an answer, as
+    Gymnasium's API asks. ``render_mode`` ``"ansi"`` (:meth:`render` returns the text) or
+    ``"human"`` (prints it after every step) draws the table as this seat sees it."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(self, preset: str = "tractor", table: int | None = None,
                  rules: Rules | None = None, *, seat: int = 0,
                  opponents: str | PlayerFactory | Sequence[str | PlayerFactory] = "random",
                  rounds: int | None = 1,
-                 shaping: float = 0.0, turns: str = "public") -> None:
+                 shaping: float = 0.0, turns: str = "public", illegal: float | None = None,
+                 render_mode: str | None = None) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not supported; use "
+                             f"{' or '.join(self.metadata['render_modes'])}")
+        self.render_mode = render_mode
+        self.illegal = illegal
         self.rules = resolve_rules(preset, table, rules)
         n = self.rules.players
         if not 0 <= seat < n:
@@ -69,6 +83,8 @@ class SingleSeatEnv(gymnasium.Env[Observation, int]):
             "action_mask": spaces.Box(0, 1, (size,), np.int8),
         })
         self._seeds = Random()
+        self._ended = False
+        """The episode was ended by an id the mask does not allow (``illegal``)."""
 
     def _observe(self) -> Observation:
         return {"observation": self.encoder.encode(self.game, self.seat),
@@ -85,10 +101,32 @@ class SingleSeatEnv(gymnasium.Env[Observation, int]):
                           else name(match_seed + s)
                           for s, name in zip(self.others, self.names, strict=True)}
         self.game.reset(match_seed)
+        self._ended = False
         return self._observe(), {}
 
     def step(self, action: int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
-        """Act with one id; the reward is this seat's (:mod:`shengji.env.core`)."""
-        self.game.step(int(action))
+        """Act with one id; the reward is this seat's (:mod:`shengji.env.core`). An id the
+        mask does not allow: see ``illegal``."""
+        action = int(action)
+        if self.illegal is not None and not self._ended and not self.game.over and (
+                action not in self.game.allowed()):
+            self._ended = True  # the episode ends here; the game is left as it was
+            return self._observe(), float(self.illegal), True, False, {"illegal": action}
+        if self._ended:
+            raise ValueError("the episode is over: call reset()")
+        self.game.step(action)
         reward = self.game.take_rewards()[self.seat]
+        if self.render_mode == "human":
+            self.render()
         return self._observe(), reward, self.game.over, False, {}
+
+    def render(self) -> str | None:
+        """The table as this seat sees it (:mod:`shengji.env.render`): ``ansi`` returns
+        the text, ``human`` prints it."""
+        if self.render_mode is None:
+            return None
+        text = render_table(self.game, self.seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
