@@ -104,8 +104,9 @@ def test_attacker_points(rules: Rules) -> None:
         rnd = match.round
         for view in (match.view(0), SeatView.spectator(rnd)):
             if view.dealer is None:
-                assert view.attacker_points == 0
+                assert view.attacker_points == 0 and view.opponents == ()
             else:
+                assert set(view.opponents) == set(range(rules.players)) - set(view.declarers)
                 assert view.attacker_points == sum(
                     view.captured[s] for s in range(rules.players) if s not in view.declarers)
                 seen = max(seen, view.attacker_points)

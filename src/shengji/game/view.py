@@ -125,13 +125,19 @@ class SeatView:
         return self.seat < 0
 
     @property
-    def attacker_points(self) -> int:
-        """The points the seats outside :attr:`declarers` have captured (0 before the
-        dealer is known)."""
+    def opponents(self) -> tuple[int, ...]:
+        """The seats outside :attr:`declarers` (none before the dealer is known; in
+        Finding Friends, those not yet known to be declarers)."""
         if self.dealer is None:
-            return 0
+            return ()
         declarers = self.declarers
-        return sum(points for s, points in enumerate(self.captured) if s not in declarers)
+        return tuple([s for s in range(len(self.hand_sizes)) if s not in declarers])
+
+    @property
+    def attacker_points(self) -> int:
+        """The points the :attr:`opponents` have captured (0 before the dealer is known)."""
+        captured = self.captured
+        return sum([captured[s] for s in self.opponents])
 
     def __reduce__(self) -> tuple[type[SeatView], tuple[object, ...]]:
         """Pickle and copy a view by its fields (a compiled view has no ``__dict__``)."""

@@ -392,7 +392,7 @@ class Memory:
         if me in declarers or self.holds_call():
             return declarers | {me}
         if self.tracker is not None and self.tracker.settled:
-            return {s for s in range(n) if s not in declarers}
+            return set(self.view.opponents)
         return {me}
 
     def holds_call(self) -> bool:

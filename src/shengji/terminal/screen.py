@@ -48,6 +48,16 @@ class Seating:
         """The display name of ``seat``."""
         return "nobody" if seat is None else self.names[seat]
 
+    def whose(self, seat: int) -> str:
+        """The possessive of ``seat``'s name: ``Your`` for ``You``, else ``Seat 2's``."""
+        name = self.name(seat)
+        return "Your" if name == "You" else f"{name}'s"
+
+    def whom(self, seat: int) -> str:
+        """``seat``'s name after a preposition: ``you`` for ``You``."""
+        name = self.name(seat)
+        return "you" if name == "You" else name
+
     def side(self, seats: Iterable[int]) -> str:
         """Several seats by name: ``You & Seat 2``."""
         return " & ".join(self.name(s) for s in seats) or "nobody"
@@ -271,9 +281,7 @@ def dealer_words(view: SeatView, seating: Seating) -> str:
 
 def _points_line(view: SeatView, seating: Seating) -> Text:
     rules = view.rules
-    declarers = set(view.declarers)
-    opponents = [s for s in range(rules.players) if s not in declarers]
-    taken = sum(view.captured[s] for s in opponents) if declarers else 0
+    taken = view.attacker_points if view.declarers else 0
     text = f"Opponents' points: {taken} (they need {rules.target_points})"
     if rules.partnership != Partnership.FIXED:
         each = " · ".join(f"{seating.name(s)} {view.captured[s]}"
