@@ -89,8 +89,11 @@ def test_rate_limit_refills() -> None:
 
 
 def test_serve_refuses_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["serve", "--port", "70000"]) == 2
-    assert main(["serve", "--rate", "-1"]) == 2
+    for option, value in (("--port", "70000"), ("--rate", "-1")):
+        with pytest.raises(SystemExit) as stop:
+            main(["serve", option, value])
+        assert stop.value.code == 2
+        assert f"argument {option}: must be" in capsys.readouterr().err
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
@@ -145,6 +148,7 @@ def slow_search(monkeypatch: pytest.MonkeyPatch) -> Thinking:
     return thinking
 
 
+@pytest.mark.slow
 def test_slow_bots_think_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
     thinking = slow_search(monkeypatch)
     with serving(":memory:", replace(FAST, bot_time=0.5)) as (http, server):
@@ -334,9 +338,11 @@ def test_database_is_private_and_zero_limits_are_refused(
         assert http.post("/api/rooms", json={"preset": "tractor", "table": 4}).status_code == 201
         for path in tmp_path.iterdir():
             assert path.stat().st_mode & 0o777 == 0o600, path
-    for option in ("--max-message", "--rate"):
-        assert main(["serve", option, "0", "--db", str(db)]) == 2
-        assert f"{option} must be more than 0" in capsys.readouterr().err
+    for option, allowed in (("--max-message", "from 1024 to"), ("--rate", "more than 0")):
+        with pytest.raises(SystemExit) as stop:
+            main(["serve", option, "0", "--db", str(db)])
+        assert stop.value.code == 2
+        assert f"argument {option}: must be {allowed}" in capsys.readouterr().err
 
 
 def test_per_address_limits_see_forwarded_for_only_from_trusted_proxies() -> None:

@@ -318,6 +318,7 @@ def _play_one_round(child: pexpect.spawn) -> None:
     raise AssertionError("the round never ended")
 
 
+@pytest.mark.slow
 def test_bid_bury_illegal_lead_hint_and_quit(tmp_path: Path) -> None:
     seed = _bidding_seed()  # (found with heuristic players: the search player's learned
     # base bids at its first chance in tractor's first round, and may deal before seat 0)
@@ -372,6 +373,7 @@ def test_bid_bury_illegal_lead_hint_and_quit(tmp_path: Path) -> None:
     assert any(str(a).startswith("0 bid ") for a in match.history)
 
 
+@pytest.mark.slow
 def test_quit_with_ctrl_c_then_resume_and_finish_the_round(tmp_path: Path) -> None:
     child = _spawn(["play", "--seed", "3", "--fast", "--players", "heuristic"], tmp_path)
     for _ in range(3):
@@ -403,6 +405,7 @@ def test_quit_with_ctrl_c_then_resume_and_finish_the_round(tmp_path: Path) -> No
     assert finished.history[:len(saved.history)] == saved.history
 
 
+@pytest.mark.slow
 def test_shengji_alone_plays_and_ends_a_short_match(tmp_path: Path) -> None:
     child = _spawn(["--seed", "5", "--fast", "--rounds", "1", "--ascii", "--players",
                     "heuristic"], tmp_path)
@@ -436,6 +439,7 @@ def _hand_lines(transcript: str, name: str) -> list[str]:
     return [line for line in transcript.splitlines() if line.startswith(f"{name}  ")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", [
     'rainbow = 2\nrainbow_throws = true\n',
     'bid_reinforce_after_bury = true\nkitty_overbid = true\n',
@@ -453,6 +457,7 @@ def test_the_house_rules_play_in_the_terminal(options: str, tmp_path: Path) -> N
         assert " 2C" not in transcript and " 2S" not in transcript
 
 
+@pytest.mark.slow
 def test_replay_of_an_unfinished_game_shows_only_the_persons_view(tmp_path: Path) -> None:
     match = _to_play("tractor", seed=3, tricks=1)
     kinds = ["heuristic", "human", "heuristic", "heuristic"]
@@ -485,6 +490,7 @@ def test_whose_view_a_record_replays_from() -> None:
     assert viewer_of(read_record(write_record(finished, kinds=["human", *["bot"] * 3]))) is None
 
 
+@pytest.mark.slow
 def test_replay_of_a_finished_game_shows_everything(tmp_path: Path) -> None:
     rules = preset("tractor")
     match = Match(rules, seed=4, max_rounds=1)
@@ -505,6 +511,7 @@ def test_replay_of_a_finished_game_shows_everything(tmp_path: Path) -> None:
     assert "Opponents' total:" in transcript
 
 
+@pytest.mark.slow
 def test_an_unfinished_game_is_offered_for_resuming(tmp_path: Path) -> None:
     match = _to_play("tractor", seed=3, tricks=1)
     save_record(match, tmp_path / "shengji-game.toml", kinds=["human", *["heuristic"] * 3])
@@ -528,6 +535,7 @@ def _unfinished_record(tmp_path: Path) -> Match:
     return match
 
 
+@pytest.mark.slow
 def test_options_start_the_game_they_ask_for_over_an_unfinished_one(tmp_path: Path) -> None:
     saved = _unfinished_record(tmp_path)
     child = _spawn(["play", "--preset", "da-bai-fen", "--seed", "4", "--fast"], tmp_path)
@@ -535,7 +543,7 @@ def test_options_start_the_game_they_ask_for_over_an_unfinished_one(tmp_path: Pa
                        f"{len(saved.history)} actions).")
     child.expect_exact("Start the new game you asked for (da-bai-fen, seed 4), overwriting it?")
     child.expect_exact("Enter or y: new game · r: resume the saved game instead · q: quit")
-    child.expect_exact(PROMPTS["resume"])
+    child.expect_exact(PROMPTS["new"])
     child.sendline("")
     child.expect_exact("New game: da-bai-fen, seed 4. Recording to shengji-game.toml.")
     child.expect_exact(PLAY_PROMPTS)
@@ -549,7 +557,7 @@ def test_options_start_the_game_they_ask_for_over_an_unfinished_one(tmp_path: Pa
 def test_resuming_stays_one_keystroke_away(tmp_path: Path) -> None:
     saved = _unfinished_record(tmp_path)
     child = _spawn(["play", "--preset", "da-bai-fen", "--seed", "4", "--fast"], tmp_path)
-    child.expect_exact(PROMPTS["resume"])
+    child.expect_exact(PROMPTS["new"])
     child.sendline("r")
     child.expect_exact(f"Resuming shengji-game.toml: round 1, {len(saved.history)} actions")
     child.expect_exact([PROMPTS["lead"], PROMPTS["follow"]])
@@ -559,6 +567,7 @@ def test_resuming_stays_one_keystroke_away(tmp_path: Path) -> None:
     assert again.history[:len(saved.history)] == saved.history and again.rules == saved.rules
 
 
+@pytest.mark.slow
 def test_bad_options_are_reported_before_any_question(tmp_path: Path) -> None:
     _unfinished_record(tmp_path)
     before = (tmp_path / "shengji-game.toml").read_bytes()

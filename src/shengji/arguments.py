@@ -7,6 +7,8 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
+import stat
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from shengji.engine.rules import Rules
+from shengji.game.files import file_kind
 
 TABLE_SIZES = (2, 12)
 """The table sizes ``--table`` accepts (the rules may narrow them: fixed partnerships need
@@ -49,15 +52,38 @@ def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
     return convert
 
 
-def seconds(text: str) -> float:
-    """An argparse type: a number of seconds from 0 to 10."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds (e.g. 0.5), got {text!r}") from None
-    if not math.isfinite(value) or not 0 <= value <= 10:
-        raise argparse.ArgumentTypeError(f"must be from 0 to 10 seconds, got {text}")
-    return value
+def _figure(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:g}"
+
+
+def number(low: float, high: float, *, above: bool = False,
+           unit: str = "") -> Callable[[str], float]:
+    """An argparse type: a finite number from ``low`` (more than ``low`` if ``above``) to
+    ``high``, of ``unit`` (e.g. ``seconds``); NaN and infinities are refused."""
+    tail = f" {unit}" if unit else ""
+    allowed = (f"more than {_figure(low)} and at most {_figure(high)}{tail}" if above
+               else f"from {_figure(low)} to {_figure(high)}{tail}")
+
+    def convert(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected a number {allowed}, got {text!r}") from None
+        if not (math.isfinite(value) and low <= value <= high) or (above and value == low):
+            raise argparse.ArgumentTypeError(f"must be {allowed}, got {text.strip()}")
+        return value
+
+    return convert
+
+
+seconds = number(0, 10, unit="seconds")
+"""An argparse type: a number of seconds from 0 to 10."""
+
+
+def plain(text: str) -> str:
+    """A docstring as plain text for ``--help``: ````code```` loses its backticks."""
+    return re.sub(r"``(.+?)``", r"\1", text)
 
 
 def _writable_folder(folder: Path) -> str | None:
@@ -74,6 +100,12 @@ def output_file_problem(option: str, name: str) -> str | None:
     path = Path(name)
     if path.is_dir():
         return f"{option} {name}: that is a folder; name a file in it"
+    try:
+        mode: int | None = os.stat(path).st_mode
+    except (OSError, ValueError):  # missing (or unnamable): the folder decides
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):  # a pipe, a device: never replaced
+        return f"{option} {name}: that is {file_kind(mode)}, not a regular file"
     folder = path.parent
     if not folder.exists():
         return f"{option} {name}: the folder {folder} does not exist"
@@ -87,7 +119,9 @@ def output_folder_problem(option: str, name: str) -> str | None:
     """Why the folder ``name`` given to ``option`` cannot be written (or created)."""
     path = Path(name)
     if path.exists() and not path.is_dir():
-        return f"{option} {name}: that is a file, not a folder"
+        mode = path.stat().st_mode
+        kind = "a file" if stat.S_ISREG(mode) else file_kind(mode)
+        return f"{option} {name}: that is {kind}, not a folder"
     existing = path
     while not existing.exists():  # the folders to create hang off an existing one
         existing = existing.parent

@@ -5,6 +5,7 @@
 - ``shengji serve``: a web server to play with friends in the browser.
 - ``shengji demo``: deal a random round and play one trick (the engine at work).
 - ``shengji simulate``: pit computer players against each other over many deals.
+- ``shengji analyze RECORD``: where a seat lost points in a recorded game.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import random
 import sys
 from collections.abc import Sequence
 
-from shengji.arguments import SEED_LIMIT, Parser, whole_number
+from shengji.arguments import SEED_LIMIT, Parser, plain, whole_number
 from shengji.engine import TRUMP, Hand, Rank, Rules, Suit, Trick, full_deck
 
 
@@ -50,13 +51,13 @@ def demo(seed: int | None, out: list[str]) -> None:
     out.append(f"Seat {trick.winner} wins the trick with {trick.points} points.")
 
 
-COMMANDS = ("play", "replay", "demo", "simulate", "serve")
+COMMANDS = ("play", "replay", "demo", "simulate", "serve", "analyze")
 """The subcommands; ``play`` is the default."""
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line."""
-    parser = Parser(prog="shengji", description=__doc__,
+    parser = Parser(prog="shengji", description=plain(__doc__ or ""),
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command")
     from shengji.simulate_cli import add_simulate_arguments
@@ -72,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
                           help="random seed for the deal")
     add_simulate_arguments(sub.add_parser("simulate",
                                           help="play computer players against each other"))
+    from shengji.analyze_cli import add_analyze_arguments
+
+    add_analyze_arguments(sub.add_parser("analyze", help="where a seat lost points in a record"))
     return parser
 
 
@@ -81,6 +85,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not words or words[0] not in (*COMMANDS, "-h", "--help"):
         words.insert(0, "play")  # ``shengji`` alone (or with play's options) plays
     args = build_parser().parse_args(words)
+    if args.command == "analyze":
+        from shengji.analyze_cli import analyze_main
+
+        return analyze_main(args)
     if args.command == "simulate":
         from shengji.simulate_cli import simulate_main
 

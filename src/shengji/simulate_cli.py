@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from shengji.arguments import (
@@ -78,7 +80,7 @@ def simulate_problems(args: argparse.Namespace) -> list[str]:
 def simulate_main(args: argparse.Namespace) -> int:
     """Run ``shengji simulate``."""
     from shengji import simulate
-    from shengji.game.files import write_text_atomic
+    from shengji.game.files import write_bytes_atomic, write_text_atomic
     from shengji.players import PLAYER_KINDS, make_player
 
     problems = simulate_problems(args)
@@ -121,9 +123,14 @@ def simulate_main(args: argparse.Namespace) -> int:
                            max_rounds=args.max_rounds)
     games: list[simulate.PlayedDeal] = []
     written = 0
+    failed: list[str] = []  # what could not be written, reported after the summary
     folder = Path(args.records) if args.records else None
     if folder is not None:
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            return report("simulate", [f"--records {args.records}: cannot create the folder: "
+                                       f"{error.strerror or error}"])
     try:
         with progress_bar(deals, "deals") as advance:
             for batch in simulate.stream(
@@ -133,10 +140,14 @@ def simulate_main(args: argparse.Namespace) -> int:
                     address=args.address, max_rounds=args.max_rounds):
                 tally.add(batch)
                 for game in batch:
-                    if folder is not None:
+                    if folder is not None and not failed:
                         name = f"deal{game.deal:05d}{'-swapped' if game.swapped else ''}.toml"
-                        write_text_atomic(folder / name, game.record)
-                        written += 1
+                        why = _write(write_text_atomic, folder / name, game.record)
+                        if why:  # the run goes on; the records stop
+                            failed.append(f"--records {args.records}: cannot write {name}: "
+                                          f"{why} (wrote {written} records before it)")
+                        else:
+                            written += 1
                 if args.plot:
                     games.extend(batch)
                 advance(1)
@@ -144,12 +155,33 @@ def simulate_main(args: argparse.Namespace) -> int:
         return report("simulate", [str(error)])
     summary = tally.summary()
     simulate.print_summary(summary)
-    if folder is not None:
+    if folder is not None and not failed:
         print(f"wrote {written} game records to {folder}")
     if args.json:
-        write_text_atomic(Path(args.json), summary.to_json())
-        print(f"wrote the summary (JSON) to {args.json}")
+        why = _write(write_text_atomic, Path(args.json), summary.to_json())
+        if why:
+            failed.append(f"--json {args.json}: cannot write it: {why}")
+        else:
+            print(f"wrote the summary (JSON) to {args.json}")
     if args.plot:
-        simulate.plot(summary, games, Path(args.plot), rules)
-        print(f"wrote the plot to {args.plot}")
-    return 0
+        def draw(path: Path, _: str) -> None:  # drawn aside, then written atomically
+            with tempfile.TemporaryDirectory() as aside:
+                drawn = Path(aside) / f"plot{path.suffix}"
+                simulate.plot(summary, games, drawn, rules)
+                write_bytes_atomic(path, drawn.read_bytes())
+
+        why = _write(draw, Path(args.plot), "")
+        if why:
+            failed.append(f"--plot {args.plot}: cannot draw it: {why}")
+        else:
+            print(f"wrote the plot to {args.plot}")
+    return report("simulate", failed) if failed else 0
+
+
+def _write(write: Callable[[Path, str], object], path: Path, text: str) -> str | None:
+    """Run ``write(path, text)``; why it failed in words, or ``None`` if it did not."""
+    try:
+        write(path, text)
+    except OSError as error:
+        return error.strerror or str(error)
+    return None

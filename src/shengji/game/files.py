@@ -1,6 +1,7 @@
 """The game's text files (rules files, records): bounded reading and atomic writing.
 
-Reading refuses what is not a modest UTF-8 text before any parser sees it: too big,
+Reading refuses what is not a modest UTF-8 text before any parser sees it: not a
+regular file (a folder, a named pipe, a device: refused without waiting), too big,
 not UTF-8, a NUL byte, brackets nested or keys dotted too deep (``tomllib`` and ``json``
 recurse on nesting, and ``tomllib`` needs memory quadratic in the parts of a dotted
 key). Each refusal is a one-line :class:`TextFileError`. Writing goes to a temporary
@@ -30,8 +31,8 @@ import secrets
 import stat
 from pathlib import Path
 
-__all__ = ["MAX_NESTING", "TextFileError", "check_text", "decode_text", "read_text",
-           "write_bytes_atomic", "write_text_atomic"]
+__all__ = ["MAX_NESTING", "TextFileError", "check_text", "decode_text", "file_kind",
+           "read_bytes", "read_text", "write_bytes_atomic", "write_text_atomic"]
 
 MAX_NESTING = 32
 """The deepest nesting of lists and tables, and the most parts of a dotted key, that a
@@ -127,18 +128,48 @@ def decode_text(data: bytes, *, limit: int) -> str:
     return text
 
 
-def read_text(path: str | Path, *, limit: int) -> str:
-    """The checked text of the file at ``path`` (:func:`decode_text`); reads no more than
-    ``limit`` + 1 bytes of a bigger file. Raises :class:`OSError` if it cannot be read (a
-    name with a NUL character included)."""
+def file_kind(mode: int) -> str:
+    """What a file of ``st_mode`` ``mode`` is, in words: ``a regular file``, ``a folder``,
+    ``a named pipe``..."""
+    for test, words in ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a folder"),
+                        (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
+                        (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return words
+    return "not a regular file"
+
+
+def _not_regular(mode: int) -> TextFileError:
+    return TextFileError(f"that is {file_kind(mode)}, not a regular file")
+
+
+def read_bytes(path: str | Path, *, limit: int) -> bytes:
+    """The bytes of the regular file at ``path``, refused (:class:`TextFileError`) when it
+    is over ``limit`` bytes or not a regular file (a folder, a named pipe, a device: never
+    waited on). Raises :class:`OSError` if it cannot be read (a name with a NUL character
+    included)."""
     if "\0" in str(path):
         raise OSError(errno.EINVAL, "the file name contains a NUL character")
-    with open(path, "rb") as file:
-        size = os.fstat(file.fileno()).st_size
-        if size > limit:
-            raise TextFileError(_too_big(size, limit))
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):  # refused unopened: opening a pipe waits for a writer
+        raise _not_regular(mode)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    with open(os.open(path, flags | getattr(os, "O_BINARY", 0)), "rb") as file:
+        status = os.fstat(file.fileno())  # what was opened (the name may have changed)
+        if not stat.S_ISREG(status.st_mode):
+            raise _not_regular(status.st_mode)
+        if status.st_size > limit:
+            raise TextFileError(_too_big(status.st_size, limit))
         data = file.read(limit + 1)
-    return decode_text(data, limit=limit)
+    if len(data) > limit:
+        raise TextFileError(_too_big(len(data), limit))
+    return data
+
+
+def read_text(path: str | Path, *, limit: int) -> str:
+    """The checked text of the file at ``path`` (:func:`decode_text`), read by
+    :func:`read_bytes` (a regular file only, no more than ``limit`` + 1 bytes of it)."""
+    return decode_text(read_bytes(path, limit=limit), limit=limit)
 
 
 def write_text_atomic(path: str | Path, text: str) -> None:

@@ -35,7 +35,9 @@ heuristic, but for the first round's bid.
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import zlib
 from importlib import resources
 from pathlib import Path
 from typing import Final
@@ -44,7 +46,7 @@ from shengji.engine.bidding import takes_dealer
 from shengji.engine.cards import Card
 from shengji.engine.rules import Rules
 from shengji.game.actions import Action, Bid, Bury, Play, made_play
-from shengji.game.files import write_bytes_atomic, write_text_atomic
+from shengji.game.files import read_bytes, write_bytes_atomic, write_text_atomic
 from shengji.game.legal import Legal
 from shengji.game.phase import DEALER_BID_PHASES
 from shengji.game.view import SeatView
@@ -64,6 +66,9 @@ FORMAT: Final = "shengji-play-model"
 """The ``format`` field of a model file."""
 MODELS: Final = ("tractor",)
 """The models that ship with the package (``players/models/NAME.json.gz``)."""
+MODEL_FILE_LIMIT: Final = 32 << 20
+"""The largest model read, in bytes, before and after decompression (the shipped model is
+3 MiB of JSON, 1 MiB compressed)."""
 
 
 def check_margins(*margins: float) -> None:
@@ -74,11 +79,46 @@ def check_margins(*margins: float) -> None:
             raise ValueError(f"margin {margin!r} must be a number from 0 up to 1 (levels)")
 
 
+def _inflated(raw: bytes, limit: int) -> bytes:
+    """The decompressed ``raw`` gzip data, refused (``ValueError``) past ``limit`` bytes
+    (inflated no further) or damaged."""
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(raw)) as file:
+            data = file.read(limit + 1)
+    except (OSError, EOFError, zlib.error) as error:
+        raise ValueError(f"damaged gzip data: {error}") from None
+    if len(data) > limit:
+        raise ValueError(f"over the limit of {limit:,} bytes once decompressed")
+    return data
+
+
+def model_data(raw: bytes, limit: int = MODEL_FILE_LIMIT) -> object:
+    """The JSON data of a model file's bytes (gzip-compressed or not), unchecked
+    (:meth:`PlayModel.from_data` checks it); ``ValueError`` in one line where it is over
+    ``limit`` bytes (decompressed), damaged, not UTF-8 JSON or nested too deep."""
+    if len(raw) > limit:
+        raise ValueError(f"over the limit of {limit:,} bytes")
+    if raw[:2] == b"\x1f\x8b":
+        raw = _inflated(raw, limit)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError("not a model file (neither gzip data nor UTF-8 JSON)") from None
+    try:
+        return json.loads(text)
+    except RecursionError:  # json's parser recurses, a level per list or object
+        raise ValueError("not a model file: lists or objects nested too deep") from None
+    except ValueError as error:  # not JSON; a number of too many digits
+        line = (str(error).splitlines() or ["not JSON"])[0]
+        raise ValueError(f"not a model file: {line}") from None
+
+
 def read_model_file(path: str | Path) -> object:
-    """The JSON data of a model file (gzip-compressed or not), unchecked:
-    :meth:`PlayModel.from_data` checks it."""
-    raw = Path(path).read_bytes()
-    return json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+    """The JSON data of the model file at ``path`` (:func:`model_data`): a regular file
+    only (a folder, a named pipe or a device is refused unread, never waited on), at most
+    :data:`MODEL_FILE_LIMIT` bytes, compressed or not. ``OSError`` if it cannot be read,
+    ``ValueError`` (one line) if it is not a model file."""
+    return model_data(read_bytes(path, limit=MODEL_FILE_LIMIT))
 
 
 class PlayModel:
@@ -162,16 +202,18 @@ class PlayModel:
             lead, follow = data["lead"], data["follow"]
             players, decks, info = data["players"], data["decks"], data.get("info", {})
             bury = data.get("bury")
+            name, partnership = data["name"], data["partnership"]
             margins = (data.get("lead_margin", 0.0), data.get("follow_margin", 0.0),
                        data.get("bury_margin", 0.0))
             if not (isinstance(lead, dict) and isinstance(follow, dict) and isinstance(
                     players, int) and isinstance(decks, int) and isinstance(info, dict)
+                    and isinstance(name, str) and isinstance(partnership, str)
                     and (bury is None or isinstance(bury, dict))
                     and all(isinstance(m, float | int) for m in margins)):
-                raise TypeError("lead, follow, bury and info must be tables; players, decks "
-                                "and margins numbers")
-            return cls(str(data["name"]), Forest.from_data(lead), Forest.from_data(follow),
-                       players, decks, str(data["partnership"]), info,
+                raise TypeError("lead, follow, bury and info must be tables; name and "
+                                "partnership strings; players, decks and margins numbers")
+            return cls(name, Forest.from_data(lead), Forest.from_data(follow),
+                       players, decks, partnership, info,
                        lead_margin=margins[0], follow_margin=margins[1],
                        bury=Forest.from_data(bury) if bury is not None else None,
                        bury_margin=margins[2])
@@ -189,7 +231,8 @@ class PlayModel:
 
     @classmethod
     def load(cls, path: str | Path) -> PlayModel:
-        """Read a model file written by :meth:`save`."""
+        """Read a model file written by :meth:`save` (:func:`read_model_file`: ``OSError``
+        if it cannot be read, a one-line ``ValueError`` if it is not a model)."""
         return cls.from_data(read_model_file(path))
 
 
@@ -203,8 +246,7 @@ def shipped_model(name: str) -> PlayModel:
     model = _SHIPPED.get(name)
     if model is None:
         raw = resources.files("shengji.players").joinpath(f"models/{name}.json.gz")
-        model = _SHIPPED[name] = PlayModel.from_data(json.loads(gzip.decompress(
-            raw.read_bytes())))
+        model = _SHIPPED[name] = PlayModel.from_data(model_data(raw.read_bytes()))
     return model
 
 
@@ -309,5 +351,5 @@ class LearnedPlayer(HeuristicPlayer):
         return ranked
 
 
-__all__ = ["FORMAT", "MODELS", "LearnedPlayer", "PlayModel", "check_margins", "model_for",
-           "read_model_file", "shipped_model"]
+__all__ = ["FORMAT", "MODELS", "MODEL_FILE_LIMIT", "LearnedPlayer", "PlayModel", "check_margins",
+           "model_data", "model_for", "read_model_file", "shipped_model"]

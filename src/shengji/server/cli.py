@@ -4,10 +4,27 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
+import re
 import socket
+import sqlite3
+import stat
 import sys
+from pathlib import Path
+
+from shengji.arguments import number, output_file_problem, whole_number
+from shengji.game.files import file_kind
 
 DEFAULT_DB = "shengji.sqlite3"
+
+HOUR = 3600
+"""The longest ``--bot-time`` and ``--hello-timeout``, in seconds."""
+YEAR = 365 * 24 * 3600
+"""The longest ``--host-grace`` and ``--idle-expiry``, in seconds."""
+BIG = 1_000_000
+"""The most of any count or rate (rooms, connections, messages per second)."""
+SQLITE_HEADER = b"SQLite format 3\0"
+"""The first 16 bytes of every SQLite database file."""
 
 
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
@@ -17,47 +34,55 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     d = Settings()
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on "
                         "(default 127.0.0.1; 0.0.0.0 for every interface)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--port", type=whole_number(1, 65535), default=8000,
+                        help="port, 1 to 65535 (default 8000)")
     parser.add_argument("--db", default=DEFAULT_DB,
                         help=f"SQLite file holding the rooms (default ./{DEFAULT_DB})")
-    parser.add_argument("--deal-pace", type=float, default=d.deal_pace, metavar="SECONDS",
+    parser.add_argument("--deal-pace", type=number(0, 10, unit="seconds"), default=d.deal_pace,
+                        metavar="SECONDS",
                         help=f"seconds between cards of the deal (default {d.deal_pace}; 0: "
                              "instant)")
-    parser.add_argument("--bot-delay", type=float, default=d.bot_delay, metavar="SECONDS",
+    parser.add_argument("--bot-delay", type=number(0, 60, unit="seconds"), default=d.bot_delay,
+                        metavar="SECONDS",
                         help=f"seconds a computer player waits before acting "
                              f"(default {d.bot_delay})")
-    parser.add_argument("--bot-time", type=float, default=d.bot_time, metavar="SECONDS",
+    parser.add_argument("--bot-time", type=number(0, HOUR, above=True, unit="seconds"),
+                        default=d.bot_time, metavar="SECONDS",
                         help="seconds a computer player may think before a random legal action "
                              "is played for it, and a suggestion before it is dropped "
                              f"(default {d.bot_time:g})")
-    parser.add_argument("--max-connections", type=int, default=d.max_connections,
+    parser.add_argument("--max-connections", type=whole_number(1, BIG), default=d.max_connections,
                         help=f"connections per room at most (default {d.max_connections})")
-    parser.add_argument("--max-member-connections", type=int,
+    parser.add_argument("--max-member-connections", type=whole_number(1, BIG),
                         default=d.max_member_connections,
                         help="connections of one member at most "
                              f"(default {d.max_member_connections})")
-    parser.add_argument("--max-address-connections", type=int,
+    parser.add_argument("--max-address-connections", type=whole_number(0, BIG),
                         default=d.max_address_connections, metavar="N",
                         help="websocket connections from one client address at most, over "
                              "every room (default 0: no limit; behind a reverse proxy use "
                              "--proxy-headers, or the proxy counts as one address)")
-    parser.add_argument("--hello-timeout", type=float, default=d.hello_timeout,
+    parser.add_argument("--hello-timeout",
+                        type=number(0, HOUR, above=True, unit="seconds"), default=d.hello_timeout,
                         metavar="SECONDS", help="seconds a connection has to say hello "
                                                 f"(default {d.hello_timeout:g})")
-    parser.add_argument("--max-message", type=int, default=d.max_message, metavar="BYTES",
+    parser.add_argument("--max-message", type=whole_number(1024, 64 << 20),
+                        default=d.max_message, metavar="BYTES",
                         help=f"largest client message (default {d.max_message})")
-    parser.add_argument("--rate", type=float, default=d.rate,
+    parser.add_argument("--rate", type=number(0, BIG, above=True, unit="a second"),
+                        default=d.rate,
                         help=f"messages per second per connection (default {d.rate:g})")
-    parser.add_argument("--burst", type=int, default=d.burst,
+    parser.add_argument("--burst", type=whole_number(1, BIG), default=d.burst,
                         help=f"messages at once per connection (default {d.burst})")
-    parser.add_argument("--max-rooms", type=int, default=d.max_rooms,
+    parser.add_argument("--max-rooms", type=whole_number(1, BIG), default=d.max_rooms,
                         help=f"live rooms at most (default {d.max_rooms})")
-    parser.add_argument("--rooms-per-minute", type=int, default=d.room_creation,
+    parser.add_argument("--rooms-per-minute", type=whole_number(1, BIG), default=d.room_creation,
                         help="rooms one client address may open per minute "
                              f"(default {d.room_creation})")
-    parser.add_argument("--max-spectators", type=int, default=d.max_spectators,
+    parser.add_argument("--max-spectators", type=whole_number(1, BIG), default=d.max_spectators,
                         help=f"spectators per room at most (default {d.max_spectators})")
-    parser.add_argument("--host-grace", type=float, default=d.host_grace, metavar="SECONDS",
+    parser.add_argument("--host-grace", type=number(0, YEAR, unit="seconds"),
+                        default=d.host_grace, metavar="SECONDS",
                         help="seconds the host may be away before a connected player becomes "
                              f"host (default {d.host_grace:g})")
     parser.add_argument("--proxy-headers", action="store_true",
@@ -68,7 +93,9 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the proxies trusted with --proxy-headers: comma-separated "
                              "addresses or networks, * for any (default 127.0.0.1,::1; "
                              "giving it implies --proxy-headers)")
-    parser.add_argument("--idle-expiry", type=float, default=d.idle_expiry, metavar="SECONDS",
+    parser.add_argument("--idle-expiry",
+                        type=number(0, YEAR, above=True, unit="seconds"), default=d.idle_expiry,
+                        metavar="SECONDS",
                         help="delete a room nobody is in after this long without activity "
                              f"(default {d.idle_expiry:g})")
 
@@ -81,6 +108,56 @@ def forwarded_allow_ips(args: argparse.Namespace) -> str | None:
     return "127.0.0.1,::1" if args.proxy_headers else None
 
 
+def _tables(path: Path) -> set[str]:
+    """The tables of the SQLite database at ``path`` (opened read-only)."""
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        rows = db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT "
+                          "LIKE 'sqlite!_%' ESCAPE '!'").fetchall()
+    finally:
+        db.close()
+    return {str(name) for (name,) in rows}
+
+
+def database_problem(name: str) -> str | None:
+    """Why ``--db name`` is not this server's database to open (or create), or ``None``:
+    a file that is there must be empty or an SQLite database with no tables but the
+    server's own (:data:`shengji.server.storage._SCHEMA`); nothing else is overwritten."""
+    if name == ":memory:":
+        return None
+    path = Path(name)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return output_file_problem("--db", name)  # a database to create
+    except (OSError, ValueError) as error:
+        return f"--db {name}: {getattr(error, 'strerror', None) or error}"
+    if not stat.S_ISREG(mode):
+        return f"--db {name}: that is {file_kind(mode)}, not a database file"
+    try:
+        with open(path, "rb") as file:  # a regular file: no wait
+            head = file.read(len(SQLITE_HEADER))
+    except OSError as error:
+        return f"--db {name}: cannot read it: {error.strerror}"
+    if not head:
+        return None
+    if head != SQLITE_HEADER:
+        return (f"--db {name}: not an SQLite database; refusing to overwrite it (name a new "
+                "file or the server's database)")
+    from shengji.server.storage import _SCHEMA
+
+    ours = set(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", _SCHEMA))
+    try:
+        others = sorted(_tables(path) - ours)
+    except sqlite3.Error as error:
+        return f"--db {name}: cannot read the SQLite database: {error}"
+    if others:
+        return (f"--db {name}: the SQLite database of another program (tables "
+                f"{', '.join(others[:5])}{'...' if len(others) > 5 else ''}); refusing to "
+                "change it")
+    return None
+
+
 def serve_main(args: argparse.Namespace) -> int:
     """Run ``shengji serve`` until interrupted."""
     import uvicorn
@@ -88,27 +165,9 @@ def serve_main(args: argparse.Namespace) -> int:
     from shengji.server.app import create_app
     from shengji.server.limits import Settings
 
-    numbers = {"--deal-pace": args.deal_pace, "--bot-delay": args.bot_delay,
-               "--max-message": args.max_message, "--rate": args.rate, "--burst": args.burst,
-               "--max-rooms": args.max_rooms, "--max-spectators": args.max_spectators,
-               "--idle-expiry": args.idle_expiry, "--host-grace": args.host_grace,
-               "--bot-time": args.bot_time, "--max-connections": args.max_connections,
-               "--max-member-connections": args.max_member_connections,
-               "--hello-timeout": args.hello_timeout,
-               "--rooms-per-minute": args.rooms_per_minute,
-               "--max-address-connections": args.max_address_connections}
-    bad = [name for name, value in numbers.items() if value < 0] + (
-        ["--port"] if not 0 <= args.port < 65536 else [])
-    if bad:
-        print(f"shengji serve: {', '.join(bad)} must not be negative (port 0-65535)",
-              file=sys.stderr)
-        return 2
-    positive = ("--max-message", "--rate", "--burst", "--max-connections",
-                "--max-member-connections", "--rooms-per-minute", "--hello-timeout",
-                "--bot-time")
-    zero = [name for name in positive if numbers[name] == 0]
-    if zero:
-        print(f"shengji serve: {', '.join(zero)} must be more than 0", file=sys.stderr)
+    refused = database_problem(args.db)
+    if refused:
+        print(f"shengji serve: {refused}", file=sys.stderr)
         return 2
     settings = Settings(deal_pace=args.deal_pace, bot_delay=args.bot_delay,
                         max_message=args.max_message, rate=args.rate, burst=args.burst,

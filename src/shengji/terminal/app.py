@@ -274,7 +274,8 @@ def _ask_resume(console: Console, prompter: Prompter, path: Path, saved: Match,
                    "resume": "resume", "n": "new", "no": "new", "new": "new"}
     answers.update({"q": "quit", "quit": "quit"})
     while True:
-        answer = prompter.ask(PROMPTS["resume"]).strip().lower()
+        answer = prompter.ask(PROMPTS["new" if asked is not None else "resume"])
+        answer = answer.strip().lower()
         if answer in answers:
             return answers[answer]
         console.print("Answer " + ("Enter, r or q." if asked is not None else "Enter, n or q."),

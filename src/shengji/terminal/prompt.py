@@ -34,7 +34,8 @@ PROMPTS = {
     "follow": "play> ",
     "next": "next round> ",
     "end": "end> ",
-    "resume": "resume> ",
+    "resume": "resume (Enter)> ",
+    "new": "new game (Enter)> ",
     "confirm": "sure> ",
     "other": "action> ",
 }

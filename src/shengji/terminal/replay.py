@@ -83,7 +83,8 @@ class Replayer:
             self.say(f"Replay of {name}: seed {record.seed}, {record.rules.players} players, "
                      f"{len(record.actions)} actions.", style="bold")
         else:
-            seen = (f"as {self.seating.name(self.viewer)} saw it" if self.viewer >= 0
+            viewer = self.seating.name(self.viewer) if self.viewer >= 0 else ""
+            seen = ("as you saw it" if viewer == "You" else f"as {viewer} saw it" if viewer
                     else "public information only")
             self.say(f"Replay of {name}, an unfinished game ({seen}): "
                      f"{record.rules.players} players, {len(record.actions)} actions.",
@@ -127,7 +128,7 @@ class Replayer:
             assert rnd.trump is not None
             self.lines += render_trick(
                 record.plays, rnd.trump, self.seating,
-                title=f"Trick {len(rnd.tricks)}, won by {self.seating.name(record.winner)} "
+                title=f"Trick {len(rnd.tricks)}, won by {self.seating.whom(record.winner)} "
                       f"({record.points} points)", winner=record.winner, points=record.points,
                 mark="won")
             self.step()
@@ -179,7 +180,7 @@ class Replayer:
             owner = rnd.kitty_owner
             assert owner is not None
             self.say(f"Trump {trump_words(rnd.trump, unicode)}; the kitty goes to "
-                     f"{self.seating.name(owner)}.", style="bold")
+                     f"{self.seating.whom(owner)}.", style="bold")
 
     def _hands(self, rnd: Round) -> None:
         assert rnd.trump is not None
@@ -188,7 +189,7 @@ class Replayer:
         if not seats:
             return
         self.say("The hands at the first lead:" if self.viewer is None else
-                 f"{self.seating.name(self.viewer)}'s hand at the first lead:", style="bold")
+                 f"{self.seating.whose(self.viewer)} hand at the first lead:", style="bold")
         width = max(len(n) for n in self.seating.names)
         for seat in seats:
             hand = rnd.view(seat).hand

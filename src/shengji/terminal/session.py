@@ -10,6 +10,7 @@ so ``quit``, Ctrl-C or Ctrl-D leave a game that ``--resume`` continues.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -122,24 +123,37 @@ class Session:
         self.skip_bids = False
         self.declined: set[tuple[Card, ...]] = set()
         self._saved = -1  # actions in the record last written
+        self.unsaved: str | None = None
+        """Why the record could not be written last time (``None``: it is up to date)."""
         self._thought = 0.0  # seconds the last computer move took to choose
 
     # -- running ---------------------------------------------------------------------
 
     def run(self) -> int:
-        """Play until the match ends or the person stops; returns the exit status."""
+        """Play until the match ends or the person stops; returns the exit status: 2 (with
+        one line on stderr) where the record could not be written, at the start or the end
+        (a failure in between is said on screen and the game goes on)."""
         self.save()
+        if self.unsaved is not None:  # nothing played yet: stop at once
+            return self._unsaved_status()
         try:
             self._loop()
         except (Quit, KeyboardInterrupt):
             self.save()
             self.say("")
-            self.say(f"Game saved to {self.record}.", style="bold")
-            self.say(f"Resume with: shengji play --resume {self.record}", style="bold")
-            return 0
+            if self.unsaved is None:
+                self.say(f"Game saved to {self.record}.", style="bold")
+                self.say(f"Resume with: shengji play --resume {self.record}", style="bold")
+            return self._unsaved_status()
         self.save()
         self._match_over()
-        return 0
+        return self._unsaved_status()
+
+    def _unsaved_status(self) -> int:
+        if self.unsaved is None:
+            return 0
+        print(f"shengji play: --record {self.record}: {self.unsaved}", file=sys.stderr)
+        return 2
 
     def _loop(self) -> None:
         match = self.match
@@ -166,8 +180,17 @@ class Session:
         done = len(self.match.history)
         if done == self._saved:
             return
+        try:
+            save_record(self.match, self.record, names=self.names, kinds=self.kinds)
+        except OSError as error:
+            why = f"cannot write the record: {error.strerror or error}"
+            if why != self.unsaved and self._saved >= 0:  # (at the start: stderr only)
+                self.say(f"Careful: {why}; the game goes on, and the record is tried again "
+                         "after each move.", style="red")
+            self.unsaved = why
+            return
         self._saved = done
-        save_record(self.match, self.record, names=self.names, kinds=self.kinds)
+        self.unsaved = None
 
     # -- output ----------------------------------------------------------------------
 
@@ -202,6 +225,10 @@ class Session:
 
     def _who(self, seat: int, you: str, other: str) -> str:
         return f"{self.seating.name(seat)} {you if seat == self.me else other}"
+
+    def _friend_of(self, seat: int | None) -> str:
+        """``your friend`` or ``a friend of Seat 2``."""
+        return "your friend" if seat == self.me else f"a friend of {self.seating.name(seat)}"
 
     # -- the deal --------------------------------------------------------------------
 
@@ -516,8 +543,8 @@ class Session:
         new = rnd.tracker.friends if rnd.tracker is not None else ()
         for seat in new:
             if seat not in friends:
-                self.say(f"{self._who(seat, 'are', 'is')} a friend of "
-                         f"{self.seating.name(rnd.dealer)}!", style="bold")
+                self.say(f"{self._who(seat, 'are', 'is')} "
+                         f"{self._friend_of(rnd.dealer)}!", style="bold")
         if phase == Phase.DEAL and rnd.phase != Phase.DEAL:
             self.say("The deal is over.")
         if rnd.phase == Phase.KITTY and phase != Phase.KITTY and rnd.trump is not None:
@@ -587,6 +614,7 @@ class Session:
         self.save()
         if self.match.is_over:
             return
+        self.say("Enter: the next round · review: how you played this round · quit")
         while True:
             text = self.prompter.ask(PROMPTS["next"], ())
             key = text.strip().lower()
@@ -594,7 +622,13 @@ class Session:
                 raise Quit
             if not key:
                 return
-            self.say("Press Enter for the next round, or type quit.")
+            if key == "review":  # the analysis of this round's decisions (shengji.analysis)
+                from shengji.analyze_cli import review
+
+                review(self.match, self.me, self.console, names=self.names)
+                continue
+            self.say("Press Enter for the next round, type review (how you played this "
+                     "round), or type quit.")
 
     def _match_over(self) -> None:
         match = self.match
@@ -608,8 +642,9 @@ class Session:
         else:
             self.say(f"The match stopped after {plural(len(match.results), 'round')}.",
                      style="bold")
-        self.say(f"The record is in {self.record}.")
-        self.say(f"Step through it with: shengji replay {self.record}")
+        if self.unsaved is None:
+            self.say(f"The record is in {self.record}.")
+            self.say(f"Step through it with: shengji replay {self.record}")
 
 
 def _action(seat: int, text: str) -> Action:
