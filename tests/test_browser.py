@@ -31,6 +31,10 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 SIZES = {"desktop": (1280, 800), "phone": (375, 812)}
+CARD_NOTATION = re.compile(r"\b(?:10|[2-9JQKA])[CDHS]\b")
+"""A card in the record notation ("KC"): the page shows cards with suit symbols ("K♣")."""
+SEAT_NUMBER = re.compile(r"\bseat \d", re.IGNORECASE)
+"""A seat by its number: messages name the players."""
 ROUND_TIMEOUT = 90.0
 """Seconds one round may take before the test gives up."""
 PERSON_CALL_ROUNDS = 8
@@ -135,10 +139,12 @@ class Player:
     """One browser context (one person) and what the test saw it do."""
 
     def __init__(self, browser: Any, base: str, name: str, size: str = "desktop",
-                 locale: str = "en-US") -> None:
-        width, height = SIZES[size]
+                 locale: str = "en-US", viewport: tuple[int, int] | None = None,
+                 touch: bool = False) -> None:
+        self.viewport = viewport or SIZES[size]
+        width, height = self.viewport
         self.context = browser.new_context(viewport={"width": width, "height": height},
-                                           locale=locale)
+                                           locale=locale, has_touch=touch)
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
@@ -175,7 +181,7 @@ class Player:
 def shoot(player: Player, name: str) -> None:
     """Save a screenshot of the page at desktop and at phone width."""
     page = player.page
-    own = SIZES[player.size]
+    own = player.viewport
     for size, (width, height) in SIZES.items():
         page.set_viewport_size({"width": width, "height": height})
         page.screenshot(path=str(ARTIFACTS / f"{name}-{size}.png"), full_page=True)
@@ -328,8 +334,10 @@ def check_illegal(player: Player, info: dict[str, Any],
         page.click("#clear-btn")
     if reason.strip():
         assert page.is_disabled("#play-btn")
-        if chinese is not None:
-            for text in (reason, page.inner_text("#prompt")):
+        for text in (reason, page.inner_text("#prompt")):
+            # cards with suit symbols, players by name, as everywhere on the page
+            assert not CARD_NOTATION.search(text) and not SEAT_NUMBER.search(text), text
+            if chinese is not None:
                 assert not english_words(text, chinese), text
         # The ? helper shows what the rules require (and any forced cards).
         page.click("#help-btn")
@@ -364,8 +372,12 @@ def test_four_people_play_a_round_of_tractor(server: Server, browser: Any) -> No
     host.page.click("#start")
     for player in players:
         player.page.wait_for_selector(".table-page")
+    # No trick is over yet: the last trick is not offered.
+    host.page.wait_for_selector("#tab-log")
+    assert host.page.locator("#last-trick-btn").count() == 0
 
-    state = {"illegal": False, "illegal_zh": False, "reloaded": False, "mid": False}
+    state = {"illegal": False, "illegal_zh": False, "reloaded": False, "mid": False,
+             "double": False, "named": False}
     names = tuple(p.name for p in players)
 
     def during(player: Player, info: dict[str, Any]) -> None:
@@ -374,6 +386,30 @@ def test_four_people_play_a_round_of_tractor(server: Server, browser: Any) -> No
             return
         on_table = int(page.evaluate(
             "() => document.querySelectorAll('.seat-play:not(.done) .card').length"))
+        if not state["named"] and player is players[0] and not info.get("kind"):
+            # A card picked out of turn: the reason names the player to move, by name.
+            page.click("#hand .card-btn >> nth=0", position={"x": 6, "y": 8})
+            page.wait_for_selector("#reason.refused")
+            reason = page.inner_text("#reason")
+            assert not SEAT_NUMBER.search(reason) and any(n in reason for n in names), reason
+            page.click("#clear-btn")
+            state["named"] = True
+        if not state["double"] and player is players[2] and info.get("kind") in (
+                "lead", "follow"):
+            # A double click on Play plays once: no second play, no error.
+            page.click("#suggest-btn")
+            page.wait_for_selector("#play-btn:not([disabled])")
+            hand = page.locator("#hand .card-btn").count()
+            chosen = page.locator("#hand .card-btn.selected").count()
+            page.dblclick("#play-btn")
+            page.wait_for_function(
+                "n => document.querySelectorAll('#hand .card-btn').length === n",
+                arg=hand - chosen)
+            page.wait_for_timeout(400)  # a second play would be refused by now
+            assert page.locator("#notice").count() == 0, page.inner_text("#notice")
+            assert page.locator("#hand .card-btn").count() == hand - chosen
+            state["double"] = True
+            return
         zh = player is players[1]  # Bob's refused selection: reason and prompt in Chinese
         if on_table and (not state["illegal"] or (zh and not state["illegal_zh"])):
             refused = check_illegal(player, info, names if zh else None)
@@ -404,7 +440,7 @@ def test_four_people_play_a_round_of_tractor(server: Server, browser: Any) -> No
             state["reloaded"] = True
 
     play_round(players, shots, "tractor", during)
-    assert state["illegal"] and state["illegal_zh"] and state["reloaded"] and state["mid"]
+    assert all(state.values()), state
     for player in players:
         assert player.page.locator("#sheet").is_visible()
     sheet = players[0].page.inner_text("#sheet")
@@ -421,6 +457,13 @@ def test_four_people_play_a_round_of_tractor(server: Server, browser: Any) -> No
         player.page.click("#next-round-btn")
     players[0].page.wait_for_function("() => document.body.dataset.phase !== 'deal' "
                                       "|| document.body.dataset.kind !== ''", timeout=15000)
+    # The score sheet, once closed, opens again from the side panel (and closes).
+    page = players[0].page
+    page.wait_for_selector("#sheet", state="detached")
+    page.click("#sheet-btn")
+    assert "Round 1 over" in page.inner_text("#sheet")
+    page.click("#close-sheet-btn")
+    page.wait_for_selector("#sheet", state="detached")
     for player in players:
         assert not player.errors, player.errors
         player.context.close()
@@ -452,10 +495,20 @@ def test_finding_friends_with_computer_players(paced_server: Server, browser: An
         host.page.click(f".add-bot[data-seat='{seat}']")
         host.page.wait_for_selector(f".seat-row[data-seat='{seat}'] .remove")
     guest.join(code, 1)
-    # Chat in the lobby reaches the other person.
+    # The guest reads the rules in force (in Chinese): the one the host changed, and its value.
+    guest.page.wait_for_selector("#lobby-rules li[data-option='fluid_overbid']")
+    rules = guest.page.inner_text("#lobby-rules")
+    assert "找朋友反主" in rules and "找朋友" in rules, rules
+    assert not english_words(rules), rules
+    # Chat in the lobby reaches the other person; the box is empty again after each line.
     host.page.fill("#chat-input", "hello 你好")
     host.page.press("#chat-input", "Enter")
     guest.page.wait_for_selector(".chat-list li:has-text('hello 你好')")
+    assert host.page.input_value("#chat-input") == ""
+    host.page.locator("#chat-input").press_sequentially("again")  # typed into the same box
+    host.page.press("#chat-input", "Enter")
+    guest.page.wait_for_selector(".chat-list li:has-text('Mei: again')")
+    assert guest.page.locator(".chat-list li:has-text('你好again')").count() == 0
     for player in (host, guest):
         # A person quick to bid: the moment a bid button appears during the deal, click it.
         player.page.evaluate(QUICK_BIDDER)
@@ -515,6 +568,13 @@ def hundred_match(server: Server, browser: Any) -> None:
     page.wait_for_selector("#create-room")
     assert page.evaluate("() => import('/static/i18n.js').then((m) => m.missingKeys())") == {
         "zh": [], "en": []}
+    # The engine's English reasons as shown: players by name, cards with suit symbols.
+    assert page.evaluate("""() => import('/static/reasons.js').then((m) => [
+        m.reasonText({key: 'turn-of', params: {seat: 2, phase: 'play'},
+                      text: "it is seat 2's turn (play phase)"}, '', (seat) => `Chen${seat}`),
+        m.reasonText({key: 'not-held', params: {cards: '10C KC BJ'},
+                      text: 'you do not hold 10C KC BJ'})])""") == [
+        "it is Chen2's turn (play phase)", "you do not hold 10♣ K♣ big joker"]
     page.click("#lang-switch")
     page.wait_for_selector("#create-room:has-text('创建房间')")
     shoot(host, "home-zh")
@@ -577,6 +637,11 @@ def hundred_match(server: Server, browser: Any) -> None:
     page.click(".seat-row[data-seat='2'] .remove")
     page.wait_for_selector(".sit[data-seat='2']")
     watcher.page.goto(f"{server.url}/r/{code}")
+    watcher.page.fill("#name", "ANA")  # taken (names compare case-blind): refused
+    watcher.page.click("#join-room")
+    refusal = watcher.page.inner_text("#join-name .error")
+    assert "another name" in refusal and "token" not in refusal, refusal
+    watcher.page.wait_for_selector("#conn-status", state="detached")  # no empty status pill
     watcher.page.fill("#name", watcher.name)
     watcher.page.click("#join-room")
     watcher.page.wait_for_selector("text=You are watching")
@@ -637,3 +702,4 @@ def hundred_match(server: Server, browser: Any) -> None:
     for player in (host, watcher):
         assert not player.errors, player.errors
         player.context.close()
+

@@ -491,6 +491,7 @@ def test_chat(server: Server) -> None:
     assert ann.error("chat", text="   ")["code"] == "bad-message"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "size", "people", "rules"), [
     ("tractor", 4, [0, 1], {}),
     ("tractor", 4, [1, 2], {"kitty_revealed": False}),
@@ -530,6 +531,7 @@ def test_whole_rounds_with_leak_check(server: Server, leaks: LeakLog, preset: st
     assert leaks.checks > 100
 
 
+@pytest.mark.slow
 def test_replace_record_and_new_match(server: Server) -> None:
     code = server.room("tractor", 4, end_rank="2")
     people = table(server, code, [0, 1], {2: "random", 3: "random"})
@@ -645,6 +647,7 @@ def bid_turn_of(seat: int, message: dict[str, Any]) -> bool:
         message["view"]["to_move"] == seat)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "size"), [("tractor", 4), ("tractor-6", 6),
                                               ("finding-friends", 5), ("da-bai-fen", 4)])
 def test_every_person_may_bid_after_an_instant_deal(server: Server, preset: str,
@@ -729,3 +732,59 @@ def test_check_says_the_code_of_a_server_refusal(server: Server) -> None:
     host.send("check", action="0 play BJ BJ BJ")  # the engine's refusal: its reason, no code
     answer = host.expect("checked")
     assert answer["reason"] and "code" not in answer
+
+
+def test_a_draw_of_the_seat_to_move_after_the_deal_names_no_seat_turn(server: Server) -> None:
+    """A draw sent as the deal ended (a paced deal's race: the last card was drawn meanwhile)
+    by the seat that is to move (the first to bid) is refused with what it may do now, never
+    "it is seat N's turn to draw" naming that same seat; a draw of another seat than the one
+    to move is out of turn."""
+    code = server.room("tractor", 4)
+    people = table(server, code, [0, 1, 2, 3], {})
+    people[0].send("start")
+    state = people[0].until(lambda m: m["type"] == "state" and m["view"]["phase"] == "bid")
+    seat = state["view"]["to_move"]
+    mover, other = people[seat], people[(seat + 1) % 4]
+    for client in people.values():
+        if client.state is None or client.state["view"]["phase"] != "bid":
+            client.until(lambda m: m["type"] == "state" and m["view"]["phase"] == "bid")
+    refused = mover.error("action", action=f"{seat} draw")
+    assert refused["code"] == "illegal", refused
+    assert f"seat {seat}'s turn" not in refused["message"]
+    assert refused["why"]["key"] == "bid-time" and refused["message"] == refused["why"]["text"]
+    assert set(refused["why"]["params"]["verbs"]) == {"bid", "pass"}
+    mover.send("check", action=f"{seat} draw")
+    checked = mover.expect("checked")
+    assert checked["why"]["key"] == "bid-time" and f"seat {seat}'s" not in checked["reason"]
+    late = other.error("action", action=f"{(seat + 1) % 4} draw")
+    assert late["code"] == "not-your-turn" and late["why"]["key"] == "turn-of", late
+    mover.send("action", action=f"{seat} pass")  # the seat may still act: nothing changed
+    after = mover.until(lambda m: m["type"] == "state" and m["view"]["to_move"] != seat)
+    assert f"{seat} pass" in after["view"]["history"]
+
+
+@pytest.mark.parametrize("path", ["/api/rooms", "/api/rules/check"])
+@pytest.mark.parametrize("body", [
+    '{"preset": "tractor", "table": NaN, "rules": {}}',
+    '{"preset": "tractor", "table": 4, "rules": {"decks": Infinity}}',
+    '{"preset": "tractor", "table": 4, "rules": {"decks": -Infinity}}',
+    '{"preset": "tractor", "table": 4, "rules": {"level_table": "custom", '
+    '"custom_levels": [[0, NaN]]}}',
+    '{"preset": "tractor", "table": 4, "rules": {"kitty": 1e400}}',
+])
+def test_json_numbers_that_are_not_finite_get_a_clear_400(path: str, body: str) -> None:
+    with TestClient(create_app(":memory:", FAST), raise_server_exceptions=False) as http:
+        answer = http.post(path, content=body, headers={"Content-Type": "application/json"})
+        assert answer.status_code == 400, answer.text
+        assert "finite" in answer.json()["error"] and "NaN" in answer.json()["error"]
+        # the same request with finite numbers is answered as usual
+        good = http.post(path, json={"preset": "tractor", "table": 4, "rules": {}})
+        assert good.status_code in (200, 201)
+
+
+def test_a_taken_name_is_refused_without_talk_of_tokens(server: Server) -> None:
+    code = server.room("tractor", 4)
+    joined(server, code, "Ann")
+    refusal = server.connect(code).hello("ann")
+    assert refusal["code"] == "name-taken" and "token" not in refusal["message"]
+    assert "choose another name" in refusal["message"]

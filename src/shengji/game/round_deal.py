@@ -168,6 +168,7 @@ def legal_bidding(rnd: Round, seat: int, *, draw: bool, can_pass: bool) -> Legal
     """Bids, a withdrawal, and a draw (the drawer, during the deal) or a pass (after it)."""
     # the closures hold copies (own hand, public bids), never the round
     drawer, rules, overbid = rnd.drawer, rnd.rules, rnd.phase is _OVERBID
+    dealing = rnd.phase is _DEAL
     dealer_chooses = rnd._dealer_chooses
     bidding = bidding_copy(rnd)
     counts = list(rnd.hands[seat].counts)
@@ -175,8 +176,11 @@ def legal_bidding(rnd: Round, seat: int, *, draw: bool, can_pass: bool) -> Legal
     verbs = ("draw",) * draw + ("bid",) + ("pass",) * can_pass
 
     def reason(action: Action) -> Reason | None:
-        if isinstance(action, Draw):
-            return None if draw else Reason("draw-turn", seat=drawer)
+        if isinstance(action, Draw):  # (after the deal: nothing to draw, whose turn it is)
+            if draw:
+                return None
+            return Reason("draw-turn", seat=drawer) if dealing else Reason("bid-time",
+                                                                            verbs=verbs)
         if isinstance(action, Pass):
             return None if can_pass else Reason("deal-no-pass")
         if isinstance(action, Withdraw):

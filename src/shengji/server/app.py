@@ -9,6 +9,7 @@ hidden state: the websocket sends each connection its own redacted view, and a m
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -41,8 +42,42 @@ MAX_BODY = 64 * 1024
 """Largest HTTP request body, in bytes (a larger one gets 413)."""
 
 
+NOT_FINITE = ("JSON numbers must be finite: NaN, Infinity, -Infinity and numbers beyond a "
+              "double's range (such as 1e400) are not allowed")
+"""The error of a JSON body holding a number that is not finite (400)."""
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(NOT_FINITE)
+    return value
+
+
+def _not_finite(text: str) -> float:
+    raise ValueError(NOT_FINITE)
+
+
+def has_non_finite(body: bytes, content_type: bytes) -> bool:
+    """Whether ``body``, sent as JSON (``content_type`` ``application/json`` or
+    ``application/*+json``, as FastAPI reads it), holds a number that is not finite: ``NaN``,
+    ``Infinity``, ``-Infinity`` (which Python's JSON reader accepts) or a float beyond range
+    (read as infinity). Such a number reaches no route: it gets 400 (FastAPI's own 422 answer
+    would fail to write it back, a 500). Any other fault is left to FastAPI."""
+    kind = content_type.split(b";")[0].strip().lower()
+    if not body or not (kind == b"application/json" or (
+            kind.startswith(b"application/") and kind.endswith(b"+json"))):
+        return False
+    try:
+        json.loads(body, parse_float=_finite, parse_constant=_not_finite)
+    except ValueError as problem:
+        return NOT_FINITE in str(problem)
+    return False
+
+
 class BodyLimit:
-    """ASGI middleware: HTTP requests with a body over ``limit`` bytes get 413."""
+    """ASGI middleware: HTTP requests with a body over ``limit`` bytes get 413, JSON bodies
+    with a number that is not finite 400 (:func:`has_non_finite`)."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -67,6 +102,10 @@ class BodyLimit:
                 return
             if not message.get("more_body", False):
                 break
+        if has_non_finite(body, dict(scope.get("headers") or []).get(b"content-type", b"")):
+            answer = JSONResponse({"error": NOT_FINITE}, status_code=400)
+            await answer(scope, receive, send)
+            return
         replayed = False
 
         async def replay() -> Message:

@@ -46,7 +46,7 @@ from shengji.server.schemas import error
 from shengji.server.state import RoomState, chat_message, log
 from shengji.server.storage import ChatRow, MatchRow, MemberRow, RoomRow, Storage
 
-_TURN_KEYS = frozenset({"turn-of", "turn-of-nobody", "not-your-turn"})
+_TURN_KEYS = frozenset({"turn-of", "turn-of-nobody", "not-your-turn", "draw-turn"})
 """The keys of the engine's reasons that refuse an action because another seat (or none)
 is to move: the server sends them as ``not-your-turn`` errors (else ``illegal``)."""
 
@@ -154,8 +154,8 @@ class Room:
             name = hello.name
             key = schemas.name_key(name)
             if any(schemas.name_key(m.name) == key for m in state.members.values()):
-                raise Refusal("name-taken", f"someone in this room is already called {name!r}; "
-                                            "choose another name (or rejoin with your token)")
+                raise Refusal("name-taken", f"someone in this room is already called {name!r}:"
+                                            " choose another name")
             if len(state.online) >= settings.max_members:
                 raise Refusal("room-full", f"this room already has {settings.max_members}"
                                            " connected members")
@@ -231,14 +231,15 @@ class Room:
 
     def _turn_refusal(self, match: Match, seat: int, action: Action) -> Refusal | None:
         """:meth:`RoomState.wait_refusal`, else ``not-your-turn`` with the engine's own reason
-        when it refuses ``action`` because another seat (or none) is to move."""
+        when it refuses ``action`` because another seat (or none) is to move, or ``illegal``
+        with its reason when it refuses it otherwise."""
         refusal = self.state.wait_refusal()
         if refusal is not None:
             return refusal
         why = match.legal(seat).reason(action)
-        if why is not None and why.key in _TURN_KEYS:
-            return Refusal("not-your-turn", why, why)
-        return None
+        if why is None:
+            return None
+        return Refusal("not-your-turn" if why.key in _TURN_KEYS else "illegal", why, why)
 
     def _action(self, member: Member, text: str) -> None:
         match, seat = self.state.seated_match(member)

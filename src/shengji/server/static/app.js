@@ -6,10 +6,17 @@ import { h, morph } from "./dom.js";
 import { errorText, lang, setLang, t } from "./i18n.js";
 import { checkForm, newForm, renderHome, renderJoin, renderLobby } from "./lobby.js";
 import { reasonText } from "./reasons.js";
+import { rulesPanel } from "./rules.js";
 import { chatPanel } from "./side.js";
 import {
   callAction, fitHand, renderTable, selectCards, selectionAction,
 } from "./table.js";
+import { seatName } from "./words.js";
+
+/** How long an error banner stays (it goes sooner when the person acts again). */
+const NOTICE_MS = 6000;
+/** How long an action waits for its answer before its buttons are enabled again. */
+const PENDING_MS = 5000;
 
 const S = {
   page: "home",
@@ -36,26 +43,66 @@ const S = {
   fatal: null,
   chatDraft: "",
   version: 0,
-  ui: { sideTab: "log", showHelp: false, showLast: false, rulesOpen: false },
+  pending: null,
+  ui: { sideTab: "log", showHelp: false, showLast: false, rulesOpen: false, showSheet: false },
 };
 
 let conn = null;
 let formTimer = null;
+let noticeTimer = null;
+let pendingTimer = null;
+
+/** Show an error banner for a few seconds. */
+function showNotice(text) {
+  S.notice = text;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => {
+    S.notice = null;
+    render();
+  }, NOTICE_MS);
+}
+
+function clearNotice() {
+  clearTimeout(noticeTimer);
+  S.notice = null;
+}
+
+/** The action sent is answered (a state that shows it, or an error): its buttons work again. */
+function clearPending() {
+  clearTimeout(pendingTimer);
+  S.pending = null;
+}
 
 const act = {
   render,
   send(message) {
     if (!conn || !conn.send(message)) {
-      S.notice = t("reconnecting");
+      showNotice(t("reconnecting"));
       render();
       return false;
     }
+    // A new attempt: the last error banner is stale (a refusal brings its own).
+    if (message.type !== "check" && S.notice) {
+      clearNotice();
+      render();
+    }
     return true;
   },
+  /** Send an action once: until it is answered (or PENDING_MS) the action buttons are off,
+   * so a double click plays once. */
   action(action) {
-    if (!action) return;
+    if (!action || S.pending) return;
     S.suggested = null;
-    act.send({ type: "action", action });
+    if (!act.send({ type: "action", action })) return;
+    const view = S.state?.view;
+    S.pending = { seat: view?.seat, at: view?.history?.length ?? 0,
+                  results: S.state?.match?.results?.length ?? 0 };
+    clearTimeout(pendingTimer);
+    pendingTimer = setTimeout(() => {
+      S.pending = null;
+      render();
+    }, PENDING_MS);
+    render();
   },
   suggest() {
     act.send({ type: "suggest" });
@@ -135,6 +182,7 @@ function onMessage(message) {
       onSuggestion(message.action);
       break;
     case "error":
+      clearPending();
       if (message.code === "no-room") S.fatal = t("noRoom");
       else if (message.code === "kicked") S.fatal = t("kicked");
       else if (!S.room && conn) {
@@ -142,7 +190,10 @@ function onMessage(message) {
         conn.stop();
         conn = null;
         S.notice = t("error", { message: errorText(message) });
-      } else S.notice = t("error", { message: reasonText(message.why, errorText(message)) });
+      } else {
+        showNotice(t("error", { message: reasonText(message.why, errorText(message),
+          (seat) => seatName(S, seat)) }));
+      }
       break;
     default:
       return;
@@ -150,11 +201,25 @@ function onMessage(message) {
   render();
 }
 
+/** Whether the state answers the action in flight: it shows an action of the seat since, or
+ * a round went by. */
+function answered(message) {
+  const pending = S.pending;
+  const history = message.view.history ?? [];
+  return (message.match?.results?.length ?? 0) !== pending.results
+    || history.length < pending.at
+    || history.slice(pending.at).some((line) => line.startsWith(`${pending.seat} `));
+}
+
 function onState(message) {
   const previous = S.state;
   S.version += 1;
   S.state = message;
   const view = message.view;
+  if (S.pending && answered(message)) clearPending();
+  if ((previous?.match?.results?.length ?? 0) !== (message.match?.results?.length ?? 0)) {
+    S.ui.showSheet = false;
+  }
   const handKey = `${message.match?.round}|${view.phase}|${(view.hand ?? []).join(" ")}`;
   if (handKey !== S.handKey) {
     S.handKey = handKey;
@@ -226,10 +291,12 @@ function connect() {
 }
 
 function header() {
-  const status = S.page === "room" && S.status !== "idle"
-    ? h("span", { class: `conn ${S.status}`, id: "conn-status", role: "status" },
-      S.status === "open" ? t("connected") : S.status === "closed" ? "" : S.status === "connecting"
-        ? t("connecting") : t("reconnecting"))
+  // No pill once the connection is closed for good (a refused join, an unknown room).
+  const text = S.status === "open" ? t("connected") : S.status === "connecting" ? t("connecting")
+    : t("reconnecting");
+  const status = S.page === "room" && S.status !== "idle" && S.status !== "closed"
+    ? h("span", { class: `conn ${S.status}`, id: "conn-status", role: "status", title: text },
+      h("span", { class: "conn-text" }, text))
     : null;
   return h("header", { class: "topbar" },
     h("a", { href: "/", class: "brand" }, "升级 ", h("span", {}, "Sheng Ji")),
@@ -254,7 +321,9 @@ function body() {
     return h("div", { class: "lobby-page" }, renderLobby(S, act),
       S.notice ? h("div", { class: "notice", role: "alert", id: "notice" }, S.notice, " ",
         h("button", { type: "button", class: "small",
-                      onclick: () => { S.notice = null; render(); } }, t("dismiss"))) : null,
+                      onclick: () => { clearNotice(); render(); } }, t("dismiss"))) : null,
+      S.room.you?.host ? null : h("section", { class: "panel", id: "lobby-rules" },
+        h("h2", {}, t("rules")), rulesPanel(S, render)),
       h("section", { class: "panel" }, h("h2", {}, t("chat")), chatPanel(S, act)));
   }
   if (S.ui.sideTab === "chat") S.unread = 0;

@@ -29,13 +29,13 @@ function kindDescription(player) {
 }
 
 /** An option's label and explanation in the current language: [label, doc]. */
-function optionWords(spec) {
+export function optionWords(spec) {
   const zh = lang() === "zh" ? OPTIONS_ZH[spec.name] : null;
   return zh ?? [null, spec.doc ?? ""];
 }
 
 /** A choice of an option as shown in the form. */
-function choiceText(spec, value) {
+export function choiceText(spec, value) {
   const text = String(value);
   if (spec.name === "rank_suit_order") return `${SUIT_SYMBOLS[text] ?? ""} ${t(`suit${text}`)}`;
   return lang() === "zh" ? CHOICES_ZH[`${spec.name}.${text}`] ?? text : text;

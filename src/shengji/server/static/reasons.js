@@ -232,17 +232,37 @@ function fill(template, params, names) {
   });
 }
 
+const CARD = /\b(?:10|[2-9JQKA])[CDHS]\b|\b[BS]J\b/g;
+const SEAT_PARAMS = ["seat", "own"];
+
+/** The engine's English text of `why` with the seats it names as `names` says (not for
+ * `no-seat`, whose seat is not at the table) and its cards with suit symbols ("K♣"). */
+function english(why, fallback, names) {
+  let text = why.text ?? fallback ?? "";
+  if (names && why.key !== "no-seat") {
+    for (const param of SEAT_PARAMS) {
+      const seat = why.params?.[param];
+      if (Number.isInteger(seat)) {
+        text = text.replace(new RegExp(`\\bseat ${seat}\\b`, "g"), () => names(seat));
+      }
+    }
+  }
+  return text.replace(CARD, (card) => cardText(card));
+}
+
 /**
  * A reason for the reader: `why` is the server's {key, params, text} (or null), `fallback` the
  * English text sent beside it. In Chinese, the template of `why.key`; otherwise (an unknown
- * key, or English) the English text. `names(seat)` names a seat (default "2 号座").
+ * key, or English) the English text, its cards with suit symbols. `names(seat)` names a seat
+ * (in English the engine's "seat 2" is replaced only when it is given; in Chinese the default
+ * is "2 号座").
  */
-export function reasonText(why, fallback = "", names = (seat) => t("seat", { n: seat })) {
-  const english = why?.text ?? fallback ?? "";
-  if (!why || lang() !== "zh" || !(why.key in ZH)) return english;
+export function reasonText(why, fallback = "", names = null) {
+  if (!why) return fallback ?? "";
+  if (lang() !== "zh" || !(why.key in ZH)) return english(why, fallback, names);
   try {
-    return fill(ZH[why.key], why.params ?? {}, names);
+    return fill(ZH[why.key], why.params ?? {}, names ?? ((seat) => t("seat", { n: seat })));
   } catch {
-    return english;
+    return english(why, fallback, names);
   }
 }

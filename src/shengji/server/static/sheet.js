@@ -106,13 +106,15 @@ function waitingLine(S, act) {
     }, t("startForAll"))] : null);
 }
 
-/** The score sheet between rounds (and the end of the match), over the table. */
+/** The score sheet between rounds (and the end of the match), over the table; or the last
+ * one again, opened from the side panel (S.ui.showSheet), until closed. */
 export function overlay(S, act) {
   const match = S.state.match;
   const results = match.results ?? [];
   const over = match.over || S.room?.status === "over";
   const mine = (match.waiting ?? []).includes(S.state.view.seat);
-  if (!over && !mine && results.length <= S.sheetAck) return null;
+  const unread = over || mine || results.length > S.sheetAck;
+  if (!unread && !(S.ui.showSheet && results.length)) return null;
   const result = results[results.length - 1];
   const body = [];
   if (result) body.push(sheetView(S, result, results.length));
@@ -125,10 +127,14 @@ export function overlay(S, act) {
         ? h("button", { type: "button", class: "primary", id: "new-match-btn",
                         onclick: () => act.send({ type: "new_match" }) }, t("newMatch"))
         : h("p", { class: "muted" }, t("waitNewMatch")));
-  } else {
+  } else if (unread) {
     body.push(waitingLine(S, act));
     body.push(h("button", { type: "button", class: "primary", id: "next-round-btn",
                             onclick: () => act.nextRound() }, t("nextRound")));
+  } else {
+    body.push(h("button", { type: "button", class: "primary", id: "close-sheet-btn",
+                            onclick: () => { S.ui.showSheet = false; act.render(); } },
+    t("closeSheet")));
   }
   return h("div", { class: "overlay", role: "dialog", "aria-modal": "true",
                     "aria-labelledby": over ? "match-over" : "sheet-title", id: "sheet" },

@@ -1,8 +1,9 @@
 // The side of the table: the event log (bids, calls, plays, failed throws, trick winners), the
-// chat, and the last trick on demand.
+// chat, the rules in force, and on demand the last trick and the last score sheet.
 import { cardRow, cardsInline } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { rulesPanel } from "./rules.js";
 import { callText, seatName, suitWord, throwText } from "./words.js";
 
 /** The event log: bids, calls, plays, failed throws (match.throws) and trick winners of this
@@ -52,11 +53,11 @@ export function logEntries(S) {
   return entries;
 }
 
-/** The side panel: the event log or the chat, and the last trick on demand. */
+/** The side panel: the event log, the chat or the rules, and the last trick on demand. */
 export function sidePanel(S, act) {
   const tab = S.ui.sideTab ?? "log";
   const tabs = h("div", { class: "tabs", role: "tablist" },
-    ["log", "chat"].map((name) => h("button", {
+    ["log", "chat", "rules"].map((name) => h("button", {
       type: "button", role: "tab", id: `tab-${name}`,
       "aria-selected": tab === name ? "true" : "false",
       "aria-controls": `panel-${name}`,
@@ -69,10 +70,22 @@ export function sidePanel(S, act) {
                      "aria-labelledby": "tab-log" },
       logEntries(S).map((e) => (e.trick ? h("li", { class: "trick-end" }, e.trick)
         : e.throw ? h("li", { class: "throw-failed" }, e.throw) : h("li", {}, e))));
+  } else if (tab === "rules") {
+    body = h("div", { id: "panel-rules", role: "tabpanel", "aria-labelledby": "tab-rules" },
+      rulesPanel(S, act.render));
   } else {
     body = chatPanel(S, act);
   }
-  return h("aside", { class: "side" }, tabs, body, lastTrick(S, act));
+  return h("aside", { class: "side" }, tabs, body,
+    h("div", { class: "side-buttons" }, lastTrick(S, act), sheetButton(S, act)));
+}
+
+/** Open the last score sheet again (once it has been closed). */
+function sheetButton(S, act) {
+  if (!S.state.match.results?.length) return null;
+  return h("button", { type: "button", id: "sheet-btn", "aria-haspopup": "dialog",
+                       onclick: () => { S.ui.showSheet = true; act.render(); } },
+  t("scoreSheet"));
 }
 
 /** The chat list and its form (also used in the lobby). */
@@ -89,6 +102,8 @@ export function chatPanel(S, act) {
         if (!text) return;
         if (act.send({ type: "chat", text: text.slice(0, 500) })) {
           S.chatDraft = "";
+          // The focused field keeps its value through a render (dom.js): empty it here.
+          e.target.elements["chat-input"].value = "";
           act.render();
         }
       },
@@ -103,6 +118,7 @@ export function chatPanel(S, act) {
 function lastTrick(S, act) {
   const { view } = S.state;
   const tricks = view.tricks ?? [];
+  if (!tricks.length) return null;  // offered once a trick of this round is over
   const button = h("button", {
     type: "button", id: "last-trick-btn", "aria-expanded": S.ui.showLast ? "true" : "false",
     onclick: () => { S.ui.showLast = !S.ui.showLast; act.render(); },
@@ -110,10 +126,9 @@ function lastTrick(S, act) {
   if (!S.ui.showLast) return h("div", { class: "last-trick" }, button);
   const last = tricks[tricks.length - 1];
   return h("div", { class: "last-trick" }, button,
-    last ? h("div", { id: "last-trick", class: "last-trick-body" },
+    h("div", { id: "last-trick", class: "last-trick-body" },
       h("p", {}, t("trickWonBy", { n: tricks.length, name: seatName(S, last.winner),
                                    points: last.points })),
       h("ul", {}, last.plays.map((p) => h("li", { class: p.seat === last.winner ? "winner" : "" },
-        h("span", { class: "who" }, seatName(S, p.seat)), " ", cardRow(p.cards, "tiny")))))
-      : h("p", { id: "last-trick", class: "muted" }, t("noLastTrick")));
+        h("span", { class: "who" }, seatName(S, p.seat)), " ", cardRow(p.cards, "tiny"))))));
 }

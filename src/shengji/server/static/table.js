@@ -113,7 +113,8 @@ function seatPanel(S, act, seat, table, position) {
   else if (seat !== view.dealer && (view.declarers ?? []).includes(seat)) {
     badges.push(t("declarerBadge"));
   }
-  if (info.kind === "bot") badges.push(t("botBadge", { kind: kindTitle(info.bot) }));
+  const bot = info.kind === "bot" ? t("botBadge", { kind: kindTitle(info.bot) }) : null;
+  if (bot) badges.push(bot);
   if (info.kind === "person" && !info.connected) badges.push(t("offline"));
   const replace = S.room?.you?.host && S.room.status === "playing" && info.kind === "person"
     && !info.connected && seat !== view.seat
@@ -127,18 +128,18 @@ function seatPanel(S, act, seat, table, position) {
     h("div", { class: "seat-head" },
       h("span", { class: "seat-name" }, seatName(S, seat)),
       turn ? h("span", { class: "badge turn-badge" }, t("turnBadge")) : null,
-      badges.map((b) => h("span", { class: "badge" }, b))),
+      badges.map((b) => h("span", { class: b === bot ? "badge bot-badge" : "badge" }, b))),
     h("div", { class: "seat-stats" },
-      t("level", { level: levelName(view.levels[seat]) }), " · ",
-      t("cards", { n: view.hand_sizes[seat] }), " · ",
-      t("captured", { n: view.captured?.[seat] ?? 0 })),
+      h("span", {}, t("level", { level: levelName(view.levels[seat]) })), " · ",
+      h("span", {}, t("cards", { n: view.hand_sizes[seat] })), " · ",
+      h("span", {}, t("captured", { n: view.captured?.[seat] ?? 0 }))),
     view.exposed?.[seat]?.length ? h("div", { class: "exposed" }, t("labelled", { label: t("exposedBadge") }),
       cardRow(view.exposed[seat], "tiny")) : null,
     h("div", { class: `seat-play${table.done ? " done" : ""}` },
       play ? cardRow(play.cards, "small") : null,
       play && table.leader === seat ? h("span", { class: "badge" }, t("leader")) : null,
       winning ? h("span", { class: "badge win", "aria-label": t(table.done ? "won" : "winning") },
-        "★ ", t(table.done ? "won" : "winning")) : null),
+        "★ ", h("span", { class: "win-word" }, t(table.done ? "won" : "winning"))) : null),
     replace);
 }
 
@@ -166,8 +167,12 @@ function seatsArea(S, act) {
   // Up to 6 players sit round the table (you at the bottom) on wide screens.
   const ring = RING[order.length];
   const pos = (i) => (ring ? (i === order.length - 1 ? "bottom" : ring[i]) : null);
+  // On a phone, three compact seats to a row from 6 seats on (style.css): the trick and the
+  // hand stay on one screen.
+  const many = order.length >= 6 ? " many" : "";
   return h("section", { class: "seats", "aria-label": caption },
-    h("div", { class: `seat-grid${ring ? " ring" : ""}` },
+    h("div", { class: `seat-grid${ring ? " ring" : ""}${many}`,
+               dataset: { count: order.length } },
       h("div", { class: "table-center" },
         h("p", { class: "trick-caption" }, caption),
         points ? h("p", { class: "table-points" }, t("tablePoints", { n: points })) : null),
@@ -177,7 +182,7 @@ function seatsArea(S, act) {
 function actionButton(S, act, action, label, extra = {}) {
   const suggested = S.suggested === action;
   const classes = `${extra.class ?? ""}${suggested ? " suggested" : ""}`;
-  return h("button", { type: "button", class: classes,
+  return h("button", { type: "button", class: classes, disabled: S.pending ? true : null,
                        id: extra.id ?? null, dataset: { action },
                        onclick: () => act.action(action) }, label);
 }
@@ -256,9 +261,10 @@ function callPicker(S, act, spec) {
   return rows;
 }
 
-/** The main button of a prompt (Play, Bury...), enabled when the server said `ok`. */
-function submitButton(id, ok, onclick, label) {
-  return h("button", { type: "button", class: "primary", id, disabled: !ok || null,
+/** The main button of a prompt (Play, Bury...), enabled when the server said `ok` (and no
+ * action is on its way: a double click sends one). */
+function submitButton(S, id, ok, onclick, label) {
+  return h("button", { type: "button", class: "primary", id, disabled: !ok || S.pending || null,
                        "aria-describedby": "reason", onclick }, label);
 }
 
@@ -313,20 +319,20 @@ function promptArea(S, act) {
     extra.push(h("p", {}, t("callHelp", { n: legal.calls.count })),
       callPicker(S, act, legal.calls));
     const reason = reasonLine(S, "reason");
-    buttons.push(submitButton("call-btn", reason.ok, () => act.action(callAction(S)), t("call")),
+    buttons.push(submitButton(S, "call-btn", reason.ok, () => act.action(callAction(S)), t("call")),
       suggestButton(act, true));
     extra.push(reason.node);
   } else if (kind === "bury" || view.phase === "kitty" && view.to_move === view.seat) {
     const count = legal?.count ?? 0;
     extra.push(h("p", {}, t("buryHelp", { n: count, k: S.selection.size })));
     const reason = reasonLine(S, "reason");
-    buttons.push(submitButton("bury-btn", reason.ok, () => act.action(selectionAction(S)),
+    buttons.push(submitButton(S, "bury-btn", reason.ok, () => act.action(selectionAction(S)),
       t("bury")), suggestButton(act, true));
     extra.push(reason.node);
   } else if (kind === "expose") {
     extra.push(h("p", {}, t("exposeHelp", { n: legal.count ?? 0, k: S.selection.size })));
     const reason = S.selection.size ? reasonLine(S, "reason") : null;
-    buttons.push(submitButton("expose-btn", reason?.ok, () => act.action(selectionAction(S)),
+    buttons.push(submitButton(S, "expose-btn", reason?.ok, () => act.action(selectionAction(S)),
       t("expose")));
     buttons.push(actionButton(S, act, `${view.seat} expose`, t("exposeNone"),
       { id: "expose-none-btn" }));
@@ -335,7 +341,7 @@ function promptArea(S, act) {
   } else if (view.phase === "play") {
     const mine = kind === "lead" || kind === "follow";
     const reason = mine || S.selection.size ? reasonLine(S, "reason") : null;
-    buttons.push(submitButton("play-btn", mine && reason?.ok, () => act.action(selectionAction(S)),
+    buttons.push(submitButton(S, "play-btn", mine && reason?.ok, () => act.action(selectionAction(S)),
       t("play")), suggestButton(act, mine));
     buttons.push(h("button", { type: "button", id: "help-btn", "aria-label": t("helpLabel"),
                                title: t("helpLabel"),
@@ -409,7 +415,8 @@ export function fitHand() {
   const count = hand.children.length;
   const cardWidth = first.offsetWidth;
   const width = hand.clientWidth - 2;
-  const minStep = Math.max(16, cardWidth * 0.42);
+  // Each card shows at least 25 px (a comfortable tap target on a phone), in more rows if need be.
+  const minStep = Math.max(25, cardWidth * 0.42);
   let rows = 1;
   while (rows < 4 && cardWidth + (Math.ceil(count / rows) - 1) * minStep > width) rows += 1;
   const perRow = Math.ceil(count / rows);

@@ -1,0 +1,167 @@
+"""Browser tests of the table on a phone (with the server and player helpers of
+``test_browser.py``, which tells how Chromium is driven): at 390x844 on a touch screen the
+trick and the hand fit one screen at every table size, with cards wide enough to tap; and the
+small things around them (the chat box, error banners, the tabs' colours, the rules in force).
+Screenshots go to ``test-artifacts/browser/phone-table-*.png``.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from test_browser import ARTIFACTS, CHROMIUM, ROUND_TIMEOUT, Player, Server, act, sync_api
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def phone_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("serve"), "--deal-pace", "0", "--bot-delay", "0")
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()
+
+
+TALL_PHONE = (390, 844)
+"""A phone's screen for the layout checks (a touch screen)."""
+
+FITS = """() => {
+    window.scrollTo(0, 0);
+    const box = (selector) => document.querySelector(selector).getBoundingClientRect();
+    const cards = [...document.querySelectorAll('#hand .card-btn')];
+    // what shows of each card: up to the next card of its row (layout offsets: a card lifted
+    // by the pointer's hover moves in the picture, not in the layout)
+    const shown = cards.map((card, i) => {
+        const next = cards[i + 1];
+        return next && next.offsetTop === card.offsetTop ? next.offsetLeft - card.offsetLeft
+            : card.offsetWidth;
+    });
+    return {seats: [box('.seats').top, box('.seats').bottom],
+            hand: [box('#hand').top, box('#hand').bottom], height: innerHeight,
+            shown: Math.min(...shown), cards: cards.length};
+}"""
+
+HOVER_OUTSIDE_MEDIA = """() => {
+    const bad = [];
+    const walk = (rules, hover) => {
+        for (const rule of rules) {
+            if (rule.conditionText !== undefined) {
+                walk(rule.cssRules, hover || /\\(hover:\\s*hover\\)/.test(rule.conditionText));
+            } else if ((rule.selectorText ?? '').includes(':hover') && !hover) {
+                bad.push(rule.selectorText);
+            }
+        }
+    };
+    for (const sheet of document.styleSheets) walk(sheet.cssRules, false);
+    return bad;
+}"""
+
+SELECTED_TAB_COLOURS = """() => {
+    const style = getComputedStyle(document.querySelector('[role=tab][aria-selected=true]'));
+    return [style.color, style.backgroundColor];
+}"""
+
+
+def contrast(colours: list[str]) -> float:
+    """The WCAG contrast ratio of two opaque CSS colours ("rgb(r, g, b)")."""
+    def luminance(colour: str) -> float:
+        channels = [int(c) / 255 for c in re.findall(r"\d+", colour)[:3]]
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    high, low = sorted((luminance(c) for c in colours), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def spam_chat(page: Any) -> None:
+    """Send chat lines until the server refuses one (too fast): its error banner shows."""
+    for n in range(12):
+        page.fill("#chat-input", f"line {n}")
+        page.press("#chat-input", "Enter")
+        page.wait_for_timeout(100)  # the answer: the line, or the refusal
+        if page.locator("#notice").count():
+            break
+    page.wait_for_selector("#notice")
+
+
+def test_phone_table_fits_one_screen_at_every_size(phone_server: Server, chromium: Any
+                                                   ) -> None:
+    """At 390x844 on a touch screen, with computer players filling 6, 8 and 12 seats: the trick
+    and the hand on one screen, and every card of the hand at least 24 px wide to tap. With the
+    first table: the chat box empties after each line, error banners go (after a few seconds, or
+    at the next action), the selected tab stays readable after a tap, and the rules in force
+    (one changed by the host) are in the side panel."""
+    no_shots = {f"phone-{kind}" for kind in ("bid", "declare", "expose", "play", "bury", "call")}
+    for size in (6, 8, 12):
+        host = Player(chromium, phone_server.url, "Host", "phone", viewport=TALL_PHONE,
+                      touch=True)
+        page = host.page
+        page.clock.install()  # timers run as usual, and can be fast-forwarded
+        rules = {"kitty_revealed": False} if size == 6 else {}
+        reply = page.request.post(f"{phone_server.url}/api/rooms",
+                                  data={"preset": "tractor-6", "table": size, "rules": rules})
+        code = reply.json()["room"]
+        page.goto(f"{phone_server.url}/r/{code}")
+        page.fill("#name", host.name)
+        page.click("#join-room")
+        page.click(".sit[data-seat='0']")
+        page.wait_for_selector(".seat-row.mine[data-seat='0']")
+        if size == 6:
+            page.fill("#chat-input", "first")
+            page.press("#chat-input", "Enter")
+            page.wait_for_selector(".chat-list li:has-text('Host: first')")
+            assert page.input_value("#chat-input") == ""
+            spam_chat(page)
+            page.clock.fast_forward(8000)  # the banner goes by itself
+            page.wait_for_selector("#notice", state="detached", timeout=2000)
+            spam_chat(page)
+        for seat in range(1, size):
+            page.click(f".add-bot[data-seat='{seat}']")  # the next action clears the banner
+            page.wait_for_selector(f".seat-row[data-seat='{seat}'] .remove")
+            assert page.locator("#notice").count() == 0
+        page.click("#start")
+        page.wait_for_selector(".table-page")
+        host.bid_rounds.add("0")  # the host passes: computer players declare
+        deadline = time.monotonic() + ROUND_TIMEOUT
+        while True:
+            assert time.monotonic() < deadline, host.info()
+            info = host.info()
+            if info.get("phase") == "play" and info.get("kind") in ("lead", "follow"):
+                break
+            if info["sheet"]:
+                page.click("#next-round-btn")
+            elif not act(host, info, no_shots, "phone"):
+                time.sleep(0.05)
+        fits = page.evaluate(FITS)
+        seats, hand, height = fits["seats"], fits["hand"], fits["height"]
+        assert min(seats[0], hand[0]) >= 0 and max(seats[1], hand[1]) <= height, fits
+        assert fits["cards"] > 1 and fits["shown"] >= 24, fits
+        host.page.screenshot(path=str(ARTIFACTS / f"phone-table-{size}.png"))
+        if size == 6:
+            if host.info().get("tricks") == "0":
+                assert page.locator("#last-trick-btn").count() == 0
+            assert page.evaluate(HOVER_OUTSIDE_MEDIA) == []  # no hover left on after a tap
+            page.tap("#tab-rules")
+            for step in ("tap", "hover"):
+                if step == "hover":
+                    page.hover("#tab-rules")
+                assert contrast(page.evaluate(SELECTED_TAB_COLOURS)) >= 4.5, step
+            line = page.inner_text("#panel-rules li[data-option='kitty_revealed']")
+            assert "kitty_revealed" in line and ": no" in line, line
+            assert "players" in page.inner_text("#rules-preset")
+            page.tap("#tab-chat")
+            assert contrast(page.evaluate(SELECTED_TAB_COLOURS)) >= 4.5
+        assert not host.errors, host.errors
+        host.context.close()
