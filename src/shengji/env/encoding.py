@@ -77,6 +77,11 @@ def layout(rules: Rules) -> dict[str, tuple[int, int]]:
         "played": n * 54, "trick": n * 54 + n + 1, "captured": n, "calls": calls,
         "friends": n, "sizes": n + 2,
     }
+    return blocks(sizes)
+
+
+def blocks(sizes: dict[str, int]) -> dict[str, tuple[int, int]]:
+    """The (offset, size) of each block of a vector made of blocks of ``sizes``, in order."""
     out: dict[str, tuple[int, int]] = {}
     at = 0
     for name, size in sizes.items():

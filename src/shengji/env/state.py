@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 from shengji.engine.rules import Rules
 
 from .core import Game
-from .encoding import Encoder
+from .encoding import Encoder, blocks
 
 
 def state_layout(rules: Rules, observation: int | None = None) -> dict[str, tuple[int, int]]:
@@ -42,12 +42,7 @@ def state_layout(rules: Rules, observation: int | None = None) -> dict[str, tupl
         observation = Encoder(rules).size
     sizes = {"table": observation, "hands": n * 54, "kitty": 54, "undealt": 54,
              "decider": n + 1}
-    out: dict[str, tuple[int, int]] = {}
-    at = 0
-    for name, size in sizes.items():
-        out[name] = (at, size)
-        at += size
-    return out
+    return blocks(sizes)
 
 
 class StateEncoder:
