@@ -427,6 +427,15 @@ def rollout(world: Round, action: Action, seat: int, seed: int,
     return round_value(_play_out(rnd, seed, seat, rollouts), seat)
 
 
+def finish(world: Round, action: Action, seat: int, seed: int,
+           rollouts: str = "heuristic") -> Round:
+    """The finished round of :func:`rollout` (``world`` left unchanged):
+    ``round_value(finish(...), seat)`` is its value (for analysis: levels and points apart)."""
+    rnd = world.copy()
+    rnd.apply(action)
+    return _play_out(rnd, seed, seat, rollouts)
+
+
 def evaluate_many(knowledge: Knowledge, options: Sequence[Action], seeds: Sequence[int],
                   infer: PlayReading | None = None, rollouts: str = "heuristic"
                   ) -> list[list[float] | None]:
@@ -537,5 +546,5 @@ def _call_options(view: SeatView, legal: Legal) -> list[Action]:
 
 
 __all__ = ["ENDGAME", "MAX_WORLDS", "PRIOR", "RACE", "ROLLOUTS", "SearchPlayer", "SearchStats", "Z",
-           "candidates", "checkpoints", "choose", "evaluate", "evaluate_many", "raced",
+           "candidates", "checkpoints", "choose", "evaluate", "evaluate_many", "finish", "raced",
            "rollout", "round_value", "survivors", "verdict"]

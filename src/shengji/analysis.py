@@ -1,0 +1,477 @@
+"""Analysis of a recorded match: where did a seat lose points?
+
+For every decision of one seat in the finished rounds of a match (a bid or the choice not
+to bid, the kitty it buried, its friend calls or trump, each lead and follow), the move it
+played is compared with the best of a few **candidates** (the search player's:
+:func:`shengji.players.search.candidates`, the learned model's best plays where a model fits
+the rules). Each candidate is played in the same **worlds** and the round rolled out to its
+end with heuristic players (:func:`shengji.players.search.finish`): the worlds are the hidden
+cards dealt at random consistently with what the seat knew then
+(:class:`~shengji.players.worlds.Knowledge` of its :class:`~shengji.game.view.SeatView`,
+as the search player samples them), so a decision is judged only from the seat's own view
+and legal actions (:func:`judge`). With ``open_hands`` the one world is the actual deal as
+the finished round revealed it (:func:`judge_open`: one exact rollout per move).
+
+The **cost** of a decision is the mean over the worlds of (best − played), in levels: the
+levels the seat's side gains minus the other side's, plus a tenth of a level per 10 points
+of the margin (:func:`~shengji.players.search.round_value`), with its standard error (the
+comparison is paired: every move is rolled out in the same worlds with the same seeds). The
+best is the candidate of highest mean, so the cost is never negative; it is biased upwards
+by the noise a small budget leaves (the best of several noisy means). A **mark** is given
+where the cost reaches a threshold of :data:`MARKS` and is more than one standard error:
+an *inaccuracy* from 0.1 level, a *mistake* from 0.3, a *blunder* from 0.6.
+
+Only finished rounds are analysed: during a round nothing is analysed or revealed. The
+result is plain frozen dataclasses (picklable, JSON both ways), computed by a pure function
+that prints nothing (:func:`analyze`); the same record, seat, budget and seed give the same
+analysis.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass
+from itertools import islice
+from random import Random
+from typing import Any, Final
+
+from shengji.engine.lead import LegalLeads
+from shengji.game.actions import Action, ActionError, Draw, parse_action
+from shengji.game.legal import Legal
+from shengji.game.match import Match
+from shengji.game.phase import Phase
+from shengji.game.record import Record, replay
+from shengji.game.round import Round
+from shengji.game.view import SeatView
+from shengji.players.learned import LearnedPlayer
+from shengji.players.search import candidates as search_candidates
+from shengji.players.search import finish, round_value
+from shengji.players.worlds import Knowledge, sample_world
+
+MARKS: Final = (("blunder", 0.6), ("mistake", 0.3), ("inaccuracy", 0.1))
+"""The marks and the cost in levels from which each is given (the highest reached)."""
+BUDGET: Final = 16
+"""The default worlds per decision."""
+REVIEW_BUDGET: Final = 4
+"""The worlds per decision of the terminal's ``review`` (a few seconds a round)."""
+CANDIDATES: Final = 5
+"""The default most moves compared with the one played."""
+IN_PROGRESS: Final = "during a round nothing is analysed or revealed"
+"""Why a round in progress is refused."""
+KINDS: Final = {Phase.DEAL: "bid", Phase.BID: "bid", Phase.OVERBID: "bid",
+                Phase.KITTY: "bury", Phase.CALL: "call", Phase.DECLARE: "trump",
+                Phase.EXPOSE: "expose", Phase.SHOW: "show"}
+"""The kind of decision in each phase (in the play phase: ``lead`` or ``follow``)."""
+
+
+class AnalysisError(ValueError):
+    """The analysis asked for cannot be made (a bad seat or round, a round in progress)."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One move compared: its notation, how it reads, and its mean value over the worlds
+    (``value`` in levels = ``levels`` + ``points`` / 100; ``points``: the margin of the
+    seat's side)."""
+
+    action: str
+    label: str
+    value: float
+    levels: float
+    points: float
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One judged decision of the seat: where it was, the move played and the best found,
+    and what the difference cost."""
+
+    round: int
+    """The round (from 1)."""
+    index: int
+    """The position of the move in the match's actions (from 0)."""
+    kind: str
+    """``bid``, ``bury``, ``call``, ``trump``, ``lead``, ``follow``, ``expose``, ``show``."""
+    trick: int | None
+    """The trick (from 1) of a lead or a follow."""
+    played: str
+    """The move played (its label; the notation is ``options[0].action``)."""
+    best: str
+    """The best move found (its label)."""
+    options: tuple[Option, ...]
+    """Every move compared, the one played first."""
+    worlds: int
+    """The worlds the moves were rolled out in (0: none consistent was found)."""
+    cost: float
+    """The mean of (best − played) over the worlds, in levels (0 where the played is best)."""
+    error: float
+    """The standard error of ``cost`` (0 with fewer than two worlds)."""
+    cost_levels: float
+    """The part of ``cost`` in levels won and lost."""
+    cost_points: float
+    """The part of ``cost`` in points (the margin of the seat's side)."""
+    value: float
+    """The seat's expected levels after the move played (its mean value)."""
+    value_error: float
+    """The standard error of ``value``."""
+    mark: str | None
+    """``inaccuracy``, ``mistake``, ``blunder`` (:data:`MARKS`), or ``None``."""
+
+
+@dataclass(frozen=True)
+class RoundAnalysis:
+    """The judged decisions of one finished round and how the round actually went."""
+
+    number: int
+    decisions: tuple[Decision, ...]
+    outcome: float
+    """The round's actual value for the seat (levels, with the points' share)."""
+    redeal: bool
+
+    @property
+    def total(self) -> float:
+        """The costs added up of the round's decisions whose cost is more than one
+        standard error (levels): the clear losses, not the noise."""
+        return sum(d.cost for d in self.decisions if d.cost > d.error)
+
+    def marked(self, mark: str) -> int:
+        """How many decisions carry ``mark``."""
+        return sum(d.mark == mark for d in self.decisions)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The analysis of one seat's decisions in the finished rounds of a match."""
+
+    seat: int
+    budget: int
+    seed: int
+    open_hands: bool
+    """Judged with every hand as the finished round revealed it (not what the seat knew)."""
+    candidates: int
+    rounds: tuple[RoundAnalysis, ...]
+    in_progress: int | None
+    """The round left out because it is in progress, if any."""
+
+    @property
+    def decisions(self) -> tuple[Decision, ...]:
+        """Every judged decision, in order."""
+        return tuple(d for r in self.rounds for d in r.decisions)
+
+    @property
+    def mode(self) -> str:
+        """How the decisions were judged, in words."""
+        if self.open_hands:
+            return ("open hands: judged with every hand as the finished round revealed it "
+                    "(the actual deal, one exact rollout per move), not what the seat knew")
+        return (f"judged from what seat {self.seat} knew at each decision "
+                f"({self.budget} sampled deals per decision)")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain values for JSON (:meth:`from_dict` reads them back)."""
+        return {"format": "shengji-analysis", "mode": self.mode, "thresholds": dict(MARKS),
+                **asdict(self)}
+
+    def to_json(self) -> str:
+        """The analysis as JSON text."""
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Analysis:
+        """The analysis :meth:`to_dict` wrote."""
+        rounds = tuple(
+            RoundAnalysis(r["number"], tuple(
+                Decision(**{**d, "options": tuple(Option(**o) for o in d["options"])})
+                for d in r["decisions"]), r["outcome"], r["redeal"])
+            for r in data["rounds"])
+        return cls(data["seat"], data["budget"], data["seed"], data["open_hands"],
+                   data["candidates"], rounds, data["in_progress"])
+
+    @classmethod
+    def from_json(cls, text: str) -> Analysis:
+        """The analysis :meth:`to_json` wrote."""
+        return cls.from_dict(json.loads(text))
+
+
+def mark(cost: float, error: float) -> str | None:
+    """The mark of a decision: the highest of :data:`MARKS` whose threshold ``cost``
+    reaches, where ``cost`` is more than one standard error (else ``None``: noise).
+
+    >>> mark(0.35, 0.1), mark(0.35, 0.5), mark(0.05, 0.0), mark(0.6, 0.0)
+    ('mistake', None, None, 'blunder')
+    """
+    if cost <= error:
+        return None
+    return next((name for name, low in MARKS if cost >= low), None)
+
+
+# -- the replay ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Position:
+    round: int
+    index: int
+    action: Action
+
+
+def _record(game: Record | Match) -> Record:
+    return game if isinstance(game, Record) else Record.of(game)
+
+
+def _choices(match: Match, seat: int, action: Action) -> int:
+    """How many moves ``seat`` had when it made ``action`` (1 or 2: one, or a choice)."""
+    rnd = match.round
+    if rnd.phase == Phase.DEAL and isinstance(action, Draw) and rnd.only_draw(seat):
+        return 1
+    count = len(list(islice(iter(match.legal(seat)), 2)))
+    if rnd.phase == Phase.DEAL and rnd.drawer != seat:
+        count += 1  # a bid out of turn: not bidding (the drawer draws on) was the other choice
+    return min(count, 2)
+
+
+def _positions(record: Record, seat: int) -> tuple[list[_Position], int, int | None]:
+    """The seat's decisions with a choice in the finished rounds, the finished rounds and
+    the round in progress (``None`` if the record ends between rounds)."""
+    match = record.match()
+    found: list[_Position] = []
+    for index, action in enumerate(record.actions):
+        number = len(match.results) + 1
+        if action.seat == seat and _choices(match, seat, action) > 1:
+            found.append(_Position(number, index, action))
+        match.apply(action)
+    finished = len(match.results)
+    busy = None if match.is_over or not match.round.history else finished + 1
+    return [p for p in found if p.round <= finished], finished, busy
+
+
+# -- judging one decision -----------------------------------------------------------------
+
+
+def label(action: Action, seat: int) -> str:
+    """How a move reads in the analysis: its notation without the seat (another seat's
+    draw, the alternative to a bid out of turn: ``no bid``)."""
+    if isinstance(action, Draw):
+        return "draw (no bid)" if action.seat == seat else "no bid"
+    return str(action).split(" ", 1)[1]
+
+
+def _key(action: Action) -> tuple[object, ...]:
+    """Equal moves alike (cards as multisets)."""
+    cards = getattr(action, "cards", None)
+    if cards is not None:
+        return (type(action).__name__, action.seat, tuple(sorted(Counter(cards).items())))
+    return (str(action),)
+
+
+def options(view: SeatView, legal: Legal, played: Action, limit: int, seed: int
+            ) -> list[Action]:
+    """The moves compared, the one played first: the search player's default (the learned
+    player's choice), its model's best plays where one fits, the search's candidates, then
+    the legal moves as listed, at most ``limit`` besides the one played (where the seat bid
+    out of turn, not bidding first: the drawer's draw)."""
+    base = LearnedPlayer(seed)
+    found: list[Action] = [played]
+    keys = {_key(played)}
+    extra: list[Action] = []
+    if view.phase == Phase.PLAY:
+        extra += [play for play, _ in base.valued(view, legal)]
+    default = extra[0] if extra else base.act(view, legal)
+    extra += search_candidates(view, legal, default, limit + 1)
+    if view.phase == Phase.DEAL and view.to_move is not None and view.to_move != view.seat:
+        extra.insert(0, Draw(view.to_move))
+    extra += islice(iter(legal), limit + 1)  # where those are few: the legal moves as listed
+    for action in extra:
+        if len(found) > limit:
+            break
+        if _key(action) not in keys:
+            keys.add(_key(action))
+            found.append(action)
+    return found
+
+
+def _world_seed(seed: int, seat: int, index: int, world: int) -> int:
+    """The seed of one world of one decision (also its rollouts' seed)."""
+    return ((seed * 1_000_003 + seat) * 7_919 + index) * 104_729 % (2**48) + world
+
+
+Row = list[tuple[float, float]]
+"""Per move of one world: (value, points) of its rollout."""
+
+
+def _outcome(world: Round, action: Action, seat: int, seed: int) -> tuple[float, float]:
+    rnd = finish(world, action, seat, seed)
+    result = rnd.result
+    assert result is not None
+    points = 0 if result.redeal else (
+        result.points if seat in result.opponents else -result.points)
+    return round_value(rnd, seat), float(points)
+
+
+def _rows(world: Round, moves: Sequence[Action], seat: int, seed: int) -> Row | None:
+    try:
+        return [_outcome(world, a, seat, seed) for a in moves]
+    except ActionError:  # a move the world refuses (an engine corner): the world is left out
+        return None
+
+
+def judge(view: SeatView, legal: Legal, played: Action, *, budget: int, seed: int,
+          index: int, limit: int = CANDIDATES) -> tuple[list[Action], list[Row]]:
+    """The moves compared at one decision and their rollouts in ``budget`` worlds sampled
+    from the seat's ``view`` alone (what it knew then): the only inputs are the view,
+    its legal actions and the move it played."""
+    moves = options(view, legal, played, limit, seed)
+    knowledge = Knowledge.of(view)
+    rows: list[Row] = []
+    for w in range(budget):
+        key = _world_seed(seed, view.seat, index, w)
+        world = sample_world(knowledge, Random(key))
+        row = _rows(world, moves, view.seat, key) if world is not None else None
+        if row is not None:
+            rows.append(row)
+    return moves, rows
+
+
+def judge_open(world: Round, view: SeatView, legal: Legal, played: Action, *, seed: int,
+               index: int, limit: int = CANDIDATES) -> tuple[list[Action], list[Row]]:
+    """:func:`judge` in the one world of the actual deal (open hands): one exact rollout
+    per move; the moves compared are still those the seat's view suggests."""
+    moves = options(view, legal, played, limit, seed)
+    key = _world_seed(seed, view.seat, index, 0)
+    row = _rows(world, moves, view.seat, key)
+    return moves, [row] if row is not None else []
+
+
+def _mean_error(values: Sequence[float]) -> tuple[float, float]:
+    n = len(values)
+    if not n:
+        return 0.0, 0.0
+    mean = sum(values) / n
+    if n < 2:
+        return mean, 0.0
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def _decision(position: _Position, kind: str, trick: int | None, seat: int,
+              moves: Sequence[Action], rows: Sequence[Row]) -> Decision:
+    """The figures of a judged decision from its rollouts."""
+    opts = []
+    for i, move in enumerate(moves):
+        value = sum(r[i][0] for r in rows) / len(rows) if rows else 0.0
+        points = sum(r[i][1] for r in rows) / len(rows) if rows else 0.0
+        opts.append(Option(str(move), label(move, seat), value, value - points / 100, points))
+    best = max(range(len(moves)), key=lambda i: (opts[i].value, -i))  # ties: the played
+    cost, error = _mean_error([r[best][0] - r[0][0] for r in rows])
+    points, _ = _mean_error([r[best][1] - r[0][1] for r in rows])
+    value, value_error = _mean_error([r[0][0] for r in rows])
+    return Decision(position.round, position.index, kind, trick, opts[0].label,
+                    opts[best].label, tuple(opts), len(rows), cost, error,
+                    cost - points / 100, points, value, value_error, mark(cost, error))
+
+
+# -- the whole analysis -------------------------------------------------------------------
+
+
+def analyze(game: Record | Match, seat: int, *, budget: int = BUDGET, seed: int = 0,
+            rounds: Sequence[int] | None = None, open_hands: bool = False,
+            candidates: int = CANDIDATES,
+            progress: Callable[[int, int], None] | None = None) -> Analysis:
+    """Judge every decision of ``seat`` in the finished rounds of a match (a record, or a
+    match whose history is replayed: the match itself is not touched).
+
+    ``budget``: worlds per decision; ``seed``: the worlds' seed; ``rounds``: the round
+    numbers (from 1; default every finished round); ``open_hands``: judge with the actual
+    deal instead of the seat's knowledge; ``candidates``: the most moves compared besides
+    the one played; ``progress(done, total)`` is called after each decision. Raises
+    :class:`AnalysisError` for a bad seat or round, or a round in progress (during a round
+    nothing is analysed or revealed), and :class:`~shengji.game.record.RecordError` for a
+    record that does not replay.
+    """
+    record = _record(game)
+    if type(seat) is not int or not 0 <= seat < record.rules.players:
+        raise AnalysisError(f"the seat must be 0..{record.rules.players - 1}, got {seat!r}")
+    if budget < 1 or candidates < 1:
+        raise AnalysisError("the budget and the candidates must be at least 1")
+    replay(record)  # refuses a record that does not replay, naming the line
+    positions, finished, busy = _positions(record, seat)
+    wanted = _wanted(rounds, finished, busy)
+    chosen = [p for p in positions if p.round in wanted]
+    decisions: dict[int, list[Decision]] = {n: [] for n in wanted}
+    outcomes: dict[int, tuple[float, bool]] = {}
+    for number, position, match in _walk(record, chosen, outcomes, seat):
+        rnd = match.round
+        view, legal = match.view(seat), match.legal(seat)
+        kind = KINDS.get(rnd.phase, rnd.phase.value)
+        trick = None
+        if rnd.phase == Phase.PLAY:
+            kind = "lead" if isinstance(legal.plays, LegalLeads) else "follow"
+            trick = len(rnd.tricks) + 1
+        if open_hands:
+            moves, rows = judge_open(rnd, view, legal, position.action, seed=seed,
+                                     index=position.index, limit=candidates)
+        else:
+            moves, rows = judge(view, legal, position.action, budget=budget, seed=seed,
+                                index=position.index, limit=candidates)
+        decisions[number].append(_decision(position, kind, trick, seat, moves, rows))
+        if progress is not None:
+            progress(sum(map(len, decisions.values())), len(chosen))
+    result = tuple(RoundAnalysis(n, tuple(decisions[n]), *outcomes[n]) for n in wanted)
+    return Analysis(seat, budget, seed, open_hands, candidates, result,
+                    busy if rounds is None else None)
+
+
+def _wanted(rounds: Sequence[int] | None, finished: int, busy: int | None) -> list[int]:
+    """The round numbers to analyse (checked)."""
+    if rounds is None:
+        if not finished:
+            raise AnalysisError(f"round 1 is in progress: {IN_PROGRESS}" if busy
+                                else "the record holds no finished round")
+        return list(range(1, finished + 1))
+    for number in rounds:
+        if number == busy:
+            raise AnalysisError(f"round {number} is in progress: {IN_PROGRESS}")
+        if type(number) is not int or not 1 <= number <= finished:
+            raise AnalysisError(f"no round {number}: the record holds "
+                                f"{finished} finished round{'s' if finished != 1 else ''}")
+    return sorted(set(rounds))
+
+
+def _walk(record: Record, positions: Sequence[_Position],
+          outcomes: dict[int, tuple[float, bool]], seat: int
+          ) -> Iterator[tuple[int, _Position, Match]]:
+    """Replay the record, stopping before each of ``positions`` (yielded with the round
+    number and the match there); fills ``outcomes`` with each round's actual value."""
+    match = record.match()
+    at = {p.index: p for p in positions}
+    for index, action in enumerate(record.actions):
+        position = at.get(index)
+        if position is not None:
+            yield position.round, position, match
+        rnd = match.round
+        if match.apply(action) is not None:
+            result = rnd.result
+            assert result is not None
+            outcomes[len(match.results)] = (round_value(rnd, seat), result.redeal)
+
+
+def running(analysis: Analysis, number: int) -> list[tuple[int, float, float]]:
+    """The running evaluation of round ``number``: after each judged decision (from 1),
+    the seat's expected levels and their standard error."""
+    for rnd in analysis.rounds:
+        if rnd.number == number:
+            return [(i, d.value, d.value_error) for i, d in enumerate(rnd.decisions, 1)]
+    raise AnalysisError(f"round {number} was not analysed")
+
+
+def parse_move(option: Option) -> Action:
+    """The move of an option as an action."""
+    return parse_action(option.action)
+
+
+__all__ = ["BUDGET", "CANDIDATES", "IN_PROGRESS", "KINDS", "MARKS", "REVIEW_BUDGET", "Analysis",
+           "AnalysisError", "Decision", "Option", "RoundAnalysis", "analyze", "judge",
+           "judge_open", "label", "mark", "options", "parse_move", "running"]

@@ -1,0 +1,320 @@
+"""``shengji analyze`` and :mod:`shengji.analysis`: every decision of the seat judged once,
+in order, from what it knew; the figures, the marks, JSON, determinism; open hands
+labelled; rounds in progress refused; the command and the terminal's ``review``."""
+
+from __future__ import annotations
+
+import io
+import json
+import pickle
+import sys
+from collections.abc import Iterator
+from dataclasses import replace
+from itertools import islice
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from shengji import analysis, cli
+from shengji.analysis import (
+    IN_PROGRESS,
+    MARKS,
+    Analysis,
+    AnalysisError,
+    analyze,
+    label,
+    mark,
+)
+from shengji.engine.cards import Card
+from shengji.game.actions import Action, Bid, Play
+from shengji.game.deal import Deal
+from shengji.game.legal import Legal
+from shengji.game.match import Match
+from shengji.game.phase import Phase
+from shengji.game.presets import preset
+from shengji.game.record import Record, RecordError, replay, save_record
+from shengji.game.view import SeatView
+from shengji.players.heuristic import HeuristicPlayer
+from shengji.players.table import play_match
+from shengji.terminal.prompt import Prompter
+from shengji.terminal.session import Session
+
+BUDGET = 3
+
+
+def _match(rounds: int = 1, seed: int = 1) -> Match:
+    return play_match(preset("tractor"), [HeuristicPlayer(s) for s in range(4)], seed=seed,
+                      max_rounds=rounds)
+
+
+@pytest.fixture(scope="module")
+def game() -> tuple[Record, int, Analysis]:
+    """A one-round record of heuristic players, its dealer (who bids, buries, leads and
+    follows) and the dealer's analysis."""
+    match = _match()
+    record = Record.of(match)
+    seat = match.results[0].dealer
+    return record, seat, analyze(record, seat, budget=BUDGET, seed=0)
+
+
+def _decisions(record: Record, seat: int) -> Iterator[tuple[int, SeatView, Action]]:
+    """The seat's moves with a choice, found apart from the module: the index, the seat's
+    view before the move, the move."""
+    match = record.match()
+    for index, action in enumerate(record.actions):
+        if action.seat == seat:
+            legal = list(islice(iter(match.legal(seat)), 2))
+            out_of_turn = match.round.phase == Phase.DEAL and match.round.drawer != seat
+            if len(legal) + out_of_turn > 1:
+                yield index, match.view(seat), action
+        match.apply(action)
+
+
+def test_every_decision_of_the_seat_appears_once_in_order(game: tuple[Record, int, Analysis]
+                                                          ) -> None:
+    record, seat, result = game
+    expected = [(index, action) for index, _, action in _decisions(record, seat)]
+    assert [d.index for d in result.decisions] == [index for index, _ in expected]
+    kinds = {d.kind for d in result.decisions}
+    assert {"bid", "bury", "lead", "follow"} <= kinds
+    for decision, (_, action) in zip(result.decisions, expected, strict=True):
+        assert decision.played == label(action, seat) == decision.options[0].label
+        assert decision.options[0].action == str(action)
+        assert len(decision.options) >= 2
+        assert decision.best in [o.label for o in decision.options]
+        assert decision.round == 1 and decision.worlds == BUDGET
+        assert (decision.trick is not None) == (decision.kind in ("lead", "follow"))
+
+
+def test_the_figures_add_up_and_the_marks_follow_the_thresholds(
+        game: tuple[Record, int, Analysis]) -> None:
+    _, _, result = game
+    for d in result.decisions:
+        best = max(o.value for o in d.options)
+        assert d.cost >= -d.error and d.cost >= 0
+        assert d.cost == pytest.approx(best - d.options[0].value, abs=1e-9)
+        assert d.cost == pytest.approx(d.cost_levels + d.cost_points / 100, abs=1e-9)
+        assert d.value == pytest.approx(d.options[0].value, abs=1e-9)
+        assert d.mark == mark(d.cost, d.error)
+        if d.best == d.played:
+            assert d.cost == 0 and d.mark is None
+    assert result.rounds[0].total == pytest.approx(
+        sum(d.cost for d in result.decisions if d.cost > d.error))
+
+
+def test_marks() -> None:
+    assert dict(MARKS) == {"blunder": 0.6, "mistake": 0.3, "inaccuracy": 0.1}
+    assert [mark(c, 0.0) for c in (0.0, 0.09, 0.1, 0.29, 0.3, 0.59, 0.6, 2.0)] == [
+        None, None, "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+    assert mark(0.7, 0.7) is None and mark(0.7, 0.69) == "blunder"  # noise is not marked
+
+
+@pytest.mark.slow
+def test_json_and_pickle_round_trip_and_the_same_seed_gives_the_same_analysis(
+        game: tuple[Record, int, Analysis]) -> None:
+    record, seat, result = game
+    assert Analysis.from_json(result.to_json()) == result
+    assert pickle.loads(pickle.dumps(result)) == result
+    data = json.loads(result.to_json())
+    assert data["format"] == "shengji-analysis" and data["thresholds"]["mistake"] == 0.3
+    assert analyze(record, seat, budget=BUDGET, seed=0, rounds=[1]) == result
+
+
+@pytest.mark.slow
+def test_a_decision_is_judged_from_the_seats_view_and_legal_alone(
+        game: tuple[Record, int, Analysis], monkeypatch: pytest.MonkeyPatch) -> None:
+    """By construction: :func:`analysis.judge` gets the view and the legal actions of the
+    seat at that point of the replay, and the move played, and nothing else."""
+    record, seat, result = game
+    calls: list[tuple[SeatView, Legal, Action]] = []
+    judge = analysis.judge
+
+    def spy(view: SeatView, legal: Legal, played: Action, **kw: int
+            ) -> tuple[list[Action], list[list[tuple[float, float]]]]:
+        assert set(kw) == {"budget", "seed", "index", "limit"}
+        calls.append((view, legal, played))
+        return judge(view, legal, played, **kw)
+
+    monkeypatch.setattr(analysis, "judge", spy)
+    assert analyze(record, seat, budget=BUDGET, seed=0) == result
+    expected = list(_decisions(record, seat))
+    assert len(calls) == len(expected)
+    for (view, legal, played), (_, seen, action) in zip(calls, expected, strict=True):
+        assert view == seen and view.seat == legal.seat == seat
+        assert played == action
+
+
+def _deal(record: Record) -> Deal:
+    """The first round's cards of ``record`` as a deal."""
+    rnd = record.match().round
+    n, dealt = record.rules.players, len(rnd.deck) - record.rules.kitty_size
+    hands = tuple(tuple(rnd.deck[i] for i in range(dealt) if (rnd.first_drawer + i) % n == s)
+                  for s in range(n))
+    return Deal(hands, rnd.deck[dealt:], rnd.first_drawer)
+
+
+def _single(hand: tuple[Card, ...]) -> set[Card]:
+    return {c for c in hand if hand.count(c) == 1}
+
+
+def _swapped(record: Record, seat: int) -> tuple[Record, int]:
+    """The record with a card of one other seat's hand swapped with one of another's (in
+    the deal and in their plays): a deal the seat cannot tell from the real one until one of
+    them is played. Returns it and the index of the first play of either card."""
+    deal = _deal(record)
+    assert replay(replace(record, deal=deal)).history == replay(record).history
+    others = [s for s in range(record.rules.players) if s != seat]
+    bid = {c for a in record.actions if isinstance(a, Bid) for c in a.cards}
+    played: dict[tuple[int, Card], int] = {}
+    for index, action in enumerate(record.actions):
+        if isinstance(action, Play):
+            for card in action.cards:
+                played.setdefault((action.seat, card), index)
+    pairs = sorted(((min(played[(a, x)], played[(b, y)]), a, x, b, y)
+                    for a in others for b in others if a < b
+                    for x in _single(deal.hands[a]) - set(deal.hands[b]) - bid
+                    for y in _single(deal.hands[b]) - set(deal.hands[a]) - bid
+                    if x.suit == y.suit and (a, x) in played and (b, y) in played),
+                   key=lambda p: -p[0])
+    for cutoff, a, x, b, y in pairs[:200]:
+        hands = [list(h) for h in deal.hands]
+        hands[a][hands[a].index(x)] = y
+        hands[b][hands[b].index(y)] = x
+
+        def swap(action: Action, a: int = a, b: int = b, x: Card = x, y: Card = y) -> Action:
+            if isinstance(action, Play) and action.seat in (a, b):
+                old, new = (x, y) if action.seat == a else (y, x)
+                return Play(action.seat, tuple(new if c == old else c for c in action.cards))
+            return action
+
+        other = replace(record, deal=Deal(tuple(map(tuple, hands)), deal.kitty,
+                                          deal.first_drawer),
+                        actions=tuple(map(swap, record.actions)))
+        try:
+            replay(other)
+        except RecordError:
+            continue
+        return other, cutoff
+    raise AssertionError("no swap of hidden cards replays")  # pragma: no cover
+
+
+@pytest.mark.slow
+def test_hidden_cards_the_seat_cannot_see_change_nothing_until_revealed(
+        game: tuple[Record, int, Analysis]) -> None:
+    record, seat, result = game
+    other, cutoff = _swapped(record, seat)
+    before = [d for d in result.decisions if d.index < cutoff]
+    assert len(before) >= 5
+    again = analyze(other, seat, budget=BUDGET, seed=0)
+    assert [d for d in again.decisions if d.index < cutoff] == before
+
+
+def test_open_hands_are_labelled_and_exact(game: tuple[Record, int, Analysis]) -> None:
+    record, seat, result = game
+    opened = analyze(record, seat, seed=0, open_hands=True)
+    assert opened.open_hands and not result.open_hands
+    assert "open hands" in opened.mode and "actual deal" in opened.mode
+    assert "open" not in result.mode and f"what seat {seat} knew" in result.mode
+    assert [d.index for d in opened.decisions] == [d.index for d in result.decisions]
+    assert all(d.worlds == 1 and d.error == 0 for d in opened.decisions)
+
+
+def test_a_round_in_progress_is_neither_analysed_nor_revealed() -> None:
+    record = Record.of(_match(rounds=2))
+    match = record.match()
+    while not match.results:
+        match.apply(record.actions[len(match.history)])
+    ends = len(match.history) - 1  # the last move of round 1
+    mid_first = replace(record, actions=record.actions[:ends - 10])
+    with pytest.raises(AnalysisError, match=f"round 1 is in progress: {IN_PROGRESS}"):
+        analyze(mid_first, 0, budget=1)
+    mid_second = replace(record, actions=record.actions[:ends + 40])
+    with pytest.raises(AnalysisError, match=f"round 2 is in progress: {IN_PROGRESS}"):
+        analyze(mid_second, 0, budget=1, rounds=[2])
+    with pytest.raises(AnalysisError, match="no round 3"):
+        analyze(mid_second, 0, budget=1, rounds=[3])
+    with pytest.raises(AnalysisError, match="seat"):
+        analyze(mid_second, 4, budget=1)
+    done = analyze(mid_second, 0, budget=1, candidates=1)
+    assert [r.number for r in done.rounds] == [1] and done.in_progress == 2
+    assert all(d.index < ends + 1 for d in done.decisions)
+
+
+def _write(tmp_path: Path) -> Path:
+    path = tmp_path / "game.toml"
+    save_record(_match(), path, names=["Ann", "Bo", "Cy", "Di"],
+                kinds=["bot", "human", "bot", "bot"])
+    return path
+
+
+def test_the_command_prints_the_table_and_writes_json_and_a_plot(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    path = _write(tmp_path)
+    out_json, out_png = tmp_path / "a.json", tmp_path / "a.png"
+    code = cli.main(["analyze", str(path), "--budget", "1", "--candidates", "2",
+                     "--json", str(out_json), "--plot", str(out_png)])
+    text = capsys.readouterr().out
+    assert code == 0
+    assert "Round 1, seat 1 (Bo): judged from what seat 1 knew" in text  # the human seat
+    assert "best found" in text and "Marks: inaccuracy from 0.1" in text
+    saved = Analysis.from_json(out_json.read_text(encoding="utf-8"))
+    assert saved.seat == 1 and saved.budget == 1 and saved.decisions
+    assert out_png.read_bytes()[:4] == b"\x89PNG"
+    assert cli.main(["analyze", str(path), "--seat", "1", "--open", "--round", "1"]) == 0
+    assert "open hands: judged with every hand as the finished round revealed it" in (
+        capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("problem", ["garbage", "missing", "seat", "round", "plot"])
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch, problem: str
+                                          ) -> None:
+    path = _write(tmp_path)
+    args = ["analyze", str(path), "--budget", "1"]
+    if problem == "garbage":
+        path.write_text("format = 'shengji-record'\nversion = [", encoding="utf-8")
+    elif problem == "missing":
+        args[1] = str(tmp_path / "none.toml")
+    elif problem == "seat":
+        args += ["--seat", "7"]
+    elif problem == "round":
+        args += ["--round", "2"]
+    else:
+        monkeypatch.setitem(sys.modules, "matplotlib.backend_bases", None)
+        args += ["--plot", str(tmp_path / "a.png")]
+    assert cli.main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("shengji analyze: ") and err.count("\n") == 1, err
+
+
+def test_review_at_the_score_sheet(tmp_path: Path) -> None:
+    """After a round, ``review`` prints the analysis of the person's seat for that round."""
+    record = Record.of(_match(rounds=2))
+    match = record.match()
+    while not match.results:
+        rnd = match.round
+        result = match.apply(record.actions[len(match.history)])
+    assert result is not None
+    out = io.StringIO()
+    typed = iter(["review", ""])
+
+    def read(prompt: str) -> str:
+        answer = next(typed)
+        out.write(prompt + answer + "\n")
+        return answer
+
+    session = Session(match, me=0, players=[None, *(HeuristicPlayer(s) for s in (1, 2, 3))],
+                      names=["You", "Seat 1", "Seat 2", "Seat 3"],
+                      kinds=["human", "heuristic", "heuristic", "heuristic"],
+                      record=tmp_path / "game.toml",
+                      console=Console(file=out, width=100, color_system=None, highlight=False),
+                      prompter=Prompter(read, completion=False), unicode=False)
+    session._round_over(rnd, result)
+    text = out.getvalue()
+    assert "review: how you played this round" in text
+    assert "next round> review" in text
+    assert "Round 1, seat 0 (You): judged from what seat 0 knew at each decision" in text
+    assert "decisions judged" in text and text.rstrip().endswith("next round>")
