@@ -26,6 +26,7 @@ COMPILED = [
     "src/shengji/engine/follow.py",
     "src/shengji/engine/friends.py",
     "src/shengji/engine/lead.py",
+    "src/shengji/engine/listing.py",
     "src/shengji/engine/mixed.py",
     "src/shengji/engine/plain.py",
     "src/shengji/engine/protect.py",
