@@ -58,6 +58,7 @@ def test_the_number_of_workers_does_not_change_the_figures() -> None:
     assert ticks == [1] * 4                       # one tick per deal
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [2, 3])
 def test_more_deals_than_the_window_in_deal_order_whatever_the_workers(workers: int) -> None:
     """Past the window of deals in flight (4 per worker), with their records:
@@ -74,6 +75,7 @@ def test_more_deals_than_the_window_in_deal_order_whatever_the_workers(workers: 
     assert len({g.record for g in alone}) == deals and all(g.actions > 100 for g in alone)
 
 
+@pytest.mark.slow
 def test_the_command_writes_the_same_files_whatever_the_workers(tmp_path: Path) -> None:
     outputs = []
     for workers in ("1", "3"):
@@ -233,6 +235,7 @@ def test_simulate_command_writes_json_and_replayable_records(
     assert [p for g in again for p in g.points] == points
 
 
+@pytest.mark.slow
 def test_simulate_command_plots(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     image = tmp_path / "plot.png"
@@ -256,6 +259,7 @@ def test_bad_player_names_exit_with_2(players: str, message: str,
     assert "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_bad_players_from_the_shell(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "shengji", "simulate", "--rounds", "1",
                            "--players", "heuristc"], capture_output=True, text=True,
@@ -324,6 +328,7 @@ def _simulate_in_a_terminal(pause: float, args: list[str]) -> str:
     return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.logfile_read.getvalue())
 
 
+@pytest.mark.slow
 def test_a_progress_bar_on_runs_longer_than_a_second() -> None:
     import re
 
@@ -335,6 +340,7 @@ def test_a_progress_bar_on_runs_longer_than_a_second() -> None:
     assert not re.search(r"\d+/1 deals", short)
 
 
+@pytest.mark.slow
 def test_games_know_the_declarers_of_each_round() -> None:
     rules = Rules()
     games = simulate.run(rules, SEATS, deals=3, seed=4, workers=1, keep_records=True,
@@ -360,6 +366,7 @@ def test_level_gains_by_side() -> None:
     assert simulate.level_gains([made]) == {(H, "declarers"): {1: 2}, (R, "attackers"): {0: 2}}
 
 
+@pytest.mark.slow
 def test_the_plot_of_rounds_keeps_sides_apart_on_integer_axes() -> None:
     pytest.importorskip("matplotlib")
     rules = Rules()
@@ -377,6 +384,7 @@ def test_the_plot_of_rounds_keeps_sides_apart_on_integer_axes() -> None:
     assert all(float(t).is_integer() for t in left.get_xticks())
 
 
+@pytest.mark.slow
 def test_the_plot_of_matches_shows_levels_as_ranks() -> None:
     pytest.importorskip("matplotlib")
     rules = preset("da-bai-fen")
@@ -526,6 +534,7 @@ def test_the_command_prints_the_paired_difference_and_names_the_files_it_wrote(
                      *([f"wrote the plot to {image}"] if plotting else [])]
 
 
+@pytest.mark.slow
 def test_plot_colours_follow_the_player_kind() -> None:
     pytest.importorskip("matplotlib")
     from matplotlib.colors import to_hex
@@ -543,3 +552,16 @@ def test_plot_colours_follow_the_player_kind() -> None:
         colours.append({label: to_hex(h.get_color()) for h, label in zip(handles, labels,
                                                                           strict=True)})
     assert colours[0] == colours[1] == {H: to_hex("tab:blue"), R: to_hex("tab:orange")}
+
+
+def test_a_player_without_its_model_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    """No learned model fits da-bai-fen: the run says what the learned player does instead
+    (once), and plays on; in tractor, where one fits, nothing is said."""
+    for name, noted in (("da-bai-fen", True), ("tractor", False)):
+        code = cli.main(["simulate", "--preset", name, "--rounds", "1", "--workers", "1",
+                         "--players", "learned,heuristic", "--seed", "2"])
+        out = capsys.readouterr().out
+        notes = [line for line in out.splitlines() if line.startswith("note: ")]
+        assert code == 0 and "levels/round" in out
+        assert notes == (["note: no learned model fits these rules (4 players, 1 deck): "
+                          "learned plays as the heuristic"] if noted else [])

@@ -7,6 +7,7 @@ import io
 import os
 import re
 import signal
+import subprocess
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -775,3 +776,15 @@ def test_help_rules_prints_how_to_play(tmp_path: Path) -> None:
                   "Da Bai Fen", "The Hundred", "BJ > SJ > 2♥"):
         assert words in text
     assert ".md" not in text  # the page's links to other pages are words here
+
+
+def test_play_says_when_no_model_fits_the_opponents(tmp_path: Path) -> None:
+    """Learned opponents in da-bai-fen (no model fits): the game says so as it starts, and
+    plays on (here until the end of input, a quit)."""
+    done = subprocess.run([sys.executable, "-m", "shengji", "play", "--preset", "da-bai-fen",
+                           "--players", "learned", "--record", str(tmp_path / "g.toml")],
+                          input="", capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "COLUMNS": "200"})
+    assert done.returncode == 0, done.stderr
+    assert ("Note: no learned model fits these rules (4 players, 1 deck): learned plays as "
+            "the heuristic.") in done.stdout

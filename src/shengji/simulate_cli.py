@@ -81,7 +81,7 @@ def simulate_main(args: argparse.Namespace) -> int:
     """Run ``shengji simulate``."""
     from shengji import simulate
     from shengji.game.files import write_bytes_atomic, write_text_atomic
-    from shengji.players import PLAYER_KINDS, make_player
+    from shengji.players import PLAYER_KINDS, make_player, model_note
 
     problems = simulate_problems(args)
     if args.backend == "ray" and importlib.util.find_spec("ray") is None:
@@ -115,6 +115,10 @@ def simulate_main(args: argparse.Namespace) -> int:
                                      if "never ends" in bound else ""))
     if problems or rules is None:
         return report("simulate", problems)
+    for name in dict.fromkeys(names):  # a player without its model says so, and plays on
+        note = model_note(name, rules)
+        if note is not None:
+            print(f"note: {note}")
     deals = args.matches if matches else args.rounds
     # a stream: each deal's games are counted (and their records written) as they come;
     # only --plot keeps them

@@ -5,13 +5,22 @@ Players are chosen by name in the command line (``--players heuristic,random``):
 
 >>> make_player("heuristic", seed=1), make_player("random"), make_player("heuristic-nomem")
 (HeuristicPlayer(remember=True), RandomPlayer(), HeuristicPlayer(remember=False))
+
+Learned models exist for some tables only; :func:`model_note` says where none fits:
+
+>>> from shengji.game.presets import preset
+>>> model_note("search", preset("tractor")) is None
+True
+>>> print(model_note("learned", preset("da-bai-fen")))
+no learned model fits these rules (4 players, 1 deck): learned plays as the heuristic
 """
 
 from __future__ import annotations
 
+from shengji.engine.rules import Rules
 from shengji.players.base import Player
 from shengji.players.heuristic import HeuristicPlayer
-from shengji.players.learned import LearnedPlayer
+from shengji.players.learned import LearnedPlayer, model_for
 from shengji.players.random_player import RandomPlayer
 from shengji.players.search import ENDGAME, MAX_WORLDS, SearchPlayer
 from shengji.players.table import play_match, play_round
@@ -26,6 +35,17 @@ PLAYER_KINDS = {
                f"sampled deals or 1 s per decision): in its last {ENDGAME} cards where a "
                "model fits, else in every decision"),
 }
+
+
+def model_note(kind: str, rules: Rules) -> str | None:
+    """Where ``kind`` would use a learned model and none fits ``rules``, what it does
+    instead (one line, for wherever the player is chosen); else ``None``."""
+    if kind not in ("learned", "search") or model_for(rules) is not None:
+        return None
+    table = f"{rules.players} players, {rules.decks} deck{'s' if rules.decks != 1 else ''}"
+    instead = ("plays as the heuristic" if kind == "learned"
+               else "searches every decision on the heuristic")
+    return f"no learned model fits these rules ({table}): {kind} {instead}"
 
 
 def make_player(kind: str, seed: int | None = None) -> Player:
@@ -51,6 +71,7 @@ __all__ = [
     "RandomPlayer",
     "SearchPlayer",
     "make_player",
+    "model_note",
     "play_match",
     "play_round",
 ]

@@ -15,7 +15,7 @@ from shengji.engine.rules import Rules
 from shengji.game.match import Match
 from shengji.game.presets import PRESETS, preset
 from shengji.game.record import Record, RecordError, load_record, replay
-from shengji.players import PLAYER_KINDS, make_player
+from shengji.players import PLAYER_KINDS, make_player, model_note
 from shengji.players.base import Player
 from shengji.terminal.prompt import PROMPTS, Prompter, Quit
 from shengji.terminal.replay import replay_file
@@ -242,6 +242,10 @@ def play_main(args: argparse.Namespace) -> int:
                       markup=False)
         console.print("Type ? at any prompt for what the rules require and a suggestion, "
                       "help for more.", markup=False)
+    for kind in dict.fromkeys(k for k in game.kinds if k != "human"):
+        note = model_note(kind, match.rules)
+        if note is not None:
+            console.print(f"Note: {note}.", markup=False)
     n = match.rules.players
     players: list[Player | None] = [
         None if s == me else make_player(kinds[s], seed=match.seed + s) for s in range(n)]
