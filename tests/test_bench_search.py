@@ -29,6 +29,7 @@ def _bench() -> ModuleType:
     return module
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solo", [False, True])
 def test_one_world_search_is_the_heuristic_so_every_deal_scores_zero(solo: bool) -> None:
     # one world never overrides the heuristic's choice: the games with and without search
@@ -44,6 +45,7 @@ def test_one_world_search_is_the_heuristic_so_every_deal_scores_zero(solo: bool)
         assert times  # search was asked
 
 
+@pytest.mark.slow
 def test_games_with_a_dealer_set_have_no_bid_for_the_dealership() -> None:
     # the learned base without a model differs from the heuristic only in the first
     # round's bid for the dealership: with the dealer set, one world scores zero again
@@ -57,6 +59,7 @@ def test_games_with_a_dealer_set_have_no_bid_for_the_dealership() -> None:
         assert figure == 0.0
 
 
+@pytest.mark.slow
 def test_solo_and_two_game_figures_differ_when_search_overrides() -> None:
     bench = _bench()
     rules = preset("da-bai-fen")
@@ -72,6 +75,7 @@ def test_a_negative_z_is_refused_with_a_clear_error() -> None:
     assert "--z must be 0 or more, got -1.0" in out.stderr
 
 
+@pytest.mark.slow
 def test_a_logged_run_resumes_where_it_stopped_with_the_same_figures(tmp_path: Path) -> None:
     # a run of hours must survive being stopped: deals already in the log are not played
     # again, and the figures equal those of one uninterrupted run
@@ -122,6 +126,7 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
     assert bench.Setting(learned=False).key(preset("tractor")) == {}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("stored", "deals", "worlds", "seed", "fix", "figure", "hint"), [
     # docs/experiments.md's 1,000-deal figure of search on the heuristic base, read again
     ("tractor-32w-seed7-compiled", "1000", "32", "7", ["--base", "heuristic"],
@@ -155,6 +160,7 @@ def test_a_stored_log_of_an_earlier_player_reports_with_the_flags_that_name_it(
     assert refused.returncode == 2 and hint in refused.stderr
 
 
+@pytest.mark.slow
 def test_the_stored_log_of_the_default_player_reports_the_readmes_figure() -> None:
     # the issue's measure: 1,000 duplicate deals at the default budget (32 worlds), read
     # back with today's default settings (the endgame rule among them)
@@ -165,6 +171,7 @@ def test_the_stored_log_of_the_default_player_reports_the_readmes_figure() -> No
     assert "+0.643 ± 0.031 levels per deal over 1000 duplicate deals" in out.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("bad", "said"), [
     (["--margins", "0.1"], "two numbers"), (["--margins", "0,1"], "from 0 up to 1"),
     (["--model", "/no/such.json"], "--model"), (["--endgame", "0"], "number of cards"),
@@ -176,6 +183,7 @@ def test_bad_margins_or_model_files_are_refused_in_one_line(bad: list[str], said
     assert out.returncode == 2 and said in out.stderr and "Traceback" not in out.stderr
 
 
+@pytest.mark.slow
 def test_two_logs_of_the_same_deals_are_paired_by_deal(tmp_path: Path) -> None:
     # two budgets' logs of the same deals: each one's figure over the deals both hold, and
     # the paired difference; logs of other deals or of several settings are refused
@@ -263,6 +271,7 @@ def test_score_refuses_a_file_that_is_not_a_truth_file(tmp_path: Path) -> None:
     assert f"--score: {bad} is not a --truth --json file" in out.stderr
 
 
+@pytest.mark.slow
 def test_against_pairs_two_truth_files_of_the_same_positions(tmp_path: Path) -> None:
     # the same positions with other worlds (here: the rows of one file reversed) are scored
     # position by position against each other; a file of other positions is refused
@@ -300,6 +309,7 @@ def test_against_without_score_is_refused() -> None:
     assert "--against is read with --score FILE" in out.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("value", ["x", "-1", "nan"])
 def test_a_bad_race_is_refused_with_a_clear_error(value: str) -> None:
     out = subprocess.run([sys.executable, str(SCRIPT), "--race", value], capture_output=True,
@@ -309,6 +319,7 @@ def test_a_bad_race_is_refused_with_a_clear_error(value: str) -> None:
             in out.stderr)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("flags", "message"), [
     (["--infer", "0.3,4", "--refine", "400,0.0"], "--infer and --refine are two ways"),
     (["--refine", "120"], "--refine takes STEPS,KEEP (e.g. 400,0.0)"),
@@ -321,6 +332,7 @@ def test_bad_refine_flags_are_refused_with_a_clear_error(flags: list[str], messa
     assert message in out.stderr
 
 
+@pytest.mark.slow
 def test_the_curve_is_read_from_a_log_and_plotted(tmp_path: Path) -> None:
     # a curve's budgets share one log; --report reads them all back and --plot draws them
     log, png = tmp_path / "curve.jsonl", tmp_path / "curve.png"

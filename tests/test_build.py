@@ -66,6 +66,7 @@ def _setuptools_major() -> int:
     return int(version("setuptools").split(".")[0])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("compiler", ["/bin/false", "/nonexistent/cc"])
 def test_no_c_compiler_installs_pure_python_with_a_message(tmp_path: Path,
                                                            compiler: str) -> None:

@@ -12,6 +12,7 @@ from collections import Counter
 from itertools import combinations, islice
 from random import Random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -42,6 +43,7 @@ def hands(draw: st.DrawFn) -> Hand:
     return Hand(cards[:11])
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(hand=hands(), data=st.data())
 def test_listing_agrees_with_brute_force(hand: Hand, data: st.DataObject) -> None:

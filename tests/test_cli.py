@@ -37,6 +37,7 @@ def no_work(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("a file, not a folder\n", encoding="utf-8")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("args", "message"), [
     (["play", "--table", "0"], "argument --table: must be from 2 to 12, got 0"),
     (["play", "--table", "-2"], "argument --table: must be from 2 to 12, got -2"),
@@ -109,6 +110,7 @@ def test_resume_cannot_change_the_recorded_game(capsys: pytest.CaptureFixture[st
     assert len(lines) == 2 and "missing.toml" in lines[1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [
     ["play", "--table", "-2"],                           # used to hang
     ["simulate", "--rounds", "100000", "--json", "missing/out.json"],   # used to run first

@@ -211,7 +211,7 @@ def test_rules_files_that_are_not_text_give_one_line_errors(tmp_path: Path) -> N
             assert words in message and "\n" not in message, (name, message)
     with pytest.raises(RulesError, match="file name contains a NUL"):
         load_rules("rules\0.toml")
-    with pytest.raises(RulesError, match="cannot read rules file"):
+    with pytest.raises(RulesError, match="that is a folder, not a regular file"):
         load_rules(tmp_path)
     with pytest.raises(RulesError, match="nested more than 32 deep"):
         load_rules("x = " + "[" * 5000 + "]" * 5000)

@@ -185,6 +185,7 @@ def test_each_option_example_loads_and_sets_the_option(name: str) -> None:
     assert rules_to_dict(base).get(name) != rules_to_dict(rules)[name], "not another value"
 
 
+@pytest.mark.slow
 def test_the_options_page_example_loads() -> None:
     block = re.search(r"```toml\n(.*?)```", options_page(), re.DOTALL)
     assert block is not None

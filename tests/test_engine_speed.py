@@ -113,6 +113,7 @@ def test_a_random_lead_remembers_the_lead_from_cards_reads(rules: Rules) -> None
         assert legal.lead(drawn) == Lead.from_cards(drawn, trump, rules)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", VARIANTS, ids=range(len(VARIANTS)))
 def test_kept_one_face_leads_and_units_equal_new_ones(rules: Rules) -> None:
     """Leads and units are kept by their fields: the same as those made afresh, under
@@ -156,6 +157,7 @@ def test_a_random_single_card_follow_is_the_card_sample_drew(rules: Rules) -> No
     assert modes == {"free", "follow"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", VARIANTS, ids=range(len(VARIANTS)))
 def test_best_reading_is_a_first_reading(rules: Rules) -> None:
     rng = Random(7 + rules.decks)

@@ -97,6 +97,7 @@ VARIANTS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", PRESET_NAMES + sorted(VARIANTS))
 def test_masks_exact_against_brute_force(name: str) -> None:
     """At random positions: every legal action is reachable card by card in any order, the
@@ -176,6 +177,7 @@ PHASE_VARIANTS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", PRESET_NAMES + sorted(PHASE_VARIANTS))
 def test_random_episodes_every_phase(name: str) -> None:
     """Random masked ids play whole matches; the engine accepts every action built."""
@@ -233,6 +235,7 @@ def test_bids_during_the_deal_and_withdraw() -> None:
     assert bids_in_deal and withdrawn
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["tractor", "finding-friends", "da-bai-fen", "overbid"])
 def test_bid_windows_remembered_as_the_engine_answers(name: str) -> None:
     """Whether a seat's hand can bid during the deal (which opens its bid window with
@@ -583,6 +586,7 @@ TURN_CASES: dict[str, tuple[Callable[[], Rules], Callable[[Card], bool]]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(TURN_CASES))
 def test_turns_reveal_no_hidden_card(name: str) -> None:
     """Two deals that differ only in cards the observer cannot see (other seats' hands
@@ -641,6 +645,7 @@ def test_reset_from_a_deal_and_bad_options() -> None:
         env("tractor", turns="hidden")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [*PRESET_NAMES, "show-no-points"])
 def test_public_turns_change_nothing_in_the_round(name: str) -> None:
     """The windows and show turns that ``turns="public"`` adds only ask: with seats that
@@ -665,6 +670,7 @@ def test_public_turns_change_nothing_in_the_round(name: str) -> None:
         assert public > hand
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["tractor", "finding-friends", "hundred", "overbid"])
 def test_steps_of_a_selection_reveal_no_hidden_card(name: str) -> None:
     """Other seats see how many steps a seat takes. With ``turns="public"`` a selection

@@ -36,6 +36,7 @@ def walk(name: str, seed: int, rounds: int = 2) -> list[Game]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_rendering_never_changes_with_the_cards_the_seat_cannot_see(name: str) -> None:
     """Two games that differ only in another seat's hand, the kitty the seat does not hold
@@ -112,6 +113,7 @@ def test_state_shape_dtype_and_space_are_stable(name: str) -> None:
     state_space_test(game)
 
 
+@pytest.mark.slow
 def test_state_shows_the_whole_table() -> None:
     """Every hand, the kitty and the cards still to deal are in the state, and the seat
     deciding; a hidden change moves the state but no observation of the seat deciding."""

@@ -85,6 +85,7 @@ def test_bad_arguments_are_refused() -> None:
         SingleSeatEnv(opponents=["random", 7, "random"])  # type: ignore[list-item]
 
 
+@pytest.mark.slow
 def test_training_example_tiny_budget(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     module = load_example("train_random")

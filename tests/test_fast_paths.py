@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from itertools import islice
 from random import Random
 
+import pytest
+
 from shengji.engine import ALL_CARDS, Card, Hand, Rank, Rules, Suit, Trump
 from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import Lead, LegalLeads, PlayError
@@ -71,6 +73,7 @@ def follow_positions(count: int, rule_sets: Sequence[Rules] = SHORTCUT_RULES,
     return positions
 
 
+@pytest.mark.slow
 def test_follows_listed_directly_are_the_legal_sets_own_list() -> None:
     listed = two_free = 0
     for _, _, _, legal in follow_positions(1500):
@@ -89,6 +92,7 @@ def test_follows_listed_directly_are_the_legal_sets_own_list() -> None:
     assert listed > 300 and two_free > 50
 
 
+@pytest.mark.slow
 def test_follows_to_unmatched_tractors_listed_directly_are_the_legal_sets_own_list() -> None:
     listed = 0
     for _, _, lead, legal in follow_positions(900, TRACTOR_RULES, tractors=True):
@@ -106,6 +110,7 @@ def test_follows_to_unmatched_tractors_listed_directly_are_the_legal_sets_own_li
     assert listed > 60
 
 
+@pytest.mark.slow
 def test_every_small_legal_set_is_listed_whole() -> None:
     for limit in (1, 5, 80):
         for _, _, _, legal in follow_positions(300):
@@ -114,6 +119,7 @@ def test_every_small_legal_set_is_listed_whole() -> None:
                 expected if len(expected) < limit else None)
 
 
+@pytest.mark.slow
 def test_forced_cards_read_from_the_counts_are_the_plain_rules_own() -> None:
     """``LegalPlays.forced``'s fast path (void or short: the counts alone) against the
     plain rule: a face is forced as far as the other cards cannot fill the play."""
@@ -129,6 +135,7 @@ def test_forced_cards_read_from_the_counts_are_the_plain_rules_own() -> None:
     assert min(modes[m] for m in ("free", "short", "follow")) > 50 and fast > 100
 
 
+@pytest.mark.slow
 def test_forced_cards_of_short_leads_are_the_plain_rules_own() -> None:
     """The same on leads of one face (1 to 3 copies) and hands of every size."""
     rng = Random(11)
@@ -166,6 +173,7 @@ def forced_by_count(faces: list[Card], counts: list[int], size: int) -> list[Car
     return [f for f in faces for _ in range(max(0, size - (total - counts[f])))]
 
 
+@pytest.mark.slow
 def test_a_beater_agrees_with_the_trick_rules() -> None:
     for rules, trump, lead, legal in follow_positions(800):
         plays = list(islice(iter(legal), 60))

@@ -28,6 +28,7 @@ def fuzz() -> ModuleType:
     return module
 
 
+@pytest.mark.slow
 def test_damaged_files_give_only_the_readers_errors(fuzz: ModuleType) -> None:
     counts, findings = fuzz.run_range((2026, 0, CASES))
     assert not findings, "\n".join(f"case {i} (seed 2026): {result}: {message}"

@@ -11,6 +11,7 @@ import pytest
 from fuzz_actions import PRESET_TABLES, fuzz_round
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "players"), PRESET_TABLES)
 def test_bad_actions_are_refused_and_change_nothing(name: str, players: int) -> None:
     counts: Counter[str] = Counter()

@@ -115,6 +115,7 @@ def golden() -> dict[str, dict[str, str]]:
     return data
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "kind", "seed"), cases())
 def test_game_is_unchanged(golden: dict[str, dict[str, str]], name: str, kind: str,
                            seed: int) -> None:
@@ -139,6 +140,7 @@ def _fresh(rnd: Round, seat: int) -> tuple[object, ...]:
     return hand, tuple(history), tuple(rnd.tricks)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_shared_view_parts_match_a_fresh_reading(name: str) -> None:
     """Views share sorted hands, the history and the tricks kept up to date by the round;

@@ -193,6 +193,7 @@ def _reachable(root: object) -> list[object]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "players"), [("tractor", 4), ("finding-friends", 5),
                                                ("hundred", 4), ("tractor-6", 6)])
 def test_legal_and_view_hold_nothing_of_other_seats(name: str, players: int) -> None:
@@ -241,6 +242,7 @@ def _finished(rules: Rules, seed: int) -> Round:
     return rnd
 
 
+@pytest.mark.slow
 def test_an_unrevealed_kitty_that_did_not_count_shows_no_points() -> None:
     rules = Rules(kitty_revealed=False)
     tested = 0

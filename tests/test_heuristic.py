@@ -22,6 +22,8 @@ from collections import Counter
 from collections.abc import Sequence
 from random import Random
 
+import pytest
+
 from flow_helpers import deal, pass_round, stacked
 from shengji.engine.cards import Card, Hand, Rank, Suit, parse_cards
 from shengji.engine.friends import FriendCall
@@ -501,6 +503,7 @@ def test_memory_kept_across_decisions_equals_one_read_from_scratch() -> None:
         assert checked > 40
 
 
+@pytest.mark.slow
 def test_forced_play_is_the_play_the_player_would_choose() -> None:
     """Where the heuristic finds its play without a view (no choice: the last card led,
     the only follow, every card forced), it is the play it chooses from the view, with

@@ -417,6 +417,7 @@ def test_once_a_dealer_is_set_it_bids_as_the_heuristic() -> None:
     assert LearnedPlayer(1).act(view, legal) == HeuristicPlayer(1).act(view, legal)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["tractor", "finding-friends", "hundred"])
 def test_learned_players_finish_rounds_with_legal_plays(name: str) -> None:
     rules = preset(name)
@@ -503,6 +504,7 @@ def test_a_model_is_saved_atomically(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert [p.name for p in tmp_path.iterdir()] == ["m.json.gz"]  # no stray file
 
 
+@pytest.mark.slow
 def test_the_trainer_refuses_a_bad_model_file_or_margin(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json.gz"
     bad.write_bytes(b"not gzip, not json")
@@ -532,6 +534,7 @@ def test_the_trainer_refuses_a_bad_model_file_or_margin(tmp_path: Path) -> None:
 # -- training data --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_training_samples_value_every_option_against_the_heuristics_choice() -> None:
     rules = preset("tractor")
     samples = list(collect(rules, 3, range(2)))
@@ -546,6 +549,7 @@ def test_training_samples_value_every_option_against_the_heuristics_choice() -> 
         (s.kind, s.rows, s.gains) for s in samples]
 
 
+@pytest.mark.slow
 def test_samples_of_one_kind_are_those_of_that_kind_when_both_are_collected() -> None:
     rules = preset("tractor")
     both = list(collect(rules, 4, range(1)))
@@ -558,6 +562,7 @@ def test_samples_of_one_kind_are_those_of_that_kind_when_both_are_collected() ->
         next(collect(rules, 4, range(1), kinds=("bid",)))
 
 
+@pytest.mark.slow
 def test_the_trainer_keeps_a_models_forest_only_where_asked_and_where_it_fits(
         tmp_path: Path) -> None:
     """Data of leads alone is fitted only with ``--keep`` naming a model whose follow
@@ -604,6 +609,7 @@ def test_bury_samples_value_each_bury_against_the_heuristics() -> None:
     assert any(g != 0 for s in samples for g in s.gains)
 
 
+@pytest.mark.slow
 def test_with_a_model_only_its_side_learns_and_plays_it() -> None:
     rules = preset("tractor")
     model = tractor_model(follow=stump(FOLLOW_FEATURES, "points", 4.0, -1.0, 0.5))

@@ -7,9 +7,11 @@ every preset and a broad set of options.
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations, islice
 from random import Random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -66,14 +68,33 @@ def _random_position(name: str, options: dict[str, object], seed: int, steps: in
     return rnd
 
 
+@cache
+def _random_round(name: str, options: tuple[tuple[str, object], ...],
+                  seed: int) -> tuple[tuple[Action, ...], dict[Phase, int]]:
+    """The actions of the random round of ``seed`` (played to the end) and, for each phase
+    it meets, how many actions were taken when it first met it: played once, then replayed
+    for each phase asked (drawing the actions is the costly part)."""
+    rnd = Round(preset(name, **dict(options)), seed=seed, dealer=0)
+    rng = Random(seed)
+    actions: list[Action] = []
+    met = {rnd.phase: 0}
+    while rnd.phase != Phase.DONE:
+        action = rnd.legal(rng.choice(rnd.actors())).random(rng)
+        rnd.apply(action)
+        actions.append(action)
+        met.setdefault(rnd.phase, len(actions))
+    return tuple(actions), met
+
+
 def _at_phase(name: str, options: dict[str, object], phase: Phase, tries: int = 100) -> Round:
     """The first random round (seeds 0, 1, ...) that reaches ``phase``, stopped there."""
     for seed in range(tries):
-        rnd = Round(preset(name, **options), seed=seed, dealer=0)
-        rng = Random(seed)
-        while rnd.phase not in (phase, Phase.DONE):
-            rnd.apply(rnd.legal(rng.choice(rnd.actors())).random(rng))
-        if rnd.phase == phase:
+        actions, met = _random_round(name, tuple(options.items()), seed)
+        if phase in met:
+            rnd = Round(preset(name, **options), seed=seed, dealer=0)
+            for action in actions[:met[phase]]:
+                rnd.apply(action)
+            assert rnd.phase == phase
             return rnd
     raise AssertionError(f"no round of {name} reached {phase}")
 
@@ -159,6 +180,7 @@ def _check_seat(rnd: Round, seat: int, rng: Random) -> None:
                 isinstance(a, Expose) and sorted(a.cards) == sorted(cards) for a in listed))
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=st.sampled_from(TABLES), seed=st.integers(0, 10**6),
        steps=st.integers(0, 260))
@@ -200,6 +222,7 @@ def test_the_same_call_twice_is_refused() -> None:
 PHASES_MET = [(table, phase) for table in TABLES for phase in Phase if phase != Phase.DONE]
 
 
+@pytest.mark.slow
 def test_every_phase_of_every_table_lists_what_it_accepts() -> None:
     met = 0
     for (name, options), phase in PHASES_MET:

@@ -104,6 +104,7 @@ def test_the_bury_size_and_point_limit_are_what_reason_accepts(rules: Rules) -> 
     assert rnd.legal((seat + 1) % rules.players).bury is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("allowed", [True, False])
 def test_can_complete_a_bury_is_what_some_legal_bury_holds(allowed: bool) -> None:
     """Brute force on small hands: the kitty's holder is given a few cards."""
@@ -202,6 +203,7 @@ BID_TABLES = [preset("tractor"),
               preset("finding-friends", players=5), preset("hundred")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", BID_TABLES, ids=range(len(BID_TABLES)))
 def test_can_bid_and_bid_selections_agree_with_the_listing(rules: Rules) -> None:
     checked = 0
@@ -236,6 +238,7 @@ PLAY_TABLES = [preset("tractor"), preset("tractor", throws=False),
                preset("finding-friends", players=5)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", PLAY_TABLES, ids=range(len(PLAY_TABLES)))
 def test_can_complete_a_play_is_what_some_legal_play_holds(rules: Rules) -> None:
     """Brute force over every partial selection once the hands are small."""

@@ -96,6 +96,7 @@ def finished(rnd: Round) -> None:
 ROUNDS = 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("table", TABLES, ids=table_id)
 def test_every_player_finishes_rounds_of_every_preset(table: tuple[str, int | None],
@@ -115,6 +116,7 @@ def test_every_player_finishes_rounds_of_every_preset(table: tuple[str, int | No
     assert tally["Bury"] == actions["Bury"] > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("table", TABLES, ids=table_id)
 def test_mixed_tables_finish_rounds(table: tuple[str, int | None]) -> None:
     """The three kinds at one table, in every rotation."""
@@ -138,6 +140,7 @@ VARIANTS: dict[str, dict[str, object]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", list(VARIANTS.values()), ids=list(VARIANTS))
 def test_rule_variants_finish(options: dict[str, object]) -> None:
     """A few options the presets leave off, at a mixed table of the three kinds."""

@@ -157,6 +157,7 @@ def test_card_points() -> None:
 # -- trump tables ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(trumps())
 def test_trump_table_partitions_the_faces(trump: Trump) -> None:
@@ -178,6 +179,7 @@ def test_trump_table_partitions_the_faces(trump: Trump) -> None:
         assert levels == set(range(trump.suit_size(suit)))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(trumps())
 def test_trump_order(trump: Trump) -> None:
@@ -224,6 +226,7 @@ def test_trump_order(trump: Trump) -> None:
     assert keys == sorted(keys, reverse=True)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(trumps(), cards_st, cards_st, st.sampled_from([0, 1, 2, 3, TRUMP]))
 def test_beats_is_a_strict_order(trump: Trump, a: Card, b: Card, led: int) -> None:

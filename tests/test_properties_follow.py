@@ -16,7 +16,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from itertools import permutations, product
+from itertools import permutations
 
 import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
@@ -54,12 +54,27 @@ def cards_of(counts: Counter[Card]) -> list[Card]:
     return [c for c in sorted(counts) for _ in range(counts[c])]
 
 
-def submultisets(counts: Counter[Card], size: int | None = None) -> Iterator[Key]:
-    """Every distinct sub-multiset (of ``size`` cards, if given)."""
-    faces = sorted(counts)
-    for combo in product(*(range(counts[f] + 1) for f in faces)):
-        if size is None or sum(combo) == size:
-            yield key(f for f, n in zip(faces, combo, strict=True) for _ in range(n))
+def submultisets(counts: Counter[Card], size: int | None = None, *,
+                 most: int | None = None) -> Iterator[Key]:
+    """Every distinct sub-multiset (of ``size`` cards, if given; of ``most`` cards or fewer,
+    if given), in the order of ``product`` over the faces' copies (the first face varying
+    slowest); the sizes left out are never built."""
+    faces = [int(f) for f in sorted(counts)]  # ascending: each prefix is a sorted key
+    copies = [counts[f] for f in sorted(counts)]
+    below = [sum(copies[i:]) for i in range(len(faces) + 1)]  # cards from face i on
+    top = min(x for x in (size, most, below[0]) if x is not None)
+
+    def rec(i: int, room: int, prefix: Key) -> Iterator[Key]:
+        if i == len(faces):
+            if size is None or room == top - size:
+                yield prefix
+            return
+        for n in range(min(copies[i], room) + 1):
+            if size is not None and room - n > below[i + 1] + top - size:
+                continue  # the faces after this one cannot make up ``size``
+            yield from rec(i + 1, room - n, prefix + (faces[i],) * n)
+
+    return rec(0, top, ())
 
 
 def unit_partitions(cards: Key, trump: Trump, rules: Rules) -> Iterator[list[Unit]]:
@@ -239,8 +254,7 @@ def check_position(pos: Position, seed: int) -> None:
 
     # can_complete is true exactly for sub-multisets of some legal play
     completable = {sub for p in expected for sub in submultisets(Counter(p))}
-    candidates = [s for s in submultisets(Counter(int(c) for c in hand.cards()))
-                  if len(s) <= legal.count]
+    candidates = list(submultisets(Counter(int(c) for c in hand.cards()), most=legal.count))
     for sub in rng.sample(candidates, min(len(candidates), 40)):
         assert legal.can_complete([ALL_CARDS[c] for c in sub]) == (sub in completable), sub
 
@@ -400,6 +414,7 @@ def breakdown_value(cards: Counter[int], unit: Unit, trump: Trump, rules: Rules
 COMBOS = [(t, f) for t in TupleFollow for f in TractorFollow]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", list(VARIANTS))
 @pytest.mark.parametrize(("tuple_follow", "tractor_follow"), COMBOS, ids=lambda v: str(v))
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -416,6 +431,7 @@ def test_follow_agrees_with_brute_force(
 MANY_DECKS = [4, 5, 6, 8]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("tuple_follow", "tractor_follow"), COMBOS, ids=lambda v: str(v))
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), seed=st.integers(0, 2**16))
@@ -434,6 +450,7 @@ def test_follow_agrees_with_brute_force_with_many_decks(
     check_position(pos, seed)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tuple_follow", list(TupleFollow), ids=str)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), seed=st.integers(0, 2**16))
@@ -468,6 +485,7 @@ def test_follow_with_bombs_agrees_with_brute_force(
 # -- independence of input order -------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(data=st.data(), seed=st.integers(0, 2**16))
 def test_lead_and_readings_ignore_card_order(data: st.DataObject, seed: int) -> None:

@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from itertools import product
 
+import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
@@ -37,19 +37,13 @@ from shengji.engine import (
     Trump,
 )
 from shengji.env.selection import LeadSelector
+from test_properties_follow import submultisets
 
 Key = tuple[int, ...]
 
 
 def key(cards: Iterable[Card]) -> Key:
     return tuple(sorted(int(c) for c in cards))
-
-
-def submultisets(counts: Counter[Card], size: int | None = None) -> Iterator[Key]:
-    faces = sorted(counts)
-    for combo in product(*(range(counts[f] + 1) for f in faces)):
-        if size is None or sum(combo) == size:
-            yield key(f for f, n in zip(faces, combo, strict=True) for _ in range(n))
 
 
 def rainbow(play: Key, trump: Trump, rules: Rules) -> bool:
@@ -95,6 +89,7 @@ def tables(draw: st.DrawFn) -> tuple[Rules, Trump, list[Card]]:
     return rules, trump, cards[:9]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables())
 def test_rainbow_leads_agree_with_brute_force(table: tuple[Rules, Trump, list[Card]]) -> None:
@@ -131,6 +126,7 @@ def test_rainbow_leads_agree_with_brute_force(table: tuple[Rules, Trump, list[Ca
           else "no rainbow")
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables(), st.data(), st.integers(0, 2**16))
 def test_rainbow_follows_agree_with_brute_force(
@@ -286,6 +282,7 @@ def throw_positions(draw: st.DrawFn) -> tuple[Rules, Trump, list[Card], list[Car
     return rules, trump, lead, (answer + cards)[:max(len(answer), 7)][:10]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(throw_positions(), st.integers(0, 2**16))
 def test_rainbow_throw_follows_agree_with_brute_force(
@@ -351,6 +348,7 @@ def rainbow_answers(draw: st.DrawFn, sizes: list[int], trump: Trump) -> list[Car
     return cards
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(throw_positions(), st.data())
 def test_rainbow_throw_winners_agree_with_the_rule(

@@ -231,6 +231,7 @@ RULES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(RULES))
 @settings(max_examples=15, deadline=None)
 @given(rank=st.none() | st.sampled_from(list(Rank)), suit=st.none() | st.sampled_from(list(Suit)),
@@ -240,6 +241,7 @@ def test_random_rounds(name: str, rank: Rank | None, suit: Suit | None, seed: in
     play_round(rules, random_trump(rank, suit, rules), seed)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("beat", "tiebreak"), [
     *((beat, False) for beat in ThrowBeat), (ThrowBeat.LARGEST_UNIT, True)])
 @settings(max_examples=40, deadline=None)

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from itertools import product
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -96,6 +97,7 @@ def suited_cards(draw: st.DrawFn, rules: Rules) -> tuple[Trump, list[Card]]:
     return trump, cards
 
 
+@pytest.mark.slow
 @settings(max_examples=250, deadline=None)
 @given(st.data())
 def test_readings_are_exactly_the_maximal_partitions(data: st.DataObject) -> None:
@@ -135,6 +137,7 @@ def test_readings_are_exactly_the_maximal_partitions(data: st.DataObject) -> Non
         assert len(lead.units) == 1
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.data())
 def test_no_reading_splits_a_unit(data: st.DataObject) -> None:
@@ -156,6 +159,7 @@ def test_no_reading_splits_a_unit(data: st.DataObject) -> None:
         assert is_maximal(list(reading), trump, rules), [u.describe() for u in reading]
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(st.data(), st.integers(0, 2**16))
 def test_readings_ignore_card_order(data: st.DataObject, seed: int) -> None:
@@ -172,6 +176,7 @@ def test_readings_ignore_card_order(data: st.DataObject, seed: int) -> None:
         assert as_unit(order, trump, rules) == unit
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(st.data())
 def test_mixed_suits_have_no_reading(data: st.DataObject) -> None:
@@ -193,6 +198,7 @@ def small_hands(draw: st.DrawFn, rules: Rules) -> tuple[Trump, list[Card]]:
     return trump, cards[:8]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.data(), st.booleans(), st.integers(0, 2**16))
 def test_legal_leads_agree_with_brute_force(data: st.DataObject, throws: bool, seed: int

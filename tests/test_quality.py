@@ -1,10 +1,12 @@
-"""The code stays ruff-clean and mypy --strict clean, with no import circles (part of the test
-command)."""
+"""The code stays ruff-clean and mypy --strict clean, with no import circles and no source file
+over 800 lines (part of the test command)."""
 
 import ast
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -18,6 +20,7 @@ def test_ruff_is_clean() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_mypy_strict_is_clean() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True
@@ -44,6 +47,7 @@ def _imports(path: Path, modules: set[str]) -> set[str]:
     return found & modules
 
 
+@pytest.mark.slow
 def test_no_import_circles() -> None:
     """No module imports, even inside a function, one that imports it back (directly or
     through others): the layers go one way."""
@@ -63,3 +67,11 @@ def test_no_import_circles() -> None:
                     seen.add(nxt)
                     stack.append((nxt, (*trail, nxt)))
     assert not circles, circles[:5]
+
+
+def test_no_source_file_is_over_800_lines() -> None:
+    """Modules a reader can hold in one sitting: Python and the browser client's scripts."""
+    src = ROOT / "src" / "shengji"
+    long = {str(p.relative_to(ROOT)): n for p in [*src.rglob("*.py"), *src.rglob("*.js")]
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 800}
+    assert not long, long

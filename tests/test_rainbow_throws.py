@@ -332,11 +332,13 @@ def play_rounds(rules: Rules, seeds: range) -> tuple[int, int]:
     return stood, follows
 
 
+@pytest.mark.slow
 def test_heuristic_players_complete_rounds_with_rainbow_throws() -> None:
     stood, follows = play_rounds(Rules(rainbow=2, rainbow_throws=True), range(4))
     assert stood and follows >= 3 * stood
 
 
+@pytest.mark.slow
 def test_heuristic_players_complete_six_player_rounds_with_rainbow_throws() -> None:
     rules = Rules(rainbow=3, rainbow_throws=True, decks=3, players=6)
     stood, follows = play_rounds(rules, range(30))

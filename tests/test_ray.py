@@ -14,6 +14,10 @@ from shengji import simulate
 from shengji.cli import main
 from shengji.game.presets import preset
 
+# one pytest-xdist worker runs them all, in order: the first checks that no Ray instance runs
+# yet, the others start one (a second one, started at once on another worker, would be found)
+pytestmark = pytest.mark.xdist_group("ray")
+
 RULES = preset("da-bai-fen")
 PLAYERS = ["heuristic", "random"] * 2
 
@@ -40,6 +44,7 @@ def test_unknown_backend_is_refused() -> None:
         simulate.run(RULES, PLAYERS, deals=1, backend="spark")
 
 
+@pytest.mark.slow
 def test_no_cluster_at_the_address_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     """(Before the local instance below is started.)"""
     pytest.importorskip("ray", reason="Ray is not installed: Ray tests skipped")
@@ -61,12 +66,14 @@ def local_ray() -> Iterator[None]:
     ray.shutdown()
 
 
+@pytest.mark.slow
 def test_ray_backend_gives_the_process_results(local_ray: None) -> None:
     on_ray = simulate.run(RULES, PLAYERS, deals=6, seed=3, workers=2, backend="ray")
     assert on_ray == simulate.run(RULES, PLAYERS, deals=6, seed=3, workers=1)
     assert simulate.run(RULES, PLAYERS, deals=6, seed=3, workers=1, backend="ray") == on_ray
 
 
+@pytest.mark.slow
 def test_ray_from_the_command_line(local_ray: None, tmp_path: Path,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     outputs = []

@@ -334,6 +334,7 @@ HOUSE_RULES: list[tuple[str, int, dict[str, object]]] = [
 """Presets with house rules that make the rarer refusals happen."""
 
 
+@pytest.mark.slow
 def test_every_reason_of_random_rounds_is_registered_and_renders_from_json() -> None:
     seen: Counter[str] = Counter()
     for name, players in PRESET_TABLES:
@@ -345,6 +346,7 @@ def test_every_reason_of_random_rounds_is_registered_and_renders_from_json() -> 
     assert set(seen) >= CORE_KEYS, sorted(CORE_KEYS - set(seen))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_follow_and_lead_reasons_over_random_positions(data: st.DataObject) -> None:

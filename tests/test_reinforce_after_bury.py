@@ -120,6 +120,7 @@ def test_reinforcing_is_a_bidding_rule_of_its_own() -> None:
     assert bidding.declaration is not None and bidding.declaration.maker == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [
     Rules(bid_reinforce_after_bury=True),
     Rules(bid_reinforce_after_bury=True, kitty_overbid=True),

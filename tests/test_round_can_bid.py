@@ -35,6 +35,7 @@ def _listed(rnd: Round, seat: int) -> bool:
     return any(isinstance(a, Bid | Withdraw) for a in rnd.legal(seat))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_can_bid_is_what_the_legal_actions_list(name: str) -> None:
     rules = VARIANTS[name]
@@ -80,3 +81,19 @@ def test_can_bid_is_false_off_the_table_and_out_of_turn() -> None:
     assert rnd.phase == Phase.BID
     waiting = [s for s in range(4) if s != rnd.to_move]
     assert not any(rnd.can_bid(s) for s in waiting)
+
+
+def test_a_draw_after_the_deal_says_what_the_seat_may_do() -> None:
+    """Once every card is dealt nobody draws: a draw by the seat to move is refused with
+    what it may do now (bid or pass), not as another seat's turn to draw (naming itself)."""
+    rnd = Round(Rules(), seed=3)
+    while rnd.phase is Phase.DEAL:
+        seat = rnd.to_move
+        assert seat is not None
+        rnd.apply(f"{seat} draw")
+    assert rnd.phase is Phase.BID
+    seat = rnd.to_move
+    assert seat is not None
+    why = rnd.legal(seat).reason(f"{seat} draw")
+    assert why is not None and why.key == "bid-time" and f"seat {seat}" not in str(why)
+    assert "bid" in str(why) and "pass" in str(why)

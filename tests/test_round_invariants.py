@@ -403,6 +403,7 @@ def start_position(rules: Rules, seed: int) -> tuple[int | None, tuple[int, ...]
     return rng.randrange(n), tuple(pick)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(RULE_SETS))
 def test_random_rounds_keep_every_invariant(name: str) -> None:
     rules = RULE_SETS[name]
@@ -413,6 +414,7 @@ def test_random_rounds_keep_every_invariant(name: str) -> None:
     assert total > 100
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(RULE_SETS))
 def test_many_fast_rounds_score_correctly(name: str) -> None:
     """More rounds without per-action checks (``track_undo=False``): the end checks only."""
@@ -430,6 +432,7 @@ def test_many_fast_rounds_score_correctly(name: str) -> None:
             rnd.undo()
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(name=st.sampled_from(sorted(RULE_SETS)), seed=st.integers(0, 2**40),
        first_round=st.booleans())
@@ -482,6 +485,7 @@ def check_match(match: Match) -> None:
         assert all(levels[s] == top for s in last.match_won_by)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(RULE_SETS))
 def test_random_matches(name: str) -> None:
     rules = RULE_SETS[name]

@@ -69,6 +69,7 @@ def check_world(world: Round, view: SeatView, knowledge: Knowledge) -> None:
         assert Counter(world.kitty) == Counter(view.kitty)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("table", TABLES, ids=table_id)
 def test_every_sampled_world_agrees_with_the_view(table: tuple[str, dict[str, object]]) -> None:
     name, options = table
@@ -90,6 +91,7 @@ def test_every_sampled_world_agrees_with_the_view(table: tuple[str, dict[str, ob
     assert phases[Phase.PLAY] and phases[Phase.DEAL]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["tractor", "tractor-6"])
 def test_most_play_positions_are_sampled_at_the_first_try(name: str) -> None:
     """The dealing keeps what the replay checks (voids, suits without pairs, and no hidden
@@ -242,6 +244,7 @@ def mismatches(world: Round, view: SeatView, plays: int = 10_000) -> int:
     return found
 
 
+@pytest.mark.slow
 def test_inferred_worlds_are_those_where_the_heuristic_played_as_seen() -> None:
     """With inference that keeps no world where a heuristic player would have played
     otherwise, the other seats' last two plays are those heuristic players make in the
@@ -273,6 +276,7 @@ def test_bad_inference_settings_are_refused() -> None:
             Inference(**options)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_refined_worlds_move_towards_the_other_seats_plays() -> None:
     """A chain that never accepts a swap adding mismatches (``keep = 0``) ends at a world
     with no more of the other seats' plays that a heuristic player would not have made

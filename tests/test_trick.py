@@ -304,6 +304,7 @@ def test_a_ruff_of_a_throw_counts_at_its_best_reading() -> None:
     assert trick.winner == 1
 
 
+@pytest.mark.slow
 def test_readings_refused_at_once_are_those_the_search_finds_none_of() -> None:
     """matching_readings refuses a play whose faces lack the copies the lead's units need;
     the readings are the search's own (random follows to throws, 2-4 decks)."""

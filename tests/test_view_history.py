@@ -31,6 +31,7 @@ def _may_see(rnd: Round, seat: int, action: object) -> bool:
     return rnd.phase == Phase.DONE and rnd.rules.kitty_revealed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(RULES))
 def test_views_keep_their_history_and_their_logs_hide_what_they_must(name: str) -> None:
     rules = RULES[name]
@@ -89,6 +90,7 @@ def test_a_seat_not_at_the_table_has_no_view(seat: int) -> None:
         rnd.view(seat)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(RULES))
 def test_a_views_hand_is_the_hand_in_the_trumps_order(name: str) -> None:
     rules = RULES[name]

@@ -111,6 +111,7 @@ def test_mixed_tuple_widths_are_counted_exactly() -> None:
     assert Counter(legal.forced) == Counter(parse_cards("9C 9C 9C 9C 7C 7C 7C"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("policy", list(TractorFollow))
 @pytest.mark.parametrize("decks", [4, 6, 8])
 def test_random_deals_with_many_decks_are_consistent(policy: TractorFollow, decks: int) -> None:
@@ -148,6 +149,7 @@ WHOLE_SUIT = ("BJ BJ BJ SJ SJ SJ SJ 5D 5D 5D 5D 5S 5S 5H 5H 5H 5H 5C 5C AD AD KD
               "QD JD JD 10D 10D 10D 7D 7D 7D 7D 6D 2D 2D 2D")
 
 
+@pytest.mark.slow
 def test_a_whole_trump_suit_led_is_read_at_once() -> None:
     """40 trumps of 8 decks have 640 readings; listing them to pick the first took 1-2 s."""
     t = Trump.parse("5D")
@@ -160,6 +162,7 @@ def test_a_whole_trump_suit_led_is_read_at_once() -> None:
     assert reading_order(lead.units) == reading_order(readings(WHOLE_SUIT, t, EIGHT_DECKS)[0])
 
 
+@pytest.mark.slow
 def test_the_default_reading_is_the_first_reading() -> None:
     """Random sets of one suit (1-4 decks, every tractor option): the reading a lead takes
     ranks first among all readings (fewest units, then the largest)."""

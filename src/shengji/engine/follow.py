@@ -269,10 +269,9 @@ class LegalPlays:
             return tuple(self.trump.sorted(common.elements()))
         if self.mode == "free" or self.mode == "short":
             # when the other cards held, less every copy of any one face, fill the play,
-            # nothing is forced but the led suit's cards when short (read from the counts:
-            # no face is held more than once per deck)
+            # nothing is forced but the led suit's cards when short (read from the counts)
             size, count, counts = len(self.hand), self.count, self.hand.counts
-            if size - self.rules.decks >= count or size - max(counts) >= count:
+            if size - max(counts) >= count:
                 if self.mode == "free":
                     return ()
                 faces, mine = self.trump.suit_faces[self.suit], []

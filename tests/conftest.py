@@ -1,0 +1,41 @@
+"""Suite-wide test settings.
+
+``slow`` (registered in pyproject.toml) marks the tests that take a second or more each: the
+inner loop ``python3 -m pytest -m "not slow"`` leaves them out; the plain ``python3 -m pytest``
+(and CI) runs them all. The browser tests are all slow.
+
+The suite runs on pytest-xdist workers (``-n auto --dist loadgroup`` in pyproject.toml). The
+browser tests (a server, a bot and chromium each: more than a core) and the tests that assert a
+time bound share one ``xdist_group``: one worker runs them one after the other, so that a timed
+test never shares the machine with a browser, and chromium is started once.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+ONE_WORKER = "browser-and-timed"
+
+TIMED = {  # module: its tests that assert a time bound (or wait on a short timeout)
+    "test_bury.py": {"test_large_hands_give_their_buries_at_once"},
+    "test_rules_bounds.py": {"test_the_reported_hangs_and_crashes_are_refused_at_once"},
+    "test_server_limits.py": {"test_connection_limits_and_hello_timeout",  # 0.3 s hello
+                              "test_slow_bots_think_off_the_event_loop",
+                              "test_suggestions_think_off_the_event_loop"},
+    "test_worst_cases.py": {"test_long_tractor_led_to_a_hand_of_pairs_and_tuples",
+                            "test_random_deals_with_many_decks_are_consistent",
+                            "test_a_whole_trump_suit_led_is_read_at_once"},
+    "test_worst_follows.py": {"test_the_slow_protect_follow_and_its_neighbours_answer_at_once",
+                              "test_throws_of_wide_tuples_found_by_the_search_answer_at_once"},
+}
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        browser = item.get_closest_marker("browser") is not None
+        if browser:
+            item.add_marker(pytest.mark.slow)
+        name = getattr(item, "originalname", item.name)
+        if browser or name in TIMED.get(item.path.name, ()):
+            item.add_marker(pytest.mark.xdist_group(ONE_WORKER))
