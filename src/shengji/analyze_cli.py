@@ -117,18 +117,15 @@ def analyze_main(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     show(console, analysis, record.names)
     failed = []
-    if args.json:
-        why = _write_json(Path(args.json), analysis)
+    for flag, path, write, what in (("--json", args.json, _write_json, "the analysis (JSON)"),
+                                    ("--plot", args.plot, _write_plot, "the plot")):
+        if not path:
+            continue
+        why = write(Path(path), analysis)
         if why:
-            failed.append(f"--json {args.json}: cannot write it: {why}")
+            failed.append(f"{flag} {path}: cannot write it: {why}")
         else:
-            console.print(f"wrote the analysis (JSON) to {args.json}", markup=False)
-    if args.plot:
-        why = _write_plot(Path(args.plot), analysis)
-        if why:
-            failed.append(f"--plot {args.plot}: cannot draw it: {why}")
-        else:
-            console.print(f"wrote the plot to {args.plot}", markup=False)
+            console.print(f"wrote {what} to {path}", markup=False)
     return report("analyze", failed) if failed else 0
 
 
