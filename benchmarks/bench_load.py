@@ -237,7 +237,8 @@ def main() -> int:
             [sys.executable, "-m", "shengji", "serve", "--port", str(port), "--db", str(db),
              "--deal-pace", "0", "--bot-delay", "0", "--max-rooms", str(args.rooms + 10),
              "--rate", "1000", "--burst", "1000",
-             "--rooms-per-minute", str(args.rooms + 10)],  # every room from one address
+             "--rooms-per-minute", str(args.rooms + 10),  # every room from one address
+             "--max-address-pending", "0"],  # every player from one address too
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         base = f"http://127.0.0.1:{port}"
         try:

@@ -203,13 +203,89 @@ def test_connection_limits_and_hello_timeout() -> None:
         third = server.connect(code)
         refusal = third.hello("Ann", token=ann.token)
         assert refusal["code"] == "too-many-connections" and "2 times" in refusal["message"]
-        full = server.connect(code).recv()  # a fourth connection to the room
+        joined(server, code, "Bob")  # the room's third connection that said hello
+        full = server.connect(code).hello("Cy")  # a fourth: refused at its hello
         assert full["code"] == "too-many-connections" and "3 connections" in full["message"]
-        assert third.recv()["code"] == "hello-timeout"  # it never said hello
+        assert third.recv()["code"] == "hello-timeout"  # it never said hello (accepted)
         with pytest.raises(WebSocketDisconnect):
             third.ws.receive_text()
         again.ws.close()
         assert server.connect(code).hello("Ann", token=ann.token)["type"] == "room"
+
+
+def test_silent_sockets_never_lock_a_room() -> None:
+    """Sockets that have not said hello do not count towards ``max_connections`` (only those
+    that did), are closed at the hello timeout, and are limited per client address (16 by
+    default); a seated person always gets back in with their token."""
+    assert Settings().max_address_pending == 16
+    settings = replace(FAST, max_connections=3, hello_timeout=1.0,
+                       forwarded_allow_ips="testclient")
+    with serving(":memory:", settings) as (http, server):
+        code = server.room()
+        opened: list[Any] = []
+
+        def connect(address: str) -> Client:
+            ws = http.websocket_connect(f"/ws/{code}", headers={"X-Forwarded-For": address})
+            opened.append(ws)
+            return Client(ws.__enter__())
+
+        try:
+            ann = connect("1.1.1.1")
+            assert ann.hello("Ann")["type"] == "room"
+            ann.send("sit", seat=0)
+            ann.until(lambda m: m["type"] == "room" and m["you"]["seat"] == 0)
+            silent = [connect(f"10.0.0.{k % 3}") for k in range(12)]  # 4 times the room's cap
+            bob = connect("2.2.2.2")
+            assert bob.hello("Bob")["type"] == "room"
+            assert connect("3.3.3.3").hello("Cy")["type"] == "room"
+            refused = connect("4.4.4.4").hello("Di")  # three connections said hello
+            assert refused["code"] == "too-many-connections"
+            tab = connect("1.1.1.1")  # Ann, seated, in another tab: let in all the same
+            assert tab.hello("Ann", token=ann.token)["you"]["seat"] == 0
+            for sock in silent:  # closed at the hello timeout
+                assert sock.recv()["code"] == "hello-timeout"
+                with pytest.raises(WebSocketDisconnect):
+                    sock.ws.receive_text()
+            # at most 16 from one address without a hello (the default), others unaffected
+            waiting = [connect("9.9.9.9") for _ in range(16)]
+            over = connect("9.9.9.9").recv()
+            assert over["code"] == "too-many-connections" and "said hello" in over["message"]
+            assert connect("5.5.5.5").hello("Eve")["code"] == "too-many-connections"  # cap
+            tab.ws.close()
+            bob.ws.close()
+            ann.until(lambda m: m["type"] == "room" and m["spectators"] == ["Cy"])
+            assert waiting[0].hello("Fay")["type"] == "room"  # it said hello: one fewer
+            assert connect("9.9.9.9").hello("Gus")["code"] == "too-many-connections"
+        finally:
+            for ws in reversed(opened):
+                with contextlib.suppress(Exception):
+                    ws.__exit__(None, None, None)
+
+
+def test_a_hundred_silent_sockets_refuse_nobody() -> None:
+    """With the default limits, 100 sockets that never say hello (from 7 addresses, at most 16
+    each) leave the room open to a seated person reconnecting and to a newcomer."""
+    settings = replace(FAST, forwarded_allow_ips="testclient")
+    assert settings.max_connections == 100
+    with serving(":memory:", settings) as (http, server):
+        code = server.room()
+        ann = joined(server, code, "Ann")
+        ann.send("sit", seat=0)
+        ann.until(lambda m: m["type"] == "room" and m["you"]["seat"] == 0)
+        ann.ws.close()
+        opened = [http.websocket_connect(f"/ws/{code}",
+                                         headers={"X-Forwarded-For": f"10.0.0.{k % 7}"})
+                  for k in range(100)]
+        try:
+            for ws in opened:
+                ws.__enter__()
+            back = joined(server, code, "Ann", token=ann.token)
+            assert back.member == ann.member and back.seen[-1]["you"]["seat"] == 0
+            joined(server, code, "Bob")
+        finally:
+            for ws in reversed(opened):
+                with contextlib.suppress(Exception):
+                    ws.__exit__(None, None, None)
 
 
 def test_members_who_left_make_room_and_are_forgotten(tmp_path: Path) -> None:
@@ -273,6 +349,7 @@ def test_room_creation_rate_and_unjoined_rooms_expire() -> None:
         assert rooms.expire(time.time() + 601) == [unjoined]
 
 
+@pytest.mark.slow
 def test_record_is_built_once_in_a_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     threads: list[threading.Thread] = []
     real = room_module.write_record
@@ -372,6 +449,21 @@ def test_serve_options_for_a_reverse_proxy(capsys: pytest.CaptureFixture[str]) -
     assert forwarded_allow_ips(parser.parse_args(["--proxy-headers"])) == "127.0.0.1,::1"
     assert forwarded_allow_ips(parser.parse_args(["--forwarded-allow-ips", "10.0.0.0/8"])) == (
         "10.0.0.0/8")
+
+
+def test_serve_options_for_pending_sockets_and_absent_players(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser()
+    add_serve_arguments(parser)
+    args = parser.parse_args([])
+    assert (args.max_address_pending, args.absent_grace) == (16, 60.0)
+    args = parser.parse_args(["--max-address-pending", "0", "--absent-grace", "0"])
+    assert (args.max_address_pending, args.absent_grace) == (0, 0.0)
+    for option, value in (("--absent-grace", "-1"), ("--absent-grace", "86401"),
+                          ("--max-address-pending", "-2")):
+        with pytest.raises(SystemExit):
+            parser.parse_args([option, value])
+        assert f"argument {option}: must be" in capsys.readouterr().err
 
 
 def test_connections_per_address() -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from starlette.testclient import TestClient
 from websockets.sync.client import ClientConnection, connect
 
@@ -90,6 +91,7 @@ def serve(port: int, db: Path) -> subprocess.Popen[str]:
     raise AssertionError(f"the server did not start: {process.communicate()[0]}")
 
 
+@pytest.mark.slow
 def test_sigkill_mid_round_loses_nothing(tmp_path: Path) -> None:
     db, port = tmp_path / "rooms.sqlite3", free_port()
     server = serve(port, db)

@@ -234,8 +234,8 @@ class Bury:
         _check_seat("bury", _raw(self, "seat"))
         _set_cards(self, "bury")
 
-    def __str__(self) -> str:
-        return f"{self.seat} bury {format_cards(self.cards)}"
+    def __str__(self) -> str:  # (another seat's bury, its cards hidden: "N bury")
+        return f"{self.seat} bury {format_cards(self.cards)}".rstrip()
 
 
 @mypyc_attr(native_class=False)

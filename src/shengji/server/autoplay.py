@@ -5,8 +5,10 @@ and the suggestion player's choices.
 lock. Its driver applies the actions that need no decision (a person's card of the deal, a
 computer player's only legal action) at the deal pace, and asks computer players for the others
 in a thread with the room's lock released (a choice is applied only if the room did not change
-meanwhile, and a player thinking longer than ``bot_time`` gets a random legal action). Whatever
-changes the room calls :meth:`AutoPlay.wake` so the driver looks again.
+meanwhile, and a player thinking longer than ``bot_time`` gets a random legal action). A
+person's seat is played the same way while its person is away past the absent grace (the
+stand-ins of :attr:`RoomState.auto_seats <shengji.server.state.RoomState.auto_seats>`), until
+they return. Whatever changes the room calls :meth:`AutoPlay.wake` so the driver looks again.
 """
 
 from __future__ import annotations
@@ -98,9 +100,8 @@ class AutoPlay:
         seat = match.to_move
         if seat is None:
             return None
-        kind = state.row.seats[seat]["kind"]
         dealing = match.round.phase == Phase.DEAL
-        if kind == "bot":
+        if state.player_of(seat) is not None:  # a computer seat, or an absent person's
             return state.settings.deal_pace if dealing else state.settings.bot_delay
         return state.settings.deal_pace if dealing else None
 
@@ -109,7 +110,7 @@ class AutoPlay:
         or a computer player's only legal action of the deal (as :func:`decide` does)."""
         match = self.state.match
         assert match is not None
-        if self.state.row.seats[seat]["kind"] != "bot":
+        if self.state.player_of(seat) is None:
             return Draw(seat)
         rnd = match.round
         if rnd.phase is not Phase.DEAL:
@@ -132,7 +133,9 @@ class AutoPlay:
                 seat = match.to_move
                 action = self._forced(seat)
                 if action is None:
-                    pending = PendingMove(match, state.version, seat, state.bots[seat],
+                    player = state.player_of(seat)
+                    assert player is not None
+                    pending = PendingMove(match, state.version, seat, player,
                                           match.view(seat), match.legal(seat))
                     break
                 state.apply(action)
@@ -171,7 +174,7 @@ class AutoPlay:
         illegal one) unless the room changed while it thought. False if it failed."""
         state = self.state
         if (state.match is not move.match or state.version != move.version
-                or self._auto_delay() is None or state.bots.get(move.seat) is not
+                or self._auto_delay() is None or state.player_of(move.seat) is not
                 move.player):
             return True  # the room moved on: the driver looks again
         match, seat = move.match, move.seat

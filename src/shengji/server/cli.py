@@ -19,6 +19,8 @@ DEFAULT_DB = "shengji.sqlite3"
 
 HOUR = 3600
 """The longest ``--bot-time`` and ``--hello-timeout``, in seconds."""
+DAY = 24 * 3600
+"""The longest ``--absent-grace``, in seconds (as a host may choose)."""
 YEAR = 365 * 24 * 3600
 """The longest ``--host-grace`` and ``--idle-expiry``, in seconds."""
 BIG = 1_000_000
@@ -62,6 +64,11 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                         help="websocket connections from one client address at most, over "
                              "every room (default 0: no limit; behind a reverse proxy use "
                              "--proxy-headers, or the proxy counts as one address)")
+    parser.add_argument("--max-address-pending", type=whole_number(0, BIG),
+                        default=d.max_address_pending, metavar="N",
+                        help="connections from one client address that have not said hello "
+                             f"yet, at most (default {d.max_address_pending}; 0: no limit); "
+                             "they never count towards --max-connections")
     parser.add_argument("--hello-timeout",
                         type=number(0, HOUR, above=True, unit="seconds"), default=d.hello_timeout,
                         metavar="SECONDS", help="seconds a connection has to say hello "
@@ -85,6 +92,11 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                         default=d.host_grace, metavar="SECONDS",
                         help="seconds the host may be away before a connected player becomes "
                              f"host (default {d.host_grace:g})")
+    parser.add_argument("--absent-grace", type=number(0, DAY, unit="seconds"),
+                        default=d.absent_grace, metavar="SECONDS",
+                        help="seconds a seated player may be away during a match before a "
+                             "computer player plays for them until they return (default "
+                             f"{d.absent_grace:g}; 0: never; each room's host may choose)")
     parser.add_argument("--proxy-headers", action="store_true",
                         help="behind a reverse proxy: take the client's address from the "
                              "X-Forwarded-For header set by a proxy of --forwarded-allow-ips "
@@ -176,7 +188,8 @@ def serve_main(args: argparse.Namespace) -> int:
                         bot_time=args.bot_time, max_connections=args.max_connections,
                         max_member_connections=args.max_member_connections,
                         max_address_connections=args.max_address_connections,
-                        hello_timeout=args.hello_timeout,
+                        max_address_pending=args.max_address_pending,
+                        hello_timeout=args.hello_timeout, absent_grace=args.absent_grace,
                         room_creation=args.rooms_per_minute,
                         forwarded_allow_ips=forwarded_allow_ips(args))
     try:

@@ -43,8 +43,15 @@ class Settings:
     max_address_connections: int = 0
     """Websocket connections from one client address at most, over every room (0: no limit;
     behind a reverse proxy only with ``forwarded_allow_ips``, else the proxy is one address)."""
+    max_address_pending: int = 16
+    """Connections from one client address that have not said ``hello`` yet, over every room,
+    at most (0: no limit). They do not count towards ``max_connections``: sockets that never
+    say hello cannot lock a room, and are closed after ``hello_timeout``."""
     hello_timeout: float = 5.0
     """Seconds a new connection has to say ``hello`` before it is closed."""
+    absent_grace: float = 60.0
+    """Seconds a seated person may be away during a match before a computer player plays
+    their seat until they return (a room's host may choose another grace; 0: never)."""
     idle_expiry: float = 24 * 3600.0
     """A room nobody is connected to and nothing happened in for this long is deleted."""
     chat_history: int = 100

@@ -144,7 +144,8 @@ class Lobby:
         state.save_row(row)
 
     def configure(self, member: Member, message: schemas.Configure) -> None:
-        """The host sets the preset, the table size, the rules and the suggestion player."""
+        """The host sets the preset, the table size, the rules, the suggestion player and the
+        absent grace."""
         state = self.state
         self._host_in_lobby(member)
         rules, errors = check_rules(message.preset, message.table, message.rules)
@@ -154,6 +155,10 @@ class Lobby:
         row = state.draft()
         row.config = {"preset": message.preset, "table": message.table,
                       "rules": dict(message.rules), "suggest": suggest}
+        grace = state.row.config.get("absent_grace") if message.absent_grace is None else (
+            message.absent_grace)
+        if grace is not None:  # else the server's --absent-grace
+            row.config["absent_grace"] = grace
         seats = row.seats[:message.table]
         row.seats = seats + [free_seat() for _ in range(message.table - len(seats))]
         state.save_row(row)
@@ -217,6 +222,7 @@ class Lobby:
         state.store(lambda: state.storage.start_match(state.code, stored))
         state.save_row(row)
         state.begin(stored)
+        state.broadcast_room()  # with the match's level table
         state.broadcast_state()
         self.wake()
 

@@ -20,6 +20,11 @@ and checked by the match's :class:`~shengji.game.legal.Legal`; a lobby command's
 engine's validation); :class:`RoomState` writes the change to storage, and only then broadcasts
 each connection its own ``room`` or redacted ``state`` message; last the computer players are
 woken (:meth:`AutoPlay.wake`), and their moves take the same path from :class:`AutoPlay`.
+
+A connection is pending (:attr:`Room.pending`, outside ``state.conns`` and its
+``max_connections``) until its ``hello`` is accepted. After every message, and when a timer
+says so, the seats of people away past the absent grace are handed to stand-in computer players
+and given back to those who returned (:meth:`Room._refresh_auto`).
 """
 
 from __future__ import annotations
@@ -63,6 +68,12 @@ class Room:
         self.lobby = Lobby(self.state, self.autoplay.wake)
         self._timers: set[asyncio.Task[None]] = set()
         """Tasks cancelled when the room stops: the host's grace timer, suggestions."""
+        self.pending: set[Connection] = set()
+        """Connections that have not said hello yet (not in ``state.conns``: they never
+        count towards ``max_connections``)."""
+        self._absent: tuple[float, asyncio.Task[None]] | None = None
+        """When the next seat is to be handed to a stand-in (its person away past the absent
+        grace), and its timer."""
         self._record: tuple[int, str] | None = None
         """The latest finished match's number and record text."""
         lobby = self.lobby
@@ -114,6 +125,7 @@ class Room:
             except Exception:
                 log.exception("room %s: failed on %r", self.code, message)
                 conn.send(error("internal", "the server failed on this message"))
+            self._refresh_auto()
 
     def _dispatch(self, conn: Connection, message: schemas.ClientMessage) -> None:
         if isinstance(message, schemas.Hello):
@@ -150,7 +162,10 @@ class Room:
                 raise Refusal("too-many-connections", "you are connected to this room "
                               f"{settings.max_member_connections} times already; close "
                               "one of them first")
+            if state.seat_of(member) is None:  # a seated person always gets back in
+                self._room_for_one_more()
         else:
+            self._room_for_one_more()
             name = hello.name
             key = schemas.name_key(name)
             if any(schemas.name_key(m.name) == key for m in state.members.values()):
@@ -174,15 +189,28 @@ class Room:
             if row is not None:
                 state.row = row
         conn.member = member
+        self.pending.discard(conn)
+        state.conns.append(conn)
         state.online[member.id] = state.online.get(member.id, 0) + 1
+        changed = state.refresh_auto(time.time())  # back: their seat is theirs again
         conn.send({"type": "welcome", "token": token, "member": member.id, "room": self.code})
         for line in state.chat:
             conn.send(chat_message(line))
         state.broadcast_room()
-        if state.match is not None:
+        if state.match is not None and changed:
+            state.broadcast_state()  # (this connection's too)
+        elif state.match is not None:
             conn.send(state.state_message(state.seat_of(member)))
         self._watch_host()
         self.autoplay.wake()
+
+    def _room_for_one_more(self) -> None:
+        """Refuse a ``hello`` that would take the room past ``max_connections`` (connections
+        that said hello; a seated person's are not refused)."""
+        most = self.state.settings.max_connections
+        if len(self.state.conns) >= most:
+            raise Refusal("too-many-connections", f"this room already has {most} connections; "
+                                                  "try again later")
 
     def _next_round(self, member: Member, message: schemas.NextRound) -> None:
         state = self.state
@@ -321,17 +349,17 @@ class Room:
 
     # -- connections ---------------------------------------------------------------------
 
-    async def join(self, conn: Connection) -> bool:
-        """A new connection (it says hello next); False if the room has as many as it may."""
-        async with self.lock:
-            if len(self.state.conns) >= self.state.settings.max_connections:
-                return False
-            self.state.conns.append(conn)
-            return True
+    def join(self, conn: Connection) -> None:
+        """A new connection: it says hello next (until then it is only pending)."""
+        self.pending.add(conn)
 
     async def leave(self, conn: Connection) -> None:
         """A connection closed."""
         state = self.state
+        if conn in self.pending:
+            self.pending.discard(conn)
+            conn.close()
+            return
         async with self.lock:
             if conn not in state.conns:
                 return
@@ -345,6 +373,43 @@ class Room:
                     conn.member.away = time.time()
                 state.broadcast_room()
                 self._watch_host()
+                self._watch_absent()
+
+    # -- people away: their seats played for them ----------------------------------------
+
+    def _refresh_auto(self) -> None:
+        """Hand seats of people away past the absent grace to stand-ins, and back to those
+        who returned (:meth:`RoomState.refresh_auto`); announce a change and time the next."""
+        state = self.state
+        if state.refresh_auto(time.time()):
+            state.broadcast_room()
+            if state.match is not None:
+                state.broadcast_state()
+            self.autoplay.wake()
+        self._watch_absent()
+
+    def _watch_absent(self) -> None:
+        """Time the next hand-over: when the first person away and not yet played for reaches
+        the absent grace."""
+        state = self.state
+        grace = state.absent_grace
+        due = [away + grace for s in range(len(state.row.seats)) if s not in state.auto_seats
+               and (away := state.absent_since(s)) is not None] if (
+            grace > 0 and state.row.status == "playing") else []
+        when = min(due) if due else None
+        if self._absent is not None:
+            if self._absent[0] == when:
+                return
+            self._absent[1].cancel()
+            self._absent = None
+        if when is not None:
+            self._absent = (when, asyncio.create_task(self._absent_later(when - time.time())))
+
+    async def _absent_later(self, delay: float) -> None:
+        await asyncio.sleep(max(0.0, delay) + 0.01)
+        async with self.lock:
+            self._absent = None  # this task: not cancelled by the next timer
+            self._refresh_auto()
 
     def _watch_host(self) -> None:
         """If the host is away, hand the role on after the grace period."""
@@ -362,16 +427,26 @@ class Room:
 
     async def stop(self) -> None:
         """Stop the computer players and the timers, and close every connection."""
+        self.cancel()
+        await self.autoplay.stop()
+        for conn in [*self.state.conns, *self.pending]:
+            conn.close()
+
+    def cancel(self) -> None:
+        """Cancel the room's timers and its computer players' driver (it is being deleted)."""
         for task in list(self._timers):
             task.cancel()
-        await self.autoplay.stop()
-        for conn in self.state.conns:
-            conn.close()
+        if self._absent is not None:
+            self._absent[1].cancel()
+            self._absent = None
+        self.autoplay.cancel()
 
     def idle(self, now: float) -> bool:
         """True when nobody is connected and nothing happened for the idle expiry, or nobody
         joined within the unjoined expiry."""
         state, settings = self.state, self.state.settings
+        if self.pending:  # someone is about to say hello
+            return False
         if not state.members and now - state.row.created > settings.unjoined_expiry:
             return True
         return not state.conns and now - state.row.last_active > settings.idle_expiry

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -32,6 +33,8 @@ class Rooms:
         self.rooms: dict[str, Room] = {}
         self.addresses: dict[str, int] = {}
         """Open websocket connections per client address."""
+        self.unsaid: dict[str, int] = {}
+        """Open websocket connections per client address that have not said hello yet."""
         self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -72,7 +75,7 @@ class Rooms:
         gone = [code for code, room in self.rooms.items() if room.idle(now)]
         for code in gone:
             room = self.rooms.pop(code)
-            room.autoplay.cancel()
+            room.cancel()
             self.storage.delete_room(code)
         return gone
 
@@ -99,25 +102,40 @@ class Rooms:
 
     async def serve(self, code: str, websocket: WebSocket) -> None:
         """Run one websocket connection to room ``code`` until it closes (refused when its
-        client address has ``max_address_connections`` open already)."""
+        client address has ``max_address_connections`` open already, or
+        ``max_address_pending`` that have not said hello)."""
         await websocket.accept()
         address = websocket.client.host if websocket.client else ""
-        most = self.settings.max_address_connections
+        settings = self.settings
+        most, unsaid = settings.max_address_connections, settings.max_address_pending
         if most and self.addresses.get(address, 0) >= most:
-            await websocket.send_text(json.dumps(error(
-                "too-many-connections", f"at most {most} connections from one address; close "
-                                        "some first")))
+            why = f"at most {most} connections from one address; close some first"
+        elif unsaid and self.unsaid.get(address, 0) >= unsaid:
+            why = (f"at most {unsaid} connections from one address that have not said hello; "
+                   "try again in a moment")
+        else:
+            why = None
+        if why is not None:
+            await websocket.send_text(json.dumps(error("too-many-connections", why)))
             await websocket.close(code=1013)
             return
         self.addresses[address] = self.addresses.get(address, 0) + 1
-        try:
-            await self._serve(code, websocket)
-        finally:
-            left = self.addresses.pop(address) - 1
-            if left:
-                self.addresses[address] = left
+        self.unsaid[address] = self.unsaid.get(address, 0) + 1
+        waiting = [True]  # counted in unsaid until it says hello (or closes)
 
-    async def _serve(self, code: str, websocket: WebSocket) -> None:
+        def greeted() -> None:
+            if waiting[0]:
+                waiting[0] = False
+                _count_down(self.unsaid, address)
+
+        try:
+            await self._serve(code, websocket, greeted)
+        finally:
+            greeted()
+            _count_down(self.addresses, address)
+
+    async def _serve(self, code: str, websocket: WebSocket, greeted: Callable[[], None]
+                     ) -> None:
         room = self.rooms.get(code)
         if room is None:
             await websocket.send_text(json.dumps(error("no-room", f"there is no room {code!r} "
@@ -125,12 +143,7 @@ class Rooms:
             await websocket.close(code=4404)
             return
         conn = Connection(websocket, self.settings)
-        if not await room.join(conn):
-            await websocket.send_text(json.dumps(error(
-                "too-many-connections", f"this room already has {self.settings.max_connections}"
-                " connections; try again later")))
-            await websocket.close(code=1013)
-            return
+        room.join(conn)
         writer = asyncio.create_task(conn.write())
         limit = self.settings.max_message
         hello_by = time.monotonic() + self.settings.hello_timeout
@@ -168,6 +181,8 @@ class Rooms:
                     conn.send(error(problem.code, str(problem)))
                     continue
                 await room.handle(conn, message)
+                if conn.member is not None:
+                    greeted()
         except WebSocketDisconnect:
             pass
         finally:
@@ -176,3 +191,9 @@ class Rooms:
                 await asyncio.wait_for(writer, timeout=1.0)
             writer.cancel()
 
+
+def _count_down(counts: dict[str, int], address: str) -> None:
+    """One connection fewer from ``address`` (forgotten at none)."""
+    left = counts.pop(address) - 1
+    if left:
+        counts[address] = left

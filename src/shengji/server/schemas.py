@@ -27,12 +27,12 @@ from pydantic import (
     ValidationError,
 )
 
-from shengji.engine.cards import Card
+from shengji.engine.cards import Card, Suit
 from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import LegalLeads
 from shengji.engine.reasons import Reason
 from shengji.engine.rules import FriendCalls
-from shengji.engine.trump import Trump
+from shengji.engine.trump import TRUMP, Trump
 from shengji.game.legal import Legal
 from shengji.game.phase import Phase
 from shengji.game.scoresheet import RoundResult, TrickRecord
@@ -64,6 +64,8 @@ def name_key(name: str) -> str:
 Name = Annotated[str, StringConstraints(max_length=100), AfterValidator(_clean_name)]
 SeatNo = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
 Word = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+MAX_GRACE = 86_400
+"""The longest ``absent_grace`` a host may set, in seconds (a day)."""
 ActionText = Annotated[str, StringConstraints(min_length=1, max_length=1000)]
 ChatText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
 
@@ -103,6 +105,9 @@ class Configure(_In):
     table: Annotated[int, Field(ge=1, le=MAX_SEATS)]
     rules: dict[str, Any] = Field(default_factory=dict)
     suggest: Word | None = None
+    absent_grace: Annotated[int, Field(ge=0, le=MAX_GRACE)] | None = None
+    """Seconds a seated person may be away before a computer player plays for them (0:
+    never; unchanged if null)."""
 
 
 class AddBot(_In):
@@ -253,6 +258,8 @@ class SeatInfo(_Out):
     kind: Literal["person", "bot"] | None
     bot: str | None
     connected: bool
+    auto: bool
+    """A computer player plays this person's seat while they are away (``absent_grace``)."""
 
 
 class Watcher(_Out):
@@ -278,6 +285,28 @@ class RoomConfig(_Out):
     table: int
     rules: dict[str, Any]
     suggest: str
+    absent_grace: float
+    """Seconds a seated person may be away before a computer player plays for them until they
+    return (0: never)."""
+
+
+class LevelRowJSON(_Out):
+    """A row of the level table: the opponents' points from which it applies, and what it
+    gives (as :class:`LevelSteps`)."""
+
+    points: int
+    declarers: int
+    opponents: int
+    switch: bool
+    draw: bool
+
+
+class LevelTableJSON(_Out):
+    """The room's level table, from the engine's scoring for its rules: each row from its
+    first points, lowest first, up to ``max`` points (all the card points of the pack)."""
+
+    max: int
+    rows: list[LevelRowJSON]
 
 
 class RoomMessage(_Out):
@@ -292,6 +321,8 @@ class RoomMessage(_Out):
     spectators: list[str]
     watchers: list[Watcher]
     config: RoomConfig
+    level_table: LevelTableJSON | None
+    """The match's level table (null in the lobby)."""
 
 
 class TrumpJSON(_Out):
@@ -409,6 +440,9 @@ class ViewJSON(_Out):
     target: int
     history: list[str]
     result: RoundSheet | None
+    hand_suits: list[str] | None
+    """Each card of ``hand``: ``"T"`` if it is a trump, else its suit letter (the engine's
+    effective suit); null before the trump is known."""
 
 
 class CallsJSON(_Out):
@@ -590,14 +624,49 @@ class EncodeCache:
     def __init__(self) -> None:
         self._texts: dict[int, tuple[object, str]] = {}
         self._tricks: dict[int, tuple[object, dict[str, Any]]] = {}
+        self._hands: dict[int, tuple[object, object, list[str], list[str] | None]] = {}
+        self._histories: dict[int, tuple[tuple[object, ...], list[str]]] = {}
 
     def clear(self) -> None:
         """Forget everything (a new round: the old objects are gone from the views)."""
         self._texts.clear()
         self._tricks.clear()
+        self._hands.clear()
+        self._histories.clear()
+
+    def history(self, view: SeatView) -> list[str]:
+        """The view's history in the notation: a seat's history only grows, so the actions
+        already written for its last view are taken as they were (when they are the same
+        objects: a tuple comparison, by identity first) and only the new ones are written.
+        Shared: never modified."""
+        history = view.history
+        known = self._histories.get(view.seat)
+        if known is not None:
+            actions, texts = known
+            done = len(actions)
+            if len(history) == done and history == actions:
+                return texts
+            if len(history) > done and history[:done] == actions:
+                text = self.text
+                texts = texts + [text(a) for a in history[done:]]
+                self._histories[view.seat] = (history, texts)
+                return texts
+        text = self.text
+        texts = [text(a) for a in history]
+        self._histories[view.seat] = (history, texts)
+        return texts
+
+    def hand(self, view: SeatView) -> tuple[list[str], list[str] | None]:
+        """The view's hand as notation and :func:`_hand_suits`, once per hand and trump (a
+        round's views share a seat's hand until it changes; shared: never modified)."""
+        hand, trump = view.hand, view.trump
+        entry = self._hands.get(id(hand))
+        if entry is None or entry[1] is not trump:
+            entry = self._hands[id(hand)] = (hand, trump, card_list(hand), _hand_suits(view))
+        return entry[2], entry[3]
 
     def text(self, action: object) -> str:
-        """``str(action)``, once per action object."""
+        """:func:`notation` of the action, once per action object."""
         entry = self._texts.get(id(action))
         if entry is None:
             entry = self._texts[id(action)] = (action, str(action))
@@ -621,6 +690,7 @@ def view_json(view: SeatView, *, spectator: bool = False,
     if cache is None:
         cache = EncodeCache()
     rules = view.rules
+    hand, suits = cache.hand(view)
     trick = None
     if view.trick_leader is not None:
         trick = {"leader": view.trick_leader,
@@ -630,7 +700,7 @@ def view_json(view: SeatView, *, spectator: bool = False,
         "seat": None if spectator or view.is_spectator else view.seat,
         "phase": str(view.phase),
         "to_move": view.to_move,
-        "hand": card_list(view.hand),
+        "hand": hand,
         "hand_sizes": list(view.hand_sizes),
         "levels": list(view.levels),
         "dealer": view.dealer,
@@ -647,9 +717,24 @@ def view_json(view: SeatView, *, spectator: bool = False,
         "captured": list(view.captured),
         "attacker_points": view.attacker_points,
         "target": rules.target_points,
-        "history": [cache.text(a) for a in view.history],
+        "history": cache.history(view),
         "result": result_json(view.result) if view.result is not None else None,
+        "hand_suits": suits,
     }
+
+
+def _hand_suits(view: SeatView) -> list[str] | None:
+    """The engine's effective suit of each card of the hand (``"T"``: a trump)."""
+    trump = view.trump
+    if trump is None:
+        return None
+    letters, suits = _SUIT_LETTERS, trump.suit_index
+    return [letters[suits[card]] for card in view.hand]
+
+
+_SUIT_LETTERS: tuple[str, ...] = tuple(
+    "T" if i == TRUMP else Suit(i).letter for i in range(TRUMP + 1))
+"""Each effective suit's letter (:data:`~shengji.engine.trump.TRUMP`: ``"T"``)."""
 
 
 _KINDS = {Phase.DEAL: "deal", Phase.BID: "bid", Phase.OVERBID: "bid", Phase.DECLARE: "declare",

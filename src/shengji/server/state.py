@@ -20,12 +20,17 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
+from shengji.engine.rules import Rules
+from shengji.engine.scoring import level_change
 from shengji.game.actions import Action, parse_action
 from shengji.game.config import rules_from_dict
+from shengji.game.deal import pack
 from shengji.game.legal import ActionError
 from shengji.game.match import Match
+from shengji.game.round import Round
 from shengji.game.view import SeatView
 from shengji.players import make_player
 from shengji.players.base import Player
@@ -38,6 +43,8 @@ log = logging.getLogger("shengji.server")
 
 DEFAULT_SUGGESTER = "heuristic"
 """The computer player whose choice ``suggest`` answers unless the host chose another."""
+STAND_IN = "heuristic"
+"""The computer player that plays the seat of a person away past the absent grace."""
 
 
 class RoomState:
@@ -64,6 +71,17 @@ class RoomState:
         """Every finished round's sheet as each seat (``None``: spectators) may see it."""
         self.waiting: set[int] = set()
         """Person seats still reading the score sheet before the next deal."""
+        self.finished: Round | None = None
+        """The round that ended last: shown (its last trick, every trick, its result in the
+        view) while people read its score sheet."""
+        self.level_table: dict[str, Any] | None = None
+        """The match's level table (the ``room`` message's ``level_table``), from the
+        engine's scoring."""
+        self.auto_seats: set[int] = set()
+        """Person seats played by a computer player while their person is away (past the
+        absent grace); announced in the ``room`` message (``seats[].auto``)."""
+        self.stand_ins: dict[int, Player] = {}
+        """The computer player of each seat of :attr:`auto_seats`."""
         self.chat: deque[ChatRow] = deque(maxlen=settings.chat_history)
         self.chat_rates: dict[str, RateLimit] = {}
         """Each member's chat rate limit (whatever connection they write from)."""
@@ -79,6 +97,13 @@ class RoomState:
     def suggester(self) -> str:
         """The kind of computer player that answers ``suggest`` (a room option)."""
         return str(self.row.config.get("suggest") or DEFAULT_SUGGESTER)
+
+    @property
+    def absent_grace(self) -> float:
+        """Seconds a seated person may be away before a computer player plays for them (a
+        room option, else the server's ``absent_grace``; 0: never)."""
+        grace = self.row.config.get("absent_grace")
+        return float(grace) if grace is not None else self.settings.absent_grace
 
     # -- seats ---------------------------------------------------------------------------
 
@@ -111,6 +136,42 @@ class RoomState:
             return f"{str(seat['bot']).capitalize()} {s}"
         return None
 
+    def player_of(self, seat: int) -> Player | None:
+        """The computer player of ``seat``: its own, or the stand-in of an absent person."""
+        bot = self.bots.get(seat)
+        return bot if bot is not None else self.stand_ins.get(seat)
+
+    def absent_since(self, seat: int) -> float | None:
+        """When the person of ``seat`` left (``None``: connected, or not a person's seat)."""
+        seat_row = self.row.seats[seat]
+        if seat_row["kind"] != "person" or self.connected(seat_row["member"]):
+            return None
+        return self.members[seat_row["member"]].away
+
+    def refresh_auto(self, now: float) -> bool:
+        """Hand the seats of people away for the absent grace to stand-in computer players,
+        and give those whose person is back to them; True if :attr:`auto_seats` changed (the
+        caller announces it). A seat played for its person is not waited for between
+        rounds."""
+        grace = self.absent_grace
+        seats: set[int] = set()
+        match = self.match
+        if grace > 0 and match is not None and not match.is_over and (
+                self.row.status == "playing"):
+            for s in range(len(self.row.seats)):
+                away = self.absent_since(s)
+                if away is not None and now - away >= grace:
+                    seats.add(s)
+        if seats == self.auto_seats:
+            return False
+        for s in seats - self.auto_seats:
+            self.stand_ins[s] = new_bot(STAND_IN)
+        for s in self.auto_seats - seats:
+            del self.stand_ins[s]
+        self.auto_seats = seats
+        self.waiting -= seats
+        return True
+
     def touch(self) -> None:
         """Note activity (the room's idle expiry starts again)."""
         self.row.last_active = time.time()
@@ -134,13 +195,17 @@ class RoomState:
             "seats": [{"seat": s, "name": self.seat_name(s), "kind": seat["kind"],
                        "bot": seat["bot"],
                        "connected": seat["kind"] == "bot" or (
-                           seat["kind"] == "person" and self.connected(seat["member"]))}
+                           seat["kind"] == "person" and self.connected(seat["member"])),
+                       "auto": s in self.auto_seats}
                       for s, seat in enumerate(self.row.seats)],
             "spectators": [m.name for m in self.members.values()
                            if m.id not in seated and self.connected(m.id)],
             "watchers": [{"member": m.id, "name": m.name} for m in self.members.values()
                          if m.id not in seated and self.connected(m.id)],
-            "config": {**self.row.config, "suggest": self.suggester},
+            "config": {**self.row.config, "suggest": self.suggester,
+                       "absent_grace": self.absent_grace},
+            "level_table": self.level_table if self.match is not None and (
+                self.row.status != "lobby") else None,
         }
 
     def broadcast_room(self) -> None:
@@ -150,24 +215,36 @@ class RoomState:
             if conn.member is not None:
                 conn.send(self.room_message(conn, shared))
 
+    def shown_round(self) -> Round:
+        """The round the ``state`` messages show: the one that ended while people read its
+        score sheet (:attr:`waiting`), else the match's."""
+        match = self.match
+        assert match is not None
+        finished = self.finished
+        if self.waiting and finished is not None and not match.round.history:
+            return finished
+        return match.round
+
     def state_message(self, seat: int | None) -> str:
-        """The ``state`` message of ``seat`` (``None``: a spectator), as JSON text."""
+        """The ``state`` message of ``seat`` (``None``: a spectator), as JSON text. Between
+        rounds the view is the finished round's (its last trick, every trick and its result),
+        and ``match.round`` its number."""
         match = self.match
         assert match is not None
         legal = None
-        rnd = match.round
+        rnd = self.shown_round()
         if rnd is not self._encoded_round:
             self.encoded.clear()
             self._encoded_round = rnd
         if seat is None:
             view = schemas.view_json(SeatView.spectator(rnd), cache=self.encoded)
         else:
-            seat_view = match.view(seat)
+            seat_view = rnd.view(seat)
             view = schemas.view_json(seat_view, cache=self.encoded)
             if not self.waiting and not match.is_over:
                 legal = schemas.legal_json(match.legal(seat), seat_view)
-        info = {"round": len(match.results) + (0 if match.is_over else 1),
-                "levels": list(match.levels), "results": self.results[seat],
+        number = len(match.results) + (0 if match.is_over or rnd is not match.round else 1)
+        info = {"round": number, "levels": list(match.levels), "results": self.results[seat],
                 "over": match.is_over, "winners": list(match.winners),
                 "waiting": sorted(self.waiting), "throws": recent_throws(match)}
         return json.dumps({"type": "state", "view": view, "legal": legal, "match": info})
@@ -194,9 +271,12 @@ class RoomState:
         self.match = Match(rules_from_dict(stored.rules), seed=stored.seed)
         self.results = {s: [] for s in (*range(self.match.rules.players), None)}
         self.waiting = set()
+        self.finished = None
+        self.level_table = level_table_json(self.match.rules)
         self.logged = 0
         self.bots = {s: new_bot(seat["bot"]) for s, seat in enumerate(self.row.seats)
                      if seat["kind"] == "bot"}
+        self.auto_seats, self.stand_ins = set(), {}
 
     def replay(self, stored: MatchRow) -> None:
         """Rebuild the stored match from its log (a restart, or a failure that left the match
@@ -209,7 +289,7 @@ class RoomState:
         assert match is not None
         self.row.status = "over" if match.is_over else "playing"
         if not match.is_over and match.results and not match.round.history:
-            self.waiting = self.person_seats()
+            self.waiting = self.person_seats() - self.auto_seats
 
     def seated_match(self, member: Member) -> tuple[Match, int]:
         """The match being played and the member's seat in it (else a refusal)."""
@@ -237,6 +317,7 @@ class RoomState:
         self.version += 1
         if result is None:
             return
+        self.finished = rnd
         for seat in range(match.rules.players):
             sheet = rnd.view(seat).result
             assert sheet is not None
@@ -245,7 +326,7 @@ class RoomState:
         assert sheet is not None
         self.results[None].append(schemas.result_json(sheet))
         if not match.is_over:  # the room is "over" once the last action is logged
-            self.waiting = self.person_seats()
+            self.waiting = self.person_seats() - self.auto_seats
 
     def commit(self, actions: list[Action]) -> None:
         """Write applied actions to the log (committed before anyone hears of them)."""
@@ -316,6 +397,26 @@ class RoomState:
 def new_bot(kind: str) -> Player:
     """A fresh computer player of ``kind`` for a seat."""
     return make_player(kind, seed=secrets.randbits(32))
+
+
+@lru_cache(maxsize=64)
+def level_table_json(rules: Rules) -> dict[str, Any]:
+    """The ``room`` message's ``level_table``: the rows of the level table of ``rules``
+    from 0 up to the card points of the pack (:func:`~shengji.game.deal.pack`), each from the
+    first points the engine's scoring (:func:`~shengji.engine.scoring.level_change`) gives
+    its outcome for (made once per rules: shared, never changed)."""
+    top = max(sum(card.points for card in pack(rules)), rules.draw_at or 0)
+    rows: list[dict[str, Any]] = []
+    last: tuple[int, int, bool, bool] | None = None
+    for points in range(top + 1):
+        change = level_change(points, rules)
+        outcome = (change.declarers_up, change.opponents_up, change.switch, change.draw)
+        if outcome != last:
+            rows.append({"points": points, "declarers": change.declarers_up,
+                         "opponents": change.opponents_up, "switch": change.switch,
+                         "draw": change.draw})
+            last = outcome
+    return {"max": top, "rows": rows}
 
 
 def recent_throws(match: Match) -> list[dict[str, Any]]:

@@ -2,7 +2,9 @@
 // state the server sends, and renders it. The server is the only judge of what is legal: the
 // client asks it (`check`) whenever the selection changes and shows its reason.
 import { Connection, savedToken } from "./conn.js";
+import { muteButton, resetTitle, turnCue } from "./cue.js";
 import { h, morph } from "./dom.js";
+import { installKeys } from "./handkeys.js";
 import { errorText, lang, setLang, t } from "./i18n.js";
 import { checkForm, newForm, renderHome, renderJoin, renderLobby } from "./lobby.js";
 import { reasonText } from "./reasons.js";
@@ -157,6 +159,7 @@ function onMessage(message) {
       if (message.status === "lobby" && S.room && S.room.status !== "lobby") {
         // A new match in the same room: forget the last match's table and sheets.
         S.state = null;
+        resetTitle();
         S.sheetAck = null;
         sessionStorage.removeItem(`shengji.sheet.${S.code}`);
       }
@@ -243,6 +246,7 @@ function onState(message) {
     S.checked = null;
     requestCheck();
   }
+  turnCue(message);
 }
 
 function onSuggestion(action) {
@@ -302,6 +306,7 @@ function header() {
     h("a", { href: "/", class: "brand" }, "升级 ", h("span", {}, "Sheng Ji")),
     S.code ? h("span", { class: "code" }, t("room", { code: S.code })) : null,
     status,
+    S.page === "room" && S.state ? muteButton(render) : null,
     h("a", { href: "/how-to-play", id: "how-to-play", target: "_blank", rel: "noopener",
              title: t("howToPlayLabel") }, t("howToPlay")),
     h("button", { type: "button", id: "lang-switch", "aria-label": t("languageLabel"),
@@ -367,6 +372,7 @@ async function loadPresets() {
 
 function main() {
   window.addEventListener("resize", fitHand);
+  installKeys(S, act);
   const match = location.pathname.match(/^\/r\/([^/]+)\/?$/);
   if (match) {
     S.page = "room";

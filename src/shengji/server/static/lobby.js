@@ -403,6 +403,29 @@ function suggesterField(S, act) {
       kindTitle(k.kind)))));
 }
 
+/** How long a seated person may be away before a computer plays for them (0: never): the
+ * host sets it, the others read it. */
+function absentGraceField(S, act) {
+  const room = S.room;
+  const cfg = room.config;
+  const grace = Math.round(cfg.absent_grace ?? 60);
+  if (!room.you.host) {
+    return h("p", { class: "muted", id: "absent-grace" },
+      grace > 0 ? t("absentGraceShown", { n: grace }) : t("absentNever"));
+  }
+  return h("div", { class: "field inline" },
+    h("label", { for: "absent-grace" }, t("absentGrace")),
+    h("input", {
+      id: "absent-grace", type: "number", min: 0, max: 86400, step: 1, value: String(grace),
+      class: "grace-input",
+      onchange: (e) => {
+        const value = Math.max(0, Math.min(86400, Math.round(Number(e.target.value) || 0)));
+        act.send({ type: "configure", preset: cfg.preset, table: cfg.table,
+                   rules: cfg.rules ?? {}, absent_grace: value });
+      },
+    }));
+}
+
 /** The room before the match: the link, the rules, the seats, the start button. */
 export function renderLobby(S, act) {
   const room = S.room;
@@ -438,6 +461,7 @@ export function renderLobby(S, act) {
             t("kick"))))) : null,
       you.seat === null || you.seat === undefined ? h("p", {}, t("watching")) : null,
       suggesterField(S, act),
+      absentGraceField(S, act),
       you.host
         ? h("div", { class: "actions" },
           h("button", { type: "button", class: "primary", id: "start", disabled: !full || null,

@@ -1,8 +1,11 @@
 // The score sheet between rounds, worded from its numbers in the page's language, and the end
-// of the match (winners, the record, a new match).
+// of the match (winners, the record, a new match). The round's result is the view's (the
+// finished round stays on the table while people read it), with its last trick and every
+// trick; a sheet opened again later is the match's (match.results).
 import { cardRow, levelName } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { trickItem, tricksList } from "./tricks.js";
 import { names, seatName, throwText, trumpText } from "./words.js";
 
 function signed(points) {
@@ -96,6 +99,18 @@ function sheetView(S, result, n) {
     lines);
 }
 
+/** The finished round's last trick, and every trick on demand. */
+function roundTricks(S) {
+  const tricks = S.state.view.tricks ?? [];
+  if (!tricks.length) return null;
+  return h("div", { class: "sheet-round-tricks" },
+    h("ul", { class: "tricks-list", id: "sheet-last-trick" },
+      trickItem(S, tricks[tricks.length - 1], tricks.length, "lastTrickOf")),
+    h("details", { id: "sheet-tricks" },
+      h("summary", {}, t("sheetTricks", { n: tricks.length })),
+      tricksList(S, "sheet-tricks-list")));
+}
+
 function waitingLine(S, act) {
   const waiting = S.state.match.waiting ?? [];
   if (!waiting.length) return null;
@@ -110,14 +125,16 @@ function waitingLine(S, act) {
  * one again, opened from the side panel (S.ui.showSheet), until closed. */
 export function overlay(S, act) {
   const match = S.state.match;
+  const view = S.state.view;
   const results = match.results ?? [];
   const over = match.over || S.room?.status === "over";
-  const mine = (match.waiting ?? []).includes(S.state.view.seat);
+  const mine = (match.waiting ?? []).includes(view.seat);
   const unread = over || mine || results.length > S.sheetAck;
   if (!unread && !(S.ui.showSheet && results.length)) return null;
-  const result = results[results.length - 1];
+  const result = view.result ?? results[results.length - 1];
   const body = [];
   if (result) body.push(sheetView(S, result, results.length));
+  if (view.result) body.push(roundTricks(S));
   if (over) {
     body.push(h("h2", { id: "match-over" }, t("matchOver")),
       h("p", {}, t("winners", { names: names(S, match.winners ?? []) })),

@@ -1,9 +1,11 @@
-// The side of the table: the event log (bids, calls, plays, failed throws, trick winners), the
-// chat, the rules in force, and on demand the last trick and the last score sheet.
+// The side of the table: the event log (bids, calls, plays, failed throws, trick winners), every
+// trick of the round (tricks.js), the chat, the rules in force, and on demand the last trick and
+// the last score sheet.
 import { cardRow, cardsInline } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { rulesPanel } from "./rules.js";
+import { tricksList } from "./tricks.js";
 import { callText, seatName, suitWord, throwText } from "./words.js";
 
 /** The event log: bids, calls, plays, failed throws (match.throws) and trick winners of this
@@ -53,11 +55,12 @@ export function logEntries(S) {
   return entries;
 }
 
-/** The side panel: the event log, the chat or the rules, and the last trick on demand. */
+/** The side panel: the event log, the tricks, the chat or the rules, and the last trick on
+ * demand. */
 export function sidePanel(S, act) {
   const tab = S.ui.sideTab ?? "log";
   const tabs = h("div", { class: "tabs", role: "tablist" },
-    ["log", "chat", "rules"].map((name) => h("button", {
+    ["log", "tricks", "chat", "rules"].map((name) => h("button", {
       type: "button", role: "tab", id: `tab-${name}`,
       "aria-selected": tab === name ? "true" : "false",
       "aria-controls": `panel-${name}`,
@@ -70,6 +73,9 @@ export function sidePanel(S, act) {
                      "aria-labelledby": "tab-log" },
       logEntries(S).map((e) => (e.trick ? h("li", { class: "trick-end" }, e.trick)
         : e.throw ? h("li", { class: "throw-failed" }, e.throw) : h("li", {}, e))));
+  } else if (tab === "tricks") {
+    body = h("div", { id: "panel-tricks", role: "tabpanel", "aria-labelledby": "tab-tricks",
+                      class: "tricks-panel" }, tricksList(S, "tricks-list", true));
   } else if (tab === "rules") {
     body = h("div", { id: "panel-rules", role: "tabpanel", "aria-labelledby": "tab-rules" },
       rulesPanel(S, act.render));

@@ -1,14 +1,17 @@
 // The table during a match: the players, the trick, the prompt with its buttons and the hand
-// (the side panel is side.js, the score sheet sheet.js).
+// (the side panel is side.js, the score sheet sheet.js, the points bar tricks.js, the hand's
+// order and keyboard handkeys.js).
 import {
   cardEl, cardRow, cardsInline, levelName, parseCard, RANKS, SUIT_SYMBOLS,
 } from "./cards.js";
 import { h } from "./dom.js";
+import { handOrder, shortcutsList, sortSelect } from "./handkeys.js";
 import { errorText, t } from "./i18n.js";
 import { kindTitle } from "./lobby.js";
 import { reasonText } from "./reasons.js";
 import { overlay } from "./sheet.js";
 import { sidePanel } from "./side.js";
+import { pointsBar } from "./tricks.js";
 import {
   callText, names, ordinalText, phaseName, seatName, suitWord, trumpText,
 } from "./words.js";
@@ -88,13 +91,15 @@ function seatOrder(view) {
   return [...Array(n).keys()].map((k) => (me + 1 + k) % n);
 }
 
+/** The plays shown on the table: the trick being played, else the last one (a round over
+ * shows its last trick). */
 function tablePlays(view) {
   const trick = view.trick;
-  if (trick && trick.plays.length) {
+  const last = view.tricks?.[view.tricks.length - 1];
+  if (trick && trick.plays.length && !(last && view.phase === "done")) {
     return { plays: trick.plays, winner: trick.winner, leader: trick.leader, done: false };
   }
-  const last = view.tricks?.[view.tricks.length - 1];
-  if (last && view.phase === "play") {
+  if (last && (view.phase === "play" || view.phase === "done")) {
     return { plays: last.plays, winner: last.winner, leader: last.plays[0]?.seat, done: true };
   }
   return { plays: [], winner: null, leader: trick?.leader ?? null, done: false };
@@ -116,6 +121,8 @@ function seatPanel(S, act, seat, table, position) {
   const bot = info.kind === "bot" ? t("botBadge", { kind: kindTitle(info.bot) }) : null;
   if (bot) badges.push(bot);
   if (info.kind === "person" && !info.connected) badges.push(t("offline"));
+  const auto = info.auto ? t("autoBadge") : null;
+  if (auto) badges.push(auto);
   const replace = S.room?.you?.host && S.room.status === "playing" && info.kind === "person"
     && !info.connected && seat !== view.seat
     ? h("button", { type: "button", class: "small replace",
@@ -128,7 +135,9 @@ function seatPanel(S, act, seat, table, position) {
     h("div", { class: "seat-head" },
       h("span", { class: "seat-name" }, seatName(S, seat)),
       turn ? h("span", { class: "badge turn-badge" }, t("turnBadge")) : null,
-      badges.map((b) => h("span", { class: b === bot ? "badge bot-badge" : "badge" }, b))),
+      badges.map((b) => h("span", {
+        class: b === bot ? "badge bot-badge" : b === auto ? "badge auto-badge" : "badge",
+      }, b))),
     h("div", { class: "seat-stats" },
       h("span", {}, t("level", { level: levelName(view.levels[seat]) })), " · ",
       h("span", {}, t("cards", { n: view.hand_sizes[seat] })), " · ",
@@ -222,13 +231,17 @@ function why(S, reason, text) {
   return reasonText(reason, text, (seat) => seatName(S, seat));
 }
 
+/** What the rules ask now (when it is your turn), and the keyboard shortcuts. */
 function helpPanel(S) {
   const legal = S.state.legal;
-  if (!S.ui.showHelp || !legal) return null;
+  if (!S.ui.showHelp) return null;
+  const playing = legal?.kind === "lead" || legal?.kind === "follow";
   return h("div", { class: "help-panel", id: "help-panel", role: "note" },
-    h("p", {}, t("rulesSay", { summary: why(S, legal.summary_why, legal.summary) })),
-    legal.forced?.length ? h("p", {}, t("mustPlay", { cards: "" }), cardsInline(legal.forced))
-      : h("p", {}, t("noForced")));
+    legal ? h("p", {}, t("rulesSay", { summary: why(S, legal.summary_why, legal.summary) }))
+      : null,
+    legal?.forced?.length ? h("p", {}, t("mustPlay", { cards: "" }), cardsInline(legal.forced))
+      : playing ? h("p", {}, t("noForced")) : null,
+    shortcutsList());
 }
 
 function callPicker(S, act, spec) {
@@ -346,16 +359,15 @@ function promptArea(S, act) {
     buttons.push(h("button", { type: "button", id: "help-btn", "aria-label": t("helpLabel"),
                                title: t("helpLabel"),
                                "aria-expanded": S.ui.showHelp ? "true" : "false",
-                               disabled: !mine || null,
                                onclick: () => { S.ui.showHelp = !S.ui.showHelp; act.render(); } },
       t("help")));
     if (reason) extra.push(reason.node);
     else extra.push(h("p", { class: "reason", id: "reason", role: "status" }, ""));
-    extra.push(helpPanel(S));
   } else if (legal?.options) {
     // A phase this client does not know yet: the server's options as buttons.
     for (const option of legal.options) buttons.push(actionButton(S, act, option, option));
   }
+  extra.push(helpPanel(S));
   nodes.push(h("div", { class: "buttons" }, buttons), extra);
   return h("section", { class: "prompt-area", "aria-label": prompt }, nodes);
 }
@@ -365,18 +377,21 @@ function handArea(S, act) {
   if (view.seat === null || view.seat === undefined) return null;
   const hand = view.hand ?? [];
   const selectable = ["play", "kitty", "expose"].includes(view.phase);
-  const buttons = hand.map((card, i) => {
+  const suits = view.hand_suits;
+  const buttons = handOrder(view).map((i) => {
+    const card = hand[i];
     const selected = S.selection.has(i);
     return h("button", {
       type: "button", class: `card-btn${selected ? " selected" : ""}`,
       "aria-pressed": selected ? "true" : "false", id: `card-${i}`,
-      dataset: { index: i, card }, disabled: !selectable || null,
+      dataset: { index: i, card, suit: suits?.[i] ?? null }, disabled: !selectable || null,
       onclick: () => act.toggle(i),
     }, cardEl(card));
   });
   return h("section", { class: "hand-area", "aria-label": t("hand", { n: hand.length }) },
     h("div", { class: "hand-head" },
       h("h2", {}, t("hand", { n: hand.length })),
+      hand.length ? sortSelect(act.render) : null,
       S.selection.size ? h("span", { class: "muted" },
         t("selectedCount", { n: S.selection.size }), " ",
         h("button", { type: "button", class: "small", id: "clear-btn", onclick: () => act.clear() },
@@ -390,7 +405,7 @@ function handArea(S, act) {
 export function renderTable(S, act) {
   return h("div", { class: "table-page" },
     h("div", { class: "main-col" },
-      infoBar(S), seatsArea(S, act), promptArea(S, act), handArea(S, act)),
+      infoBar(S), pointsBar(S), seatsArea(S, act), promptArea(S, act), handArea(S, act)),
     sidePanel(S, act),
     overlay(S, act));
 }
