@@ -71,6 +71,7 @@ def _decisions(record: Record, seat: int) -> Iterator[tuple[int, SeatView, Actio
         match.apply(action)
 
 
+@pytest.mark.slow
 def test_every_decision_of_the_seat_appears_once_in_order(game: tuple[Record, int, Analysis]
                                                           ) -> None:
     record, seat, result = game
@@ -210,6 +211,7 @@ def test_hidden_cards_the_seat_cannot_see_change_nothing_until_revealed(
     assert [d for d in again.decisions if d.index < cutoff] == before
 
 
+@pytest.mark.slow
 def test_open_hands_are_labelled_and_exact(game: tuple[Record, int, Analysis]) -> None:
     record, seat, result = game
     opened = analyze(record, seat, seed=0, open_hands=True)
@@ -248,6 +250,7 @@ def _write(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_the_command_prints_the_table_and_writes_json_and_a_plot(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
         ) -> None:
@@ -290,6 +293,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Capture
     assert err.startswith("shengji analyze: ") and err.count("\n") == 1, err
 
 
+@pytest.mark.slow
 def test_review_at_the_score_sheet(tmp_path: Path) -> None:
     """After a round, ``review`` prints the analysis of the person's seat for that round."""
     record = Record.of(_match(rounds=2))

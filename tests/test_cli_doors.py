@@ -106,6 +106,7 @@ def test_a_pipe_a_device_or_a_folder_is_refused_at_once(
     _one_line(lines, args[0], path, kind)
 
 
+@pytest.mark.slow
 def test_from_the_shell_a_pipe_and_stdin_are_refused_without_waiting(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe")
     for args in (["replay", "pipe"], ["play", "--rules", "/dev/stdin"]):
@@ -357,6 +358,7 @@ def _refused(raw: bytes, match: str, **limit: int) -> None:
     assert "\n" not in str(error.value)
 
 
+@pytest.mark.slow
 def test_a_broken_model_is_refused_in_one_line(model_bytes: bytes) -> None:
     _refused(model_bytes[:len(model_bytes) // 2], "damaged gzip data")
     _refused(b"\x1f\x8b" + b"\x00" * 30, "damaged gzip data")
@@ -376,6 +378,7 @@ def test_a_model_is_inflated_no_further_than_its_limit(model_bytes: bytes) -> No
     assert model_data(model_bytes) == shipped_model("tractor").to_data()
 
 
+@pytest.mark.slow
 def test_a_model_file_must_be_a_regular_file_of_bounded_size(
         places: dict[str, str], tmp_path: Path, model_bytes: bytes,
         monkeypatch: pytest.MonkeyPatch) -> None:

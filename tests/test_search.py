@@ -219,6 +219,7 @@ def test_phases_limit_search_to_the_phases_named() -> None:
     assert asked and searched_plays == 3
 
 
+@pytest.mark.slow
 def test_where_a_model_fits_search_takes_only_the_endgames_leads_and_follows() -> None:
     """In tractor (the shipped model fits) the bids, the kitty and the plays made with more
     than ``endgame`` cards in hand are the learned player's, unsearched; the plays made

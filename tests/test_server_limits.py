@@ -213,6 +213,7 @@ def test_connection_limits_and_hello_timeout() -> None:
         assert server.connect(code).hello("Ann", token=ann.token)["type"] == "room"
 
 
+@pytest.mark.slow
 def test_silent_sockets_never_lock_a_room() -> None:
     """Sockets that have not said hello do not count towards ``max_connections`` (only those
     that did), are closed at the hello timeout, and are limited per client address (16 by

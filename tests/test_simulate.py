@@ -513,6 +513,7 @@ def test_the_paired_difference_is_the_benchmarks_levels_per_deal() -> None:
     assert pair.ci95 == pytest.approx(1.96 * statistics.stdev(per_deal) / math.sqrt(6))
 
 
+@pytest.mark.slow
 def test_the_command_prints_the_paired_difference_and_names_the_files_it_wrote(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out, folder = tmp_path / "summary.json", tmp_path / "records"

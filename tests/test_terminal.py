@@ -555,6 +555,7 @@ def test_options_start_the_game_they_ask_for_over_an_unfinished_one(tmp_path: Pa
     assert record.kinds == ("human", "search", "search", "search")  # the default opponents
 
 
+@pytest.mark.slow
 def test_resuming_stays_one_keystroke_away(tmp_path: Path) -> None:
     saved = _unfinished_record(tmp_path)
     child = _spawn(["play", "--preset", "da-bai-fen", "--seed", "4", "--fast"], tmp_path)
@@ -778,6 +779,7 @@ def test_help_rules_prints_how_to_play(tmp_path: Path) -> None:
     assert ".md" not in text  # the page's links to other pages are words here
 
 
+@pytest.mark.slow
 def test_play_says_when_no_model_fits_the_opponents(tmp_path: Path) -> None:
     """Learned opponents in da-bai-fen (no model fits): the game says so as it starts, and
     plays on (here until the end of input, a quit)."""
