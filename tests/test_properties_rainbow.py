@@ -148,23 +148,7 @@ def test_rainbow_follows_agree_with_brute_force(
     legal = LegalPlays(hand, lead, trump, rules)
     plays = list(submultisets(Counter(hand.cards()), size))
     expected = {p for p in plays if legal.reason([ALL_CARDS[c] for c in p]) is None}
-    listed = [key(p) for p in legal]
-    assert len(listed) == len(set(listed)) and set(listed) == expected
-    rng = random.Random(seed)
-    for _ in range(5):
-        assert key(legal.random(rng)) in expected
-    common = Counter(next(iter(expected)))
-    union: Counter[int] = Counter()
-    for p in expected:
-        common &= Counter(p)
-        union |= Counter(p)
-    assert Counter(int(c) for c in legal.forced) == common
-    assert not union - Counter(int(c) for c in legal.pool)
-    completable = {sub for p in expected for sub in submultisets(Counter(p))}
-    for sub in rng.sample(plays, min(len(plays), 20)):
-        for cut in range(len(sub) + 1):
-            assert legal.can_complete([ALL_CARDS[c] for c in sub[:cut]]) == (
-                sub[:cut] in completable)
+    views_agree(legal, plays, expected, seed, exact_pool=False)
     # the rule: a rainbow as large if held (or a bomb), else anything
     bombs = {p for p in plays if rules.bombs and len(set(p)) == 1}
     rainbows = {p for p in plays if rainbow(p, trump, rules)}
@@ -305,23 +289,7 @@ def test_rainbow_throw_follows_agree_with_brute_force(
     assert expected == {p for p in plays if best_vector(p, sizes, trump, rules) == target}
     assert legal.mode == ("rainbows" if any(target) else "free")
     # every view of the legal set agrees with the check
-    listed = [key(p) for p in legal]
-    assert len(listed) == len(set(listed)) and set(listed) == expected
-    rng = random.Random(seed)
-    for _ in range(5):
-        assert key(legal.random(rng)) in expected
-    common = Counter(next(iter(expected)))
-    union: Counter[int] = Counter()
-    for p in expected:
-        common &= Counter(p)
-        union |= Counter(p)
-    assert Counter(int(c) for c in legal.forced) == common
-    assert Counter(int(c) for c in legal.pool) == union
-    completable = {sub for p in expected for sub in submultisets(Counter(p))}
-    for sub in rng.sample(plays, min(len(plays), 20)):
-        for cut in range(len(sub) + 1):
-            assert legal.can_complete([ALL_CARDS[c] for c in sub[:cut]]) == (
-                sub[:cut] in completable)
+    views_agree(legal, plays, expected, seed, exact_pool=True)
     event(f"{sum(target)} of {len(sizes)} rainbows answered")
 
     # the trick: only rainbows of exactly the led sizes win, under throw_beat
@@ -382,3 +350,28 @@ def test_rainbow_throw_winners_agree_with_the_rule(
             best, winner = max(beating, key=strength), seat
     assert trick.winner == winner
     event(f"seat {winner} wins")
+
+
+def views_agree(legal: LegalPlays, plays: list[tuple[int, ...]], expected: set[tuple[int, ...]],
+                seed: int, *, exact_pool: bool) -> None:
+    """Every view of ``legal`` agrees with the check (``expected``: the plays it accepts out
+    of ``plays``): the listing, random draws, the forced cards, the pool (exactly, or holding
+    every accepted play's cards) and ``can_complete`` on random prefixes."""
+    listed = [key(p) for p in legal]
+    assert len(listed) == len(set(listed)) and set(listed) == expected
+    rng = random.Random(seed)
+    for _ in range(5):
+        assert key(legal.random(rng)) in expected
+    common = Counter(next(iter(expected)))
+    union: Counter[int] = Counter()
+    for p in expected:
+        common &= Counter(p)
+        union |= Counter(p)
+    assert Counter(int(c) for c in legal.forced) == common
+    pool = Counter(int(c) for c in legal.pool)
+    assert pool == union if exact_pool else not union - pool
+    completable = {sub for p in expected for sub in submultisets(Counter(p))}
+    for sub in rng.sample(plays, min(len(plays), 20)):
+        for cut in range(len(sub) + 1):
+            assert legal.can_complete([ALL_CARDS[c] for c in sub[:cut]]) == (
+                sub[:cut] in completable)

@@ -9,7 +9,7 @@ import socket
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,26 @@ from shengji.server.app import create_app
 from shengji.server.cli import add_serve_arguments, forwarded_allow_ips
 from shengji.server.limits import RateLimit, Settings
 from test_server_protocol import FAST, TIMEOUT, Client, joined, my_turn, serving, table
+
+
+@contextlib.contextmanager
+def sockets(http: TestClient, code: str) -> Iterator[Callable[[str], Client]]:
+    """``connect(address)`` opens a websocket to room ``code`` as from that client address
+    (``X-Forwarded-For``, the test client being a trusted proxy); all are closed at the end."""
+    opened: list[Any] = []
+
+    def connect(address: str) -> Client:
+        ws = http.websocket_connect(f"/ws/{code}", headers={"X-Forwarded-For": address})
+        opened.append(ws)
+        return Client(ws.__enter__())
+
+    try:
+        yield connect
+    finally:
+        for ws in reversed(opened):
+            with contextlib.suppress(Exception):
+                ws.__exit__(None, None, None)
+
 
 
 def test_room_limit() -> None:
@@ -223,14 +243,7 @@ def test_silent_sockets_never_lock_a_room() -> None:
                        forwarded_allow_ips="testclient")
     with serving(":memory:", settings) as (http, server):
         code = server.room()
-        opened: list[Any] = []
-
-        def connect(address: str) -> Client:
-            ws = http.websocket_connect(f"/ws/{code}", headers={"X-Forwarded-For": address})
-            opened.append(ws)
-            return Client(ws.__enter__())
-
-        try:
+        with sockets(http, code) as connect:
             ann = connect("1.1.1.1")
             assert ann.hello("Ann")["type"] == "room"
             ann.send("sit", seat=0)
@@ -257,10 +270,6 @@ def test_silent_sockets_never_lock_a_room() -> None:
             ann.until(lambda m: m["type"] == "room" and m["spectators"] == ["Cy"])
             assert waiting[0].hello("Fay")["type"] == "room"  # it said hello: one fewer
             assert connect("9.9.9.9").hello("Gus")["code"] == "too-many-connections"
-        finally:
-            for ws in reversed(opened):
-                with contextlib.suppress(Exception):
-                    ws.__exit__(None, None, None)
 
 
 def test_a_hundred_silent_sockets_refuse_nobody() -> None:
@@ -274,19 +283,12 @@ def test_a_hundred_silent_sockets_refuse_nobody() -> None:
         ann.send("sit", seat=0)
         ann.until(lambda m: m["type"] == "room" and m["you"]["seat"] == 0)
         ann.ws.close()
-        opened = [http.websocket_connect(f"/ws/{code}",
-                                         headers={"X-Forwarded-For": f"10.0.0.{k % 7}"})
-                  for k in range(100)]
-        try:
-            for ws in opened:
-                ws.__enter__()
+        with sockets(http, code) as connect:
+            for k in range(100):
+                connect(f"10.0.0.{k % 7}")
             back = joined(server, code, "Ann", token=ann.token)
             assert back.member == ann.member and back.seen[-1]["you"]["seat"] == 0
             joined(server, code, "Bob")
-        finally:
-            for ws in reversed(opened):
-                with contextlib.suppress(Exception):
-                    ws.__exit__(None, None, None)
 
 
 def test_members_who_left_make_room_and_are_forgotten(tmp_path: Path) -> None:
@@ -471,14 +473,7 @@ def test_connections_per_address() -> None:
     settings = replace(FAST, max_address_connections=2, forwarded_allow_ips="testclient")
     with serving(":memory:", settings) as (http, server):
         code = server.room()
-        opened: list[Any] = []
-
-        def connect(address: str) -> Client:
-            ws = http.websocket_connect(f"/ws/{code}", headers={"X-Forwarded-For": address})
-            opened.append(ws)
-            return Client(ws.__enter__())
-
-        try:
+        with sockets(http, code) as connect:
             ann, bob = connect("1.2.3.4"), connect("1.2.3.4")
             assert ann.hello("Ann")["type"] == "room" and bob.hello("Bob")["type"] == "room"
             refused = connect("1.2.3.4").recv()
@@ -488,7 +483,3 @@ def test_connections_per_address() -> None:
             bob.ws.close()
             ann.until(lambda m: m["type"] == "room" and "Bob" not in m["spectators"])
             assert connect("1.2.3.4").hello("Di")["type"] == "room"  # Bob's place is free
-        finally:
-            for ws in reversed(opened):
-                with contextlib.suppress(Exception):
-                    ws.__exit__(None, None, None)
