@@ -380,19 +380,15 @@ def test_a_model_is_inflated_no_further_than_its_limit(model_bytes: bytes) -> No
 
 @pytest.mark.slow
 def test_a_model_file_must_be_a_regular_file_of_bounded_size(
-        places: dict[str, str], tmp_path: Path, model_bytes: bytes,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        places: dict[str, str], tmp_path: Path, model_bytes: bytes) -> None:
     for name in ("pipe", "zero", "folder"):
         with pytest.raises(ValueError, match="not a regular file"):
             read_model_file(places[name])
     saved = tmp_path / "model.json.gz"
     shipped_model("tractor").save(saved)
     assert PlayModel.load(saved).to_data() == shipped_model("tractor").to_data()
-    import shengji.players.learned as learned
-
-    monkeypatch.setattr(learned, "MODEL_FILE_LIMIT", 1000)
-    with pytest.raises(ValueError, match="over the limit"):
-        PlayModel.load(saved)
+    with pytest.raises(ValueError, match="over the limit of 1000 bytes"):
+        read_model_file(saved, limit=1000)
 
 
 # -- wording --------------------------------------------------------------------------------

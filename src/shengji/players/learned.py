@@ -113,12 +113,12 @@ def model_data(raw: bytes, limit: int = MODEL_FILE_LIMIT) -> object:
         raise ValueError(f"not a model file: {line}") from None
 
 
-def read_model_file(path: str | Path) -> object:
+def read_model_file(path: str | Path, limit: int = MODEL_FILE_LIMIT) -> object:
     """The JSON data of the model file at ``path`` (:func:`model_data`): a regular file
     only (a folder, a named pipe or a device is refused unread, never waited on), at most
-    :data:`MODEL_FILE_LIMIT` bytes, compressed or not. ``OSError`` if it cannot be read,
-    ``ValueError`` (one line) if it is not a model file."""
-    return model_data(read_bytes(path, limit=MODEL_FILE_LIMIT))
+    ``limit`` bytes (default :data:`MODEL_FILE_LIMIT`), compressed or not. ``OSError`` if
+    it cannot be read, ``ValueError`` (one line) if it is not a model file."""
+    return model_data(read_bytes(path, limit=limit), limit)
 
 
 class PlayModel:
