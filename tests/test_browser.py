@@ -399,6 +399,8 @@ def test_four_people_play_a_round_of_tractor(server: Server, browser: Any) -> No
             # A double click on Play plays once: no second play, no error.
             page.click("#suggest-btn")
             page.wait_for_selector("#play-btn:not([disabled])")
+            # the suggestion names who made it
+            assert page.inner_text("#suggested-by") == "Suggested by Heuristic"
             hand = page.locator("#hand .card-btn").count()
             chosen = page.locator("#hand .card-btn.selected").count()
             page.dblclick("#play-btn")
@@ -653,6 +655,9 @@ def hundred_match(server: Server, browser: Any) -> None:
     watcher.page.wait_for_selector("#suggester:has-text('Heuristic')")
     page.select_option("#suggester", "search")
     watcher.page.wait_for_selector("#suggester:has-text('Search')")
+    page.fill("#suggest-time", "0.5")  # the search player's thinking time: the host's choice
+    page.locator("#suggest-time").blur()
+    watcher.page.wait_for_selector("#suggester:has-text('Search, up to 0.5 s')")
     page.select_option("#suggester", "heuristic")
     watcher.page.wait_for_selector("#suggester:has-text('Heuristic')")
     page.click("#start")

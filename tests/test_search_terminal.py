@@ -14,7 +14,7 @@ from shengji.game.actions import Play
 from shengji.game.match import Match
 from shengji.game.phase import Phase
 from shengji.game.presets import preset
-from shengji.players import HeuristicPlayer, SearchPlayer, make_player
+from shengji.players import HeuristicPlayer, SearchPlayer, make_player, player_label
 from shengji.players.table import decide
 from shengji.terminal.app import DEFAULT_PLAYER, _new_game, add_play_arguments, play_main
 from shengji.terminal.prompt import Prompter
@@ -45,6 +45,23 @@ def test_an_unknown_hint_player_is_refused_before_anything(tmp_path: Path,
     code = play_main(_args("--hints", "oracle", "--record", str(record)))
     assert code == 2 and not record.exists()
     assert "--hints: unknown player 'oracle'; choose from random, " in capsys.readouterr().err
+
+
+def test_the_hint_players_thinking_time_is_bounded(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _args("--hints", "search", "--hint-time", "2.5").hint_time == 2.5
+    for bad in ("0", "61", "nan", "soon"):
+        with pytest.raises(SystemExit) as stop:
+            _args("--hint-time", bad)
+        assert stop.value.code == 2
+        err = capsys.readouterr().err
+        assert "--hint-time" in err and "0.1 to 60 seconds" in err, err
+    player = make_player("search", think=2.5)
+    assert isinstance(player, SearchPlayer) and player.time_budget == 2.5
+    assert repr(make_player("heuristic", think=2.5)) == "HeuristicPlayer(remember=True)"
+    with pytest.raises(ValueError, match=r"a thinking time of 0\.01 s is out of range: 0\.1 to 60"):
+        make_player("search", think=0.01)
+    assert player_label("search", 2.5) == "search player (up to 2.5 s)"
+    assert player_label("search") == "search player (up to 1 s)"
 
 
 def test_the_hint_is_the_search_players_choice(tmp_path: Path) -> None:
@@ -81,8 +98,8 @@ def test_the_hint_is_the_search_players_choice(tmp_path: Path) -> None:
                       record=tmp_path / "game.toml",
                       console=Console(file=out, width=80, color_system=None, highlight=False),
                       prompter=Prompter(read, completion=False), unicode=False,
-                      hinter=hinter)
+                      hinter=hinter, hint_by="search player (up to 3 worlds)")
     action = session._decide()
     assert action == expected
     assert hinter.last is not None and hinter.last.worlds == 3
-    assert "Suggestion: " in out.getvalue()
+    assert "Suggestion (search player (up to 3 worlds)): " in out.getvalue()

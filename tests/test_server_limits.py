@@ -163,7 +163,7 @@ def slow_search(monkeypatch: pytest.MonkeyPatch) -> Thinking:
     """Make the ``search`` player a :class:`SlowPlayer` of 2.5 s; the event is set when one
     starts thinking."""
     thinking = Thinking()
-    monkeypatch.setattr(state_module, "make_player", lambda kind, seed: SlowPlayer(
+    monkeypatch.setattr(state_module, "make_player", lambda kind, seed, think=None: SlowPlayer(
         2.5, thinking) if kind == "search" else make_player(kind, seed))
     return thinking
 
@@ -207,7 +207,7 @@ def test_suggestions_think_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -
         assert host.expect("chat")["text"] == "still here"  # the room answers meanwhile
         late = host.expect("error")
         assert late["code"] == "suggest-timeout" and "0.5 seconds" in late["message"]
-        assert time.monotonic() - began < 1.5
+        assert time.monotonic() - began < 2.3  # bot_time and a second's grace
         assert host.error("suggest")["code"] == "busy"  # its thread has not finished
         assert thinking.threads and all(t.startswith("suggest") for t in thinking.threads)
 

@@ -392,7 +392,8 @@ def test_host_only_and_lobby(server: Server) -> None:
     host.send("configure", preset="finding-friends", table=5, rules={"friends": 1})
     room = host.until(lambda m: m["type"] == "room" and len(m["seats"]) == 5)
     assert room["config"] == {"preset": "finding-friends", "table": 5, "rules": {"friends": 1},
-                              "suggest": "heuristic", "absent_grace": 60.0}
+                              "suggest": "heuristic", "suggest_time": 1.0,
+                              "absent_grace": 60.0}
     assert host.error("add_bot", seat=1, kind="genius")["code"] == "bad-bot"
     assert host.error("add_bot", seat=7, kind="random")["code"] == "no-seat"
     guest.send("sit", seat=1)
@@ -710,12 +711,22 @@ def test_people_bid_during_a_paced_deal(tmp_path: Path) -> None:
 def test_the_search_player_suggests_when_the_host_chooses_it(server: Server) -> None:
     code = server.room("tractor", 4)
     host = table(server, code, [0], {1: "heuristic", 2: "heuristic", 3: "heuristic"})[0]
-    host.send("configure", preset="tractor", table=4, suggest="search")
+    assert host.seen[-1]["config"]["suggest_time"] == 1.0  # the search player's default
+    too_long = host.error("configure", preset="tractor", table=4, suggest="search",
+                          suggest_time=30)
+    assert too_long["code"] == "bad-time" and "at most 5 seconds" in too_long["message"]
+    too_short = host.error("configure", preset="tractor", table=4, suggest_time=0.01)
+    assert "suggest_time" in too_short["message"] and "0.1" in too_short["message"]
+    host.send("configure", preset="tractor", table=4, suggest="search", suggest_time=0.2)
     host.until(lambda m: m["type"] == "room" and m["config"]["suggest"] == "search")
+    assert host.seen[-1]["config"]["suggest_time"] == 0.2
     host.send("start")
     state = host.until(my_turn)
     host.send("suggest")
-    action = host.expect("suggestion")["action"]
+    answer = host.expect("suggestion")
+    action = answer["action"]
+    # who suggested, and how long it could think (null where the action was the only one)
+    assert (answer["by"], answer["time"]) in (("search", 0.2), (None, None))
     assert state["legal"]["options"] is None or action in state["legal"]["options"]
     host.send("check", action=action)
     assert host.expect("checked")["reason"] is None

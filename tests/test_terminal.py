@@ -263,7 +263,7 @@ def _bidding_seed() -> int:
     raise AssertionError("no seed gives seat 0 a winning bid")
 
 
-SUGGESTION = r"Suggestion: .*?\(type ([^)]*?)(?: or ([^)]*))?\)"
+SUGGESTION = r"Suggestion \([^)]*\): [\s\S]*?\(type ([^)]*?)(?:\s+or\s+([^)]*))?\)"
 """A suggestion: what is shown, then what to type (numbers, or notation)."""
 
 
@@ -654,7 +654,7 @@ def test_a_bid_typed_as_the_hint_writes_it_during_the_deal(tmp_path: Path) -> No
     assert match.history[-1] == bid
     text = out.getvalue()
     assert "Rules: a bid shows cards of the trump rank" in text and "Nobody has bid yet." in text
-    assert "Suggestion: " in text
+    assert "Suggestion (heuristic player): " in text
 
 
 def test_declare_as_the_hint_writes_it(tmp_path: Path) -> None:
@@ -667,7 +667,7 @@ def test_declare_as_the_hint_writes_it(tmp_path: Path) -> None:
     assert isinstance(action, Declare) and action.suit == Suit.CLUBS
     text = out.getvalue()
     assert "Rules: you deal and name the trump suit now (type C, D, H, S or NT)." in text
-    assert "Your hand: " in text and "Suggestion: declare " in text
+    assert "Your hand: " in text and "Suggestion (heuristic player): declare " in text
 
 
 def _calling(seed: int = 1, **options: object) -> tuple[Match, int, Card]:

@@ -22,7 +22,7 @@ from shengji.players.base import Player
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.learned import LearnedPlayer, model_for
 from shengji.players.random_player import RandomPlayer
-from shengji.players.search import ENDGAME, MAX_WORLDS, SearchPlayer
+from shengji.players.search import ENDGAME, MAX_WORLDS, TIME_BUDGET, SearchPlayer
 from shengji.players.table import play_match, play_round
 
 PLAYER_KINDS = {
@@ -32,9 +32,16 @@ PLAYER_KINDS = {
     "learned": ("the heuristic with leads, follows and the kitty chosen by a learned model, "
                 "bidding at once for the first round's dealership (quick)"),
     "search": (f"the learned player with determinized Monte-Carlo search (up to {MAX_WORLDS} "
-               f"sampled deals or 1 s per decision): in its last {ENDGAME} cards where a "
-               "model fits, else in every decision"),
+               f"sampled deals or {TIME_BUDGET:g} s per decision): in its last {ENDGAME} "
+               "cards where a model fits, else in every decision"),
 }
+
+THINKING_KINDS = frozenset({"search"})
+"""The kinds that take the time they are given to decide (``make_player``'s ``think``); the
+others decide at once."""
+
+THINK_LIMITS = (0.1, 60.0)
+"""The least and the most seconds a thinking player may be given per decision."""
 
 
 def model_note(kind: str, rules: Rules) -> str | None:
@@ -48,8 +55,30 @@ def model_note(kind: str, rules: Rules) -> str | None:
     return f"no learned model fits these rules ({table}): {kind} {instead}"
 
 
-def make_player(kind: str, seed: int | None = None) -> Player:
-    """A player by name (see :data:`PLAYER_KINDS`)."""
+def player_label(kind: str, think: float | None = None) -> str:
+    """Who decides, in words, with the time a thinking kind takes (``make_player``'s
+    ``think``).
+
+    >>> player_label("search", 2.5), player_label("heuristic", 2.5)
+    ('search player (up to 2.5 s)', 'heuristic player')
+    """
+    if kind in THINKING_KINDS:
+        return f"{kind} player (up to {TIME_BUDGET if think is None else think:g} s)"
+    return f"{kind} player"
+
+
+def make_player(kind: str, seed: int | None = None, *, think: float | None = None) -> Player:
+    """A player by name (see :data:`PLAYER_KINDS`). ``think``: the seconds a player of
+    :data:`THINKING_KINDS` may think per decision (within :data:`THINK_LIMITS`; default
+    :data:`~shengji.players.search.TIME_BUDGET`); the other kinds decide at once whatever
+    it says.
+
+    >>> make_player("search", think=2.5).time_budget
+    2.5
+    """
+    if think is not None and not THINK_LIMITS[0] <= think <= THINK_LIMITS[1]:
+        raise ValueError(f"a thinking time of {think:g} s is out of range: "
+                         f"{THINK_LIMITS[0]:g} to {THINK_LIMITS[1]:g} seconds")
     if kind == "random":
         return RandomPlayer(seed)
     if kind == "heuristic":
@@ -59,12 +88,14 @@ def make_player(kind: str, seed: int | None = None) -> Player:
     if kind == "learned":
         return LearnedPlayer(seed)
     if kind == "search":
-        return SearchPlayer(seed)
+        return SearchPlayer(seed) if think is None else SearchPlayer(seed, time_budget=think)
     raise ValueError(f"unknown player {kind!r}; choose from {', '.join(PLAYER_KINDS)}")
 
 
 __all__ = [
     "PLAYER_KINDS",
+    "THINKING_KINDS",
+    "THINK_LIMITS",
     "HeuristicPlayer",
     "LearnedPlayer",
     "Player",
@@ -74,4 +105,5 @@ __all__ = [
     "model_note",
     "play_match",
     "play_round",
+    "player_label",
 ]

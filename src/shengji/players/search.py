@@ -87,6 +87,8 @@ from shengji.players.worlds import Knowledge, PlayReading, sample_world
 
 MAX_WORLDS: Final = 32
 """The default most worlds per decision."""
+TIME_BUDGET: Final = 1.0
+"""Seconds per decision by default (or :data:`MAX_WORLDS` worlds, whichever comes first)."""
 Z: Final = 1.0
 """The default ``z``: the standard errors by which an override's gain must clear zero."""
 RACE: Final = 1.0
@@ -135,7 +137,7 @@ class SearchPlayer:
     other decision (``None``: search as where no model fits).
     """
 
-    def __init__(self, seed: int | None = None, *, time_budget: float = 1.0,
+    def __init__(self, seed: int | None = None, *, time_budget: float = TIME_BUDGET,
                  iterations: int | None = None, max_worlds: int = MAX_WORLDS,
                  candidates: int = 5, z: float = Z, race: float | None = RACE,
                  workers: int = 1, infer: PlayReading | None = None,

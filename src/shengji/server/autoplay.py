@@ -246,5 +246,6 @@ class AutoPlay:
         forced = only_action(legal) if rnd.phase is Phase.DEAL else None
         if forced is not None:
             return forced
-        return PendingMove(match, self.state.version, seat, new_bot(self.state.suggester),
+        return PendingMove(match, self.state.version, seat,
+                           new_bot(self.state.suggester, self.state.suggest_time),
                            match.view(seat), legal)

@@ -5,6 +5,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+SUGGEST_GRACE = 1.0
+"""Seconds a suggestion may take beyond ``bot_time`` (a search stops between its sampled
+deals, a little after its time) before it is dropped."""
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -16,7 +20,8 @@ class Settings:
     """Seconds a computer player waits before acting (0: at once)."""
     bot_time: float = 5.0
     """Seconds a computer player may think (off the event loop); then a random legal action
-    is played for it. A suggestion taking longer is dropped."""
+    is played for it. The suggestion player may be given up to this long (a room option);
+    a suggestion taking :data:`SUGGEST_GRACE` longer is dropped."""
     max_message: int = 16 * 1024
     """Largest message a client may send, in bytes."""
     rate: float = 20.0

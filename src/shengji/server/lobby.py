@@ -152,9 +152,17 @@ class Lobby:
         if rules is None:
             raise Refusal("bad-rules", "; ".join(f"{k}: {v}" for k, v in errors.items()))
         suggest = state.suggester if message.suggest is None else self._bot_kind(message.suggest)
+        think = state.row.config.get("suggest_time") if message.suggest_time is None else (
+            message.suggest_time)
+        if think is not None and think > state.settings.bot_time:
+            raise Refusal("bad-time", f"the suggestion player may think at most "
+                                      f"{state.settings.bot_time:g} seconds on this server "
+                                      f"(its --bot-time), not {think:g}")
         row = state.draft()
         row.config = {"preset": message.preset, "table": message.table,
                       "rules": dict(message.rules), "suggest": suggest}
+        if think is not None:  # else the search player's default
+            row.config["suggest_time"] = think
         grace = state.row.config.get("absent_grace") if message.absent_grace is None else (
             message.absent_grace)
         if grace is not None:  # else the server's --absent-grace

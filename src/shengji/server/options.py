@@ -106,11 +106,12 @@ def option_specs() -> list[dict[str, Any]]:
 
 def presets_json() -> dict[str, Any]:
     """The ``GET /api/presets`` answer: presets with their table sizes and rules, the option
-    specs of the lobby form and the computer players."""
+    specs of the lobby form and the computer players (``thinks``: the suggestion player of
+    that kind takes the room's thinking time, within ``think_limits`` seconds)."""
     from shengji.engine.rules import RulesError
     from shengji.game.config import rules_to_dict
     from shengji.game.presets import PRESETS, preset
-    from shengji.players import PLAYER_KINDS
+    from shengji.players import PLAYER_KINDS, THINK_LIMITS, THINKING_KINDS
 
     presets = []
     for name, description in PRESETS.items():
@@ -124,4 +125,6 @@ def presets_json() -> dict[str, Any]:
         presets.append({"name": name, "description": description, "tables": tables,
                         "rules": rules_to_dict(preset(name))})
     return {"presets": presets, "options": option_specs(),
-            "players": [{"kind": k, "description": d} for k, d in PLAYER_KINDS.items()]}
+            "players": [{"kind": k, "description": d, "thinks": k in THINKING_KINDS}
+                        for k, d in PLAYER_KINDS.items()],
+            "think_limits": list(THINK_LIMITS)}

@@ -44,7 +44,7 @@ from shengji.game.match import Match
 from shengji.game.record import write_record
 from shengji.server import schemas
 from shengji.server.autoplay import SUGGESTIONS, AutoPlay, PendingMove
-from shengji.server.limits import RateLimit, Settings
+from shengji.server.limits import SUGGEST_GRACE, RateLimit, Settings
 from shengji.server.lobby import Lobby
 from shengji.server.members import Connection, Member, Refusal, hash_token
 from shengji.server.schemas import error
@@ -315,7 +315,7 @@ class Room:
                 conn.send(error("internal", "the server failed on this message"))
                 return
             if not isinstance(asked, PendingMove):
-                conn.send({"type": "suggestion", "action": str(asked)})
+                conn.send(self.state.suggestion(asked, chosen=False))
                 return
             assert conn.member is not None
             future = self.autoplay.start_thinking(asked, conn.member.id, SUGGESTIONS)
@@ -326,12 +326,13 @@ class Room:
     async def _answer_suggestion(self, conn: Connection, asked: PendingMove,
                                  future: asyncio.Future[Action]) -> None:
         state = self.state
-        limit = state.settings.bot_time
+        limit = state.settings.bot_time + SUGGEST_GRACE  # thinking up to bot_time, then done
         try:
             action = await asyncio.wait_for(asyncio.shield(future), limit)
         except TimeoutError:
             conn.send(error("suggest-timeout", f"the {state.suggester} player found no "
-                                               f"suggestion within {limit:g} seconds"))
+                                               f"suggestion within {state.settings.bot_time:g}"
+                                               " seconds"))
             return
         except Exception:
             log.exception("room %s: the suggestion failed", self.code)
@@ -345,7 +346,7 @@ class Room:
                 log.warning("room %s: the suggestion %s is illegal", self.code, action)
                 conn.send(error("internal", "the server failed on this message"))
             else:
-                conn.send({"type": "suggestion", "action": str(action)})
+                conn.send(state.suggestion(action))
 
     # -- connections ---------------------------------------------------------------------
 

@@ -37,6 +37,7 @@ from shengji.game.legal import Legal
 from shengji.game.phase import Phase
 from shengji.game.scoresheet import RoundResult, TrickRecord
 from shengji.game.view import SeatView
+from shengji.players import THINK_LIMITS
 
 MAX_SEATS = 12
 """The largest table the engine deals for."""
@@ -105,6 +106,9 @@ class Configure(_In):
     table: Annotated[int, Field(ge=1, le=MAX_SEATS)]
     rules: dict[str, Any] = Field(default_factory=dict)
     suggest: Word | None = None
+    suggest_time: Annotated[float, Field(ge=THINK_LIMITS[0], le=THINK_LIMITS[1])] | None = None
+    """Seconds the suggestion player may think, where it thinks (at most the server's
+    ``bot_time``; unchanged if null)."""
     absent_grace: Annotated[int, Field(ge=0, le=MAX_GRACE)] | None = None
     """Seconds a seated person may be away before a computer player plays for them (0:
     never; unchanged if null)."""
@@ -285,6 +289,8 @@ class RoomConfig(_Out):
     table: int
     rules: dict[str, Any]
     suggest: str
+    suggest_time: float
+    """Seconds the suggestion player may think (where its kind thinks)."""
     absent_grace: float
     """Seconds a seated person may be away before a computer player plays for them until they
     return (0: never)."""
@@ -534,10 +540,14 @@ class Checked(_Out):
 
 
 class Suggestion(_Out):
-    """The answer to ``suggest``, in the record notation."""
+    """The answer to ``suggest``, in the record notation, and who suggested it: the room's
+    suggestion player and, where it thinks, its time (null where the action was the only
+    one)."""
 
     type: Literal["suggestion"]
     action: str
+    by: str | None
+    time: float | None
 
 
 class ErrorMessage(_Out):

@@ -32,8 +32,9 @@ from shengji.game.legal import ActionError
 from shengji.game.match import Match
 from shengji.game.round import Round
 from shengji.game.view import SeatView
-from shengji.players import make_player
+from shengji.players import THINKING_KINDS, make_player
 from shengji.players.base import Player
+from shengji.players.search import TIME_BUDGET
 from shengji.server import schemas
 from shengji.server.limits import RateLimit, Settings
 from shengji.server.members import Connection, Member, Refusal
@@ -97,6 +98,21 @@ class RoomState:
     def suggester(self) -> str:
         """The kind of computer player that answers ``suggest`` (a room option)."""
         return str(self.row.config.get("suggest") or DEFAULT_SUGGESTER)
+
+    @property
+    def suggest_time(self) -> float:
+        """Seconds the suggestion player may think, where its kind thinks (a room option,
+        else the search player's default within the server's ``bot_time``)."""
+        chosen = self.row.config.get("suggest_time")
+        return float(chosen) if chosen is not None else min(TIME_BUDGET,
+                                                             self.settings.bot_time)
+
+    def suggestion(self, action: Action, chosen: bool = True) -> dict[str, Any]:
+        """The ``suggestion`` message of ``action``: who suggested it, and how long it could
+        think (``chosen`` False: the only action, nobody chose it)."""
+        kind = self.suggester
+        return {"type": "suggestion", "action": str(action), "by": kind if chosen else None,
+                "time": self.suggest_time if chosen and kind in THINKING_KINDS else None}
 
     @property
     def absent_grace(self) -> float:
@@ -203,7 +219,7 @@ class RoomState:
             "watchers": [{"member": m.id, "name": m.name} for m in self.members.values()
                          if m.id not in seated and self.connected(m.id)],
             "config": {**self.row.config, "suggest": self.suggester,
-                       "absent_grace": self.absent_grace},
+                       "suggest_time": self.suggest_time, "absent_grace": self.absent_grace},
             "level_table": self.level_table if self.match is not None and (
                 self.row.status != "lobby") else None,
         }
@@ -394,9 +410,9 @@ class RoomState:
         self.broadcast_room()
 
 
-def new_bot(kind: str) -> Player:
-    """A fresh computer player of ``kind`` for a seat."""
-    return make_player(kind, seed=secrets.randbits(32))
+def new_bot(kind: str, think: float | None = None) -> Player:
+    """A fresh computer player of ``kind`` for a seat (``think``: as :func:`make_player`)."""
+    return make_player(kind, seed=secrets.randbits(32), think=think)
 
 
 @lru_cache(maxsize=64)

@@ -10,12 +10,12 @@ from pathlib import Path
 
 from rich.console import Console
 
-from shengji.arguments import SEED_LIMIT, TABLE_SIZES, seconds, whole_number
+from shengji.arguments import SEED_LIMIT, TABLE_SIZES, number, seconds, whole_number
 from shengji.engine.rules import Rules
 from shengji.game.match import Match
 from shengji.game.presets import PRESETS, preset
 from shengji.game.record import Record, RecordError, load_record, replay
-from shengji.players import PLAYER_KINDS, make_player, model_note
+from shengji.players import PLAYER_KINDS, THINK_LIMITS, make_player, model_note, player_label
 from shengji.players.base import Player
 from shengji.terminal.prompt import PROMPTS, Prompter, Quit
 from shengji.terminal.replay import replay_file
@@ -53,7 +53,11 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hints", default="heuristic", metavar="KIND",
                         help="the computer player that makes the suggestions of ? "
                              f"({', '.join(PLAYER_KINDS)}; default heuristic, at once; "
-                             "search thinks up to a second)")
+                             "search thinks up to --hint-time)")
+    parser.add_argument("--hint-time", type=number(*THINK_LIMITS, unit="seconds"),
+                        default=None, metavar="SECONDS",
+                        help="seconds the search player may think per suggestion, "
+                             f"{THINK_LIMITS[0]:g} to {THINK_LIMITS[1]:g} (default 1)")
     parser.add_argument("--seat", type=whole_number(0), default=None,
                         help="your seat (default 0)")
     parser.add_argument("--rounds", type=whole_number(1), default=None,
@@ -254,7 +258,9 @@ def play_main(args: argparse.Namespace) -> int:
     session = Session(match, me=me, players=players, names=names, kinds=kinds,
                       record=record_path, console=console, prompter=Prompter(
                           flush=console.file.flush), delay=delay, label=game.label,
-                      unicode=unicode, hinter=make_player(args.hints, seed=match.seed))
+                      unicode=unicode, hinter=make_player(args.hints, seed=match.seed,
+                                                          think=args.hint_time),
+                      hint_by=player_label(args.hints, args.hint_time))
     return session.run()
 
 

@@ -106,7 +106,8 @@ class Session:
     def __init__(self, match: Match, *, me: int, players: Sequence[Player | None],
                  names: Sequence[str], kinds: Sequence[str], record: Path, console: Console,
                  prompter: Prompter, delay: float = 0.0, label: str = "",
-                 unicode: bool = True, hinter: Player | None = None) -> None:
+                 unicode: bool = True, hinter: Player | None = None,
+                 hint_by: str = "heuristic player") -> None:
         self.match = match
         self.me = me
         self.players = list(players)
@@ -120,6 +121,8 @@ class Session:
         self.seating = Seating(self.names, me, unicode)
         self.hinter = hinter if hinter is not None else HeuristicPlayer(seed=match.seed)
         """The player whose choice ``?`` suggests (``--hints``)."""
+        self.hint_by = hint_by
+        """Who suggests, in words (``--hints`` and ``--hint-time``)."""
         self.skip_bids = False
         self.declined: set[tuple[Card, ...]] = set()
         self._saved = -1  # actions in the record last written
@@ -475,7 +478,8 @@ class Session:
         else:
             self.say(f"Rules: {legal.summary}.")
         suggestion = self.hinter.act(view, legal)
-        self.say(f"Suggestion: {self._describe(suggestion, view, legal)}", style="bold")
+        self.say(f"Suggestion ({self.hint_by}): {self._describe(suggestion, view, legal)}",
+                 style="bold")
 
     def _describe(self, action: Action, view: SeatView, legal: Legal) -> str:
         """The suggestion as the screen shows it, then what to type to make it."""

@@ -6,7 +6,7 @@ import { muteButton, resetTitle, turnCue } from "./cue.js";
 import { h, morph } from "./dom.js";
 import { installKeys } from "./handkeys.js";
 import { errorText, lang, setLang, t } from "./i18n.js";
-import { checkForm, newForm, renderHome, renderJoin, renderLobby } from "./lobby.js";
+import { checkForm, kindTitle, newForm, renderHome, renderJoin, renderLobby } from "./lobby.js";
 import { reasonText } from "./reasons.js";
 import { rulesPanel } from "./rules.js";
 import { chatPanel } from "./side.js";
@@ -38,6 +38,8 @@ const S = {
   handKey: "",
   checked: null,
   suggested: null,
+  suggesting: false,
+  suggestedBy: null,
   callPicks: [],
   callKey: "",
   sheetAck: null,
@@ -107,7 +109,9 @@ const act = {
     render();
   },
   suggest() {
-    act.send({ type: "suggest" });
+    if (S.suggesting || !act.send({ type: "suggest" })) return;
+    S.suggesting = true;
+    render();
   },
   toggle(index) {
     if (S.selection.has(index)) S.selection.delete(index);
@@ -182,10 +186,14 @@ function onMessage(message) {
                     why: message.why ?? null, code: message.code ?? null };
       break;
     case "suggestion":
+      S.suggesting = false;
+      S.suggestedBy = message.by ? (message.time ? t("thinkSeconds",
+        { kind: kindTitle(message.by), n: message.time }) : kindTitle(message.by)) : null;
       onSuggestion(message.action);
       break;
     case "error":
       clearPending();
+      S.suggesting = false;
       if (message.code === "no-room") S.fatal = t("noRoom");
       else if (message.code === "kicked") S.fatal = t("kicked");
       else if (!S.room && conn) {
@@ -229,6 +237,7 @@ function onState(message) {
     S.selection = new Set();
     S.checked = null;
     S.suggested = null;
+    S.suggestedBy = null;
   }
   const callKey = `${message.match?.round}|${message.legal?.kind === "call"}`;
   if (callKey !== S.callKey) {
@@ -288,6 +297,7 @@ function connect() {
     onMessage,
     onStatus: (status) => {
       S.status = status;
+      if (status !== "open") S.suggesting = false;  // a lost answer: ask again
       render();
     },
   });

@@ -383,24 +383,40 @@ function seatRow(S, act, seat) {
     h("span", { class: "controls" }, controls));
 }
 
-/** The computer player behind the Suggest button: the host picks it, others read it. */
+/** The computer player behind the Suggest button and, for a player that thinks, its time:
+ * the host picks them, others read them. */
 function suggesterField(S, act) {
   const room = S.room;
-  const current = room.config.suggest ?? "heuristic";
-  if (!room.you.host) {
-    return h("p", { class: "muted", id: "suggester" },
-      t("suggester"), " ", h("strong", {}, kindTitle(current)));
-  }
-  const kinds = S.presets?.players ?? [{ kind: current }];
   const cfg = room.config;
+  const current = cfg.suggest ?? "heuristic";
+  const kinds = S.presets?.players ?? [{ kind: current }];
+  const thinks = kinds.find((k) => k.kind === current)?.thinks ?? false;
+  const seconds = cfg.suggest_time;
+  const [low, high] = S.presets?.think_limits ?? [];
+  const configure = (change) => act.send({ type: "configure", preset: cfg.preset,
+                                           table: cfg.table, rules: cfg.rules ?? {}, ...change });
+  if (!room.you.host) {
+    return h("p", { class: "muted", id: "suggester" }, t("suggester"), " ",
+      h("strong", {}, thinks ? t("thinkSeconds", { kind: kindTitle(current), n: seconds })
+        : kindTitle(current)));
+  }
   return h("div", { class: "field inline" },
     h("label", { for: "suggester" }, t("suggester")),
     h("select", {
       id: "suggester", value: current,
-      onchange: (e) => act.send({ type: "configure", preset: cfg.preset, table: cfg.table,
-                                  rules: cfg.rules ?? {}, suggest: e.target.value }),
+      onchange: (e) => configure({ suggest: e.target.value }),
     }, kinds.map((k) => h("option", { value: k.kind, title: kindDescription(k) },
-      kindTitle(k.kind)))));
+      kindTitle(k.kind)))),
+    thinks ? [
+      h("label", { for: "suggest-time" }, t("suggestTime")),
+      h("input", {
+        id: "suggest-time", type: "number", min: low, max: high, step: 0.1,
+        value: String(seconds), class: "grace-input",
+        onchange: (e) => {
+          const value = Number(e.target.value);
+          if (Number.isFinite(value) && value > 0) configure({ suggest_time: value });
+        },
+      })] : null);
 }
 
 /** How long a seated person may be away before a computer plays for them (0: never): the

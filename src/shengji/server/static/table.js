@@ -281,10 +281,15 @@ function submitButton(S, id, ok, onclick, label) {
                        "aria-describedby": "reason", onclick }, label);
 }
 
-/** The Suggest button (the room's suggestion player fills in its choice). */
-function suggestButton(act, enabled) {
-  return h("button", { type: "button", id: "suggest-btn", disabled: !enabled || null,
-                       onclick: () => act.suggest() }, t("suggest"));
+/** The Suggest button (the room's suggestion player fills in its choice; "Thinking…"
+ * meanwhile), and who made the last suggestion. */
+function suggestButton(S, act, enabled) {
+  return [
+    h("button", { type: "button", id: "suggest-btn", disabled: !enabled || S.suggesting || null,
+                  onclick: () => act.suggest() }, S.suggesting ? t("thinking") : t("suggest")),
+    S.suggestedBy ? h("span", { class: "muted", id: "suggested-by" },
+      t("suggestedBy", { who: S.suggestedBy })) : null,
+  ];
 }
 
 function promptArea(S, act) {
@@ -333,14 +338,14 @@ function promptArea(S, act) {
       callPicker(S, act, legal.calls));
     const reason = reasonLine(S, "reason");
     buttons.push(submitButton(S, "call-btn", reason.ok, () => act.action(callAction(S)), t("call")),
-      suggestButton(act, true));
+      suggestButton(S, act, true));
     extra.push(reason.node);
   } else if (kind === "bury" || view.phase === "kitty" && view.to_move === view.seat) {
     const count = legal?.count ?? 0;
     extra.push(h("p", {}, t("buryHelp", { n: count, k: S.selection.size })));
     const reason = reasonLine(S, "reason");
     buttons.push(submitButton(S, "bury-btn", reason.ok, () => act.action(selectionAction(S)),
-      t("bury")), suggestButton(act, true));
+      t("bury")), suggestButton(S, act, true));
     extra.push(reason.node);
   } else if (kind === "expose") {
     extra.push(h("p", {}, t("exposeHelp", { n: legal.count ?? 0, k: S.selection.size })));
@@ -349,13 +354,13 @@ function promptArea(S, act) {
       t("expose")));
     buttons.push(actionButton(S, act, `${view.seat} expose`, t("exposeNone"),
       { id: "expose-none-btn" }));
-    buttons.push(suggestButton(act, true));
+    buttons.push(suggestButton(S, act, true));
     if (reason) extra.push(reason.node);
   } else if (view.phase === "play") {
     const mine = kind === "lead" || kind === "follow";
     const reason = mine || S.selection.size ? reasonLine(S, "reason") : null;
     buttons.push(submitButton(S, "play-btn", mine && reason?.ok, () => act.action(selectionAction(S)),
-      t("play")), suggestButton(act, mine));
+      t("play")), suggestButton(S, act, mine));
     buttons.push(h("button", { type: "button", id: "help-btn", "aria-label": t("helpLabel"),
                                title: t("helpLabel"),
                                "aria-expanded": S.ui.showHelp ? "true" : "false",
