@@ -502,6 +502,10 @@ def test_finding_friends_with_computer_players(paced_server: Server, browser: An
     rules = guest.page.inner_text("#lobby-rules")
     assert "找朋友反主" in rules and "找朋友" in rules, rules
     assert not english_words(rules), rules
+    # No learned model fits five players: the lobby says so where the players are chosen.
+    note = host.page.inner_text("#model-note")
+    assert "5 players" in note and "Learned, Search" in note, note
+    assert "5 人" in guest.page.inner_text("#model-note")
     # Chat in the lobby reaches the other person; the box is empty again after each line.
     host.page.fill("#chat-input", "hello 你好")
     host.page.press("#chat-input", "Enter")

@@ -26,10 +26,11 @@ from shengji.game.presets import PRESETS, preset
 from shengji.game.round import Round
 from shengji.players import PLAYER_KINDS, make_player
 from shengji.players.table import play_match
+from shengji.server.encode import result_json, view_json
 from shengji.server.limits import Settings
-from shengji.server.lobby import check_rules, rules_errors_json
 from shengji.server.options import option_specs, options_zh_js, with_options_zh
-from shengji.server.schemas import SERVER_MESSAGE, RoundSheet, result_json, view_json
+from shengji.server.room_rules import check_rules, rules_errors_json
+from shengji.server.schemas import SERVER_MESSAGE, RoundSheet
 from shengji.server.state import RoomState, free_seat
 from shengji.server.storage import MatchRow, RoomRow, SQLiteStorage
 

@@ -25,7 +25,9 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from shengji.engine.cards import Hand
 from shengji.game.match import Match
 from shengji.game.phase import Phase
+from shengji.game.presets import preset
 from shengji.game.record import read_record, replay
+from shengji.players import model_note
 from shengji.server.app import create_app
 from shengji.server.limits import Settings
 from shengji.server.room import Room
@@ -378,7 +380,7 @@ def test_hello_welcome_tokens_and_reconnect(server: Server) -> None:
 def test_host_only_and_lobby(server: Server) -> None:
     code = server.room()
     host = server.connect(code)
-    host.hello("Host")
+    assert host.hello("Host")["no_model"] is None  # tractor: the learned model fits
     guest = server.connect(code)
     guest.hello("Guest")
     for kind, fields in [("configure", {"preset": "tractor", "table": 4, "rules": {}}),
@@ -394,6 +396,12 @@ def test_host_only_and_lobby(server: Server) -> None:
     assert room["config"] == {"preset": "finding-friends", "table": 5, "rules": {"friends": 1},
                               "suggest": "heuristic", "suggest_time": 1.0,
                               "absent_grace": 60.0}
+    # where the player is chosen, the lobby says which players no learned model fits
+    rules = preset("finding-friends", players=5).replace(friends=1)
+    assert room["no_model"] == {"kinds": ["learned", "search"], "players": 5,
+                                "decks": rules.decks,
+                                "notes": [model_note("learned", rules),
+                                          model_note("search", rules)]}
     assert host.error("add_bot", seat=1, kind="genius")["code"] == "bad-bot"
     assert host.error("add_bot", seat=7, kind="random")["code"] == "no-seat"
     guest.send("sit", seat=1)
@@ -722,6 +730,8 @@ def test_the_search_player_suggests_when_the_host_chooses_it(server: Server) -> 
     assert host.seen[-1]["config"]["suggest_time"] == 0.2
     host.send("start")
     state = host.until(my_turn)
+    room = [m for m in host.seen if m["type"] == "room"][-1]
+    assert room["status"] == "playing" and room["no_model"] is None
     host.send("suggest")
     answer = host.expect("suggestion")
     action = answer["action"]

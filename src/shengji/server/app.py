@@ -29,10 +29,10 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from shengji.game.config import rules_to_dict
 from shengji.server.limits import RateLimit, Settings
-from shengji.server.lobby import check_rules, rules_errors_json
 from shengji.server.members import Refusal
 from shengji.server.options import presets_json
 from shengji.server.primer import how_to_play_html
+from shengji.server.room_rules import check_rules, rules_errors_json
 from shengji.server.rooms import Rooms
 from shengji.server.storage import SQLiteStorage, Storage
 

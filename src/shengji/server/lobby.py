@@ -5,7 +5,7 @@ replacing a seat, a new match, the host's kick and heir.
 that wakes the computer players (:meth:`shengji.server.autoplay.AutoPlay.wake`); its commands
 run under the room's lock (:class:`shengji.server.room.Room` calls them; the sweeper calls
 :meth:`Lobby.prune` only while the lock is free). Rules are checked by the engine's validation
-(:func:`check_rules`), never restated here.
+(:func:`~shengji.server.room_rules.check_rules`), never restated here.
 """
 
 from __future__ import annotations
@@ -14,68 +14,15 @@ import contextlib
 import dataclasses
 import secrets
 from collections.abc import Callable
-from typing import Any
 
-from shengji.engine.reasons import Reason
-from shengji.engine.rules import Rules, RulesError
-from shengji.game.config import rules_from_dict, rules_to_dict
-from shengji.game.presets import PRESETS
+from shengji.game.config import rules_to_dict
 from shengji.players import PLAYER_KINDS
 from shengji.server import schemas
 from shengji.server.members import Member, Refusal
+from shengji.server.room_rules import check_rules
 from shengji.server.schemas import error
 from shengji.server.state import RoomState, free_seat, new_bot
 from shengji.server.storage import MatchRow
-
-
-def check_rules(preset_name: str, table: int, options: dict[str, Any]
-                ) -> tuple[Rules | None, dict[str, str]]:
-    """The rules of a room configuration, or one message per bad field (``preset``, ``table``
-    or an option name), checked by the engine's rules validation (a message is a
-    :class:`~shengji.engine.reasons.Reason` where the engine made it one)."""
-    if preset_name not in PRESETS:
-        return None, {"preset": f"unknown preset {preset_name!r}; presets are: "
-                                + ", ".join(PRESETS)}
-    if not 1 <= table <= schemas.MAX_SEATS:
-        return None, {"table": f"a table has 1 to {schemas.MAX_SEATS} seats"}
-    base: dict[str, object] = {"preset": preset_name, "players": table}
-    try:
-        rules_from_dict(base)
-    except RulesError as problem:
-        return None, {"table": f"{preset_name} cannot be played by {table}: {problem}"}
-    overrides = {k: v for k, v in options.items() if k not in ("players", "preset")}
-    errors: dict[str, str] = {}
-    if options.get("players", table) != table:
-        errors["players"] = "the table size sets the players"
-    if "preset" in options:
-        errors["preset"] = "choose the preset in its own field"
-    try:
-        rules = rules_from_dict({**base, **overrides})
-    except RulesError as problem:
-        whole = problem
-    else:
-        return (None, errors) if errors else (rules, {})
-    alone: dict[str, RulesError] = {}
-    for name, value in overrides.items():
-        try:
-            rules_from_dict({**base, name: value})
-        except RulesError as problem:
-            alone[name] = problem
-    if whole.option in overrides:
-        # the whole set's error, and the fields wrong by themselves (not one refused alone for
-        # want of another field the set gives, as level_table="custom" without custom_levels)
-        alone = {name: problem for name, problem in alone.items() if problem.option == name}
-        alone[whole.option] = whole
-    errors.update({name: problem.why or str(problem) for name, problem in alone.items()})
-    return None, errors or {whole.option or "rules": whole.why or str(whole)}
-
-
-def rules_errors_json(errors: dict[str, str]) -> dict[str, Any]:
-    """``{"errors": {field: English}, "why": {field: reason}}`` for :func:`check_rules`'s
-    messages (``why``: those that are structured reasons, see docs/protocol.md)."""
-    return {"errors": {name: str(message) for name, message in errors.items()},
-            "why": {name: message.as_json() for name, message in errors.items()
-                    if isinstance(message, Reason)}}
 
 
 class Lobby:

@@ -16,9 +16,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from shengji.server import schemas
 from shengji.server.limits import Settings
-from shengji.server.lobby import check_rules, rules_errors_json
 from shengji.server.members import Connection, Refusal, new_code
 from shengji.server.room import Room
+from shengji.server.room_rules import check_rules, rules_errors_json
 from shengji.server.schemas import MessageError, error
 from shengji.server.state import free_seat, log
 from shengji.server.storage import RoomRow, Storage

@@ -35,9 +35,10 @@ from shengji.game.view import SeatView
 from shengji.players import THINKING_KINDS, make_player
 from shengji.players.base import Player
 from shengji.players.search import TIME_BUDGET
-from shengji.server import schemas
+from shengji.server import encode
 from shengji.server.limits import RateLimit, Settings
 from shengji.server.members import Connection, Member, Refusal
+from shengji.server.room_rules import no_model_json
 from shengji.server.storage import ChatRow, MatchRow, RoomRow, Storage
 
 log = logging.getLogger("shengji.server")
@@ -86,7 +87,7 @@ class RoomState:
         self.chat: deque[ChatRow] = deque(maxlen=settings.chat_history)
         self.chat_rates: dict[str, RateLimit] = {}
         """Each member's chat rate limit (whatever connection they write from)."""
-        self.encoded = schemas.EncodeCache()
+        self.encoded = encode.EncodeCache()
         self._encoded_round: object = None
 
     @property
@@ -222,6 +223,7 @@ class RoomState:
                        "suggest_time": self.suggest_time, "absent_grace": self.absent_grace},
             "level_table": self.level_table if self.match is not None and (
                 self.row.status != "lobby") else None,
+            "no_model": no_model_json(self.row.config) if self.row.status == "lobby" else None,
         }
 
     def broadcast_room(self) -> None:
@@ -253,12 +255,12 @@ class RoomState:
             self.encoded.clear()
             self._encoded_round = rnd
         if seat is None:
-            view = schemas.view_json(SeatView.spectator(rnd), cache=self.encoded)
+            view = encode.view_json(SeatView.spectator(rnd), cache=self.encoded)
         else:
             seat_view = rnd.view(seat)
-            view = schemas.view_json(seat_view, cache=self.encoded)
+            view = encode.view_json(seat_view, cache=self.encoded)
             if not self.waiting and not match.is_over:
-                legal = schemas.legal_json(match.legal(seat), seat_view)
+                legal = encode.legal_json(match.legal(seat), seat_view)
         number = len(match.results) + (0 if match.is_over or rnd is not match.round else 1)
         info = {"round": number, "levels": list(match.levels), "results": self.results[seat],
                 "over": match.is_over, "winners": list(match.winners),
@@ -337,10 +339,10 @@ class RoomState:
         for seat in range(match.rules.players):
             sheet = rnd.view(seat).result
             assert sheet is not None
-            self.results[seat].append(schemas.result_json(sheet))
+            self.results[seat].append(encode.result_json(sheet))
         sheet = SeatView.spectator(rnd).result
         assert sheet is not None
-        self.results[None].append(schemas.result_json(sheet))
+        self.results[None].append(encode.result_json(sheet))
         if not match.is_over:  # the room is "over" once the last action is logged
             self.waiting = self.person_seats() - self.auto_seats
 

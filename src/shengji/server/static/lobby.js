@@ -419,6 +419,15 @@ function suggesterField(S, act) {
       })] : null);
 }
 
+/** Where no learned model fits the room's table: which computer players then play on the
+ * heuristic (the server says which). */
+function noModelNote(gap) {
+  if (!gap) return null;
+  return h("p", { class: "muted", id: "model-note" }, t("noModel", {
+    players: gap.players, decks: gap.decks, kinds: gap.kinds.map(kindTitle).join(t("listSep")),
+  }));
+}
+
 /** How long a seated person may be away before a computer plays for them (0: never): the
  * host sets it, the others read it. */
 function absentGraceField(S, act) {
@@ -467,6 +476,7 @@ export function renderLobby(S, act) {
       h("p", { class: "config" }, t("config", { preset: presetTitle(S.presets, cfg.preset),
                                                n: cfg.table })),
       h("ol", { class: "seats-list", start: 0 }, room.seats.map((s) => seatRow(S, act, s))),
+      noModelNote(room.no_model),
       h("p", { class: "muted" }, t("spectators", { n: room.spectators?.length ?? 0 })),
       you.host ? h("ul", { class: "watchers" }, (room.watchers ?? [])
         .filter((w) => w.member !== you.member)
