@@ -7,6 +7,7 @@ hand's sort orders, the keyboard shortcuts, and a computer playing the seat of a
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -252,6 +253,15 @@ def test_the_end_of_a_round_and_the_comforts_of_the_table(server: Server, chromi
     valued = page.get_attribute("#points-bar .bar", "aria-valuenow")
     assert valued is not None and f"{int(valued)}" in page.inner_text("#sheet .total")
     page.screenshot(path=str(ARTIFACTS / "round-end-tricks.png"), full_page=True)
+    # "Review this round": Ann's own decisions, judged by the server, on the sheet.
+    page.click("#review-btn")
+    page.wait_for_selector("#review-panel", timeout=60_000)
+    summary = page.inner_text("#review-summary")
+    assert re.search(r"^\d+ decisions judged: \d+ inaccurac", summary), summary
+    page.click("#review-all summary")
+    judged = int(summary.split()[0])
+    assert page.locator("#review-all-table tbody tr").count() == judged > 0
+    page.screenshot(path=str(ARTIFACTS / "round-review.png"), full_page=True)
     assert not ann.errors, ann.errors
     ann.context.close()
 

@@ -15,6 +15,7 @@ from random import Random
 
 import pytest
 
+from shengji.analysis import KINDS, MARKS
 from shengji.engine.lead import Lead
 from shengji.engine.options_help import OPTIONS
 from shengji.engine.reasons import TEMPLATES
@@ -93,6 +94,9 @@ def test_every_error_code_and_player_has_both_languages() -> None:
     assert {"illegal", "not-your-turn", "busy", "rate", "too-many-rooms"} <= sent
     assert {f"err_{code}" for code in sent} <= en
     assert {f"kind_{kind}" for kind in PLAYER_KINDS} <= en
+    # the review's decisions and marks (shengji.analysis)
+    assert {f"reviewKind_{kind}" for kind in {*KINDS.values(), "lead", "follow"}} <= en
+    assert {f"mark_{mark}" for mark, _ in MARKS} <= en
     assert {f"preset_{name}" for name in PRESETS} <= en
 
 

@@ -47,6 +47,7 @@ from shengji.server.autoplay import SUGGESTIONS, AutoPlay, PendingMove
 from shengji.server.limits import SUGGEST_GRACE, RateLimit, Settings
 from shengji.server.lobby import Lobby
 from shengji.server.members import Connection, Member, Refusal, hash_token
+from shengji.server.review import REVIEW_LIMIT, Reviews
 from shengji.server.schemas import error
 from shengji.server.state import RoomState, chat_message, log
 from shengji.server.storage import ChatRow, MatchRow, MemberRow, RoomRow, Storage
@@ -66,8 +67,10 @@ class Room:
         self.state = RoomState(row, storage, settings)
         self.autoplay = AutoPlay(self.state, self.lock)
         self.lobby = Lobby(self.state, self.autoplay.wake)
+        self.reviews = Reviews()
         self._timers: set[asyncio.Task[None]] = set()
-        """Tasks cancelled when the room stops: the host's grace timer, suggestions."""
+        """Tasks cancelled when the room stops: the host's grace timer, suggestions,
+        reviews."""
         self.pending: set[Connection] = set()
         """Connections that have not said hello yet (not in ``state.conns``: they never
         count towards ``max_connections``)."""
@@ -114,6 +117,9 @@ class Room:
         """Handle one validated message; a refusal becomes an ``error`` to ``conn`` only."""
         if isinstance(message, schemas.Suggest):
             await self._suggest(conn)
+            return
+        if isinstance(message, schemas.Review):
+            await self._review(conn)
             return
         async with self.lock:
             try:
@@ -347,6 +353,37 @@ class Room:
                 conn.send(error("internal", "the server failed on this message"))
             else:
                 conn.send(state.suggestion(action))
+
+    async def _review(self, conn: Connection) -> None:
+        """Answer ``review``: the member's own seat's review of the last finished round
+        (:mod:`shengji.server.review`), sent to this connection only; made in a thread, and
+        answered by a task of its own (the connection's other messages are read meanwhile)."""
+        async with self.lock:
+            try:
+                asked = self.reviews.ask(self.state, self._member(conn))
+            except Refusal as refusal:
+                conn.send(error(refusal.code, str(refusal), refusal.why))
+                return
+        if isinstance(asked, dict):
+            conn.send(asked)
+            return
+        task = asyncio.create_task(self._answer_review(conn, asked))
+        self._timers.add(task)
+        task.add_done_callback(self._timers.discard)
+
+    async def _answer_review(self, conn: Connection,
+                             making: asyncio.Future[dict[str, Any]]) -> None:
+        try:
+            message = await asyncio.wait_for(asyncio.shield(making), REVIEW_LIMIT)
+        except TimeoutError:
+            conn.send(error("review-timeout", f"the review took more than {REVIEW_LIMIT:g} "
+                                              "seconds; ask again later"))
+            return
+        except Exception:
+            log.exception("room %s: the review failed", self.code)
+            conn.send(error("internal", "the server failed on this message"))
+            return
+        conn.send(message)
 
     # -- connections ---------------------------------------------------------------------
 

@@ -159,6 +159,13 @@ class Suggest(_In):
     type: Literal["suggest"]
 
 
+class Review(_In):
+    """Ask for the review of one's own decisions in the last finished round (answered with
+    ``review``, to this connection only)."""
+
+    type: Literal["review"]
+
+
 class Chat(_In):
     """Say something to the room."""
 
@@ -187,13 +194,13 @@ class NextRound(_In):
 
 
 ClientMessage = (Hello | Sit | Stand | Configure | AddBot | Remove | Move | Start | Replace
-                 | ActionMessage | Check | Suggest | Chat | Kick | NewMatch | NextRound)
+                 | ActionMessage | Check | Suggest | Review | Chat | Kick | NewMatch | NextRound)
 """Any message a client may send."""
 
 _CLIENT = TypeAdapter[ClientMessage](Annotated[ClientMessage, Field(discriminator="type")])
 CLIENT_TYPES: tuple[str, ...] = ("hello", "sit", "stand", "configure", "add_bot", "remove",
                                  "move", "start", "replace", "action", "check", "suggest",
-                                 "chat", "kick", "new_match", "next_round")
+                                 "review", "chat", "kick", "new_match", "next_round")
 
 
 class MessageError(ValueError):
@@ -552,6 +559,16 @@ class Suggestion(_Out):
     time: float | None
 
 
+class ReviewMessage(_Out):
+    """The review of the asking seat's decisions in a finished round: ``analysis`` as
+    ``shengji analyze --json`` writes it (:meth:`shengji.analysis.Analysis.to_dict`)."""
+
+    type: Literal["review"]
+    round: int
+    seat: int
+    analysis: dict[str, Any]
+
+
 class ErrorMessage(_Out):
     """A refused message; nothing changed."""
 
@@ -563,7 +580,7 @@ class ErrorMessage(_Out):
 
 
 ServerMessage = (Welcome | RoomMessage | StateMessage | ChatMessage | Checked | Suggestion
-                 | ErrorMessage)
+                 | ReviewMessage | ErrorMessage)
 """Any message the server sends."""
 
 SERVER_MESSAGE = TypeAdapter[ServerMessage](Annotated[ServerMessage,

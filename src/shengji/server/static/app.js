@@ -40,6 +40,8 @@ const S = {
   suggested: null,
   suggesting: false,
   suggestedBy: null,
+  review: null,
+  reviewing: false,
   callPicks: [],
   callKey: "",
   sheetAck: null,
@@ -106,6 +108,11 @@ const act = {
       S.pending = null;
       render();
     }, PENDING_MS);
+    render();
+  },
+  review() {
+    if (S.reviewing || !act.send({ type: "review" })) return;
+    S.reviewing = true;
     render();
   },
   suggest() {
@@ -191,9 +198,14 @@ function onMessage(message) {
         { kind: kindTitle(message.by), n: message.time }) : kindTitle(message.by)) : null;
       onSuggestion(message.action);
       break;
+    case "review":
+      S.reviewing = false;
+      S.review = message;
+      break;
     case "error":
       clearPending();
       S.suggesting = false;
+      S.reviewing = false;
       if (message.code === "no-room") S.fatal = t("noRoom");
       else if (message.code === "kicked") S.fatal = t("kicked");
       else if (!S.room && conn) {
@@ -230,6 +242,7 @@ function onState(message) {
   if (S.pending && answered(message)) clearPending();
   if ((previous?.match?.results?.length ?? 0) !== (message.match?.results?.length ?? 0)) {
     S.ui.showSheet = false;
+    S.review = null;  // another round (or match) finished: its review is asked anew
   }
   const handKey = `${message.match?.round}|${view.phase}|${(view.hand ?? []).join(" ")}`;
   if (handKey !== S.handKey) {
@@ -297,7 +310,7 @@ function connect() {
     onMessage,
     onStatus: (status) => {
       S.status = status;
-      if (status !== "open") S.suggesting = false;  // a lost answer: ask again
+      if (status !== "open") S.suggesting = S.reviewing = false;  // a lost answer: ask again
       render();
     },
   });

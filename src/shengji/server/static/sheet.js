@@ -5,6 +5,7 @@
 import { cardRow, levelName } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { reviewSection } from "./review.js";
 import { trickItem, tricksList } from "./tricks.js";
 import { names, seatName, throwText, trumpText } from "./words.js";
 
@@ -135,6 +136,7 @@ export function overlay(S, act) {
   const body = [];
   if (result) body.push(sheetView(S, result, results.length));
   if (view.result) body.push(roundTricks(S));
+  body.push(reviewSection(S, act, results.length));
   if (over) {
     body.push(h("h2", { id: "match-over" }, t("matchOver")),
       h("p", {}, t("winners", { names: names(S, match.winners ?? []) })),
