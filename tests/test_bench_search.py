@@ -8,6 +8,7 @@ import importlib.util
 import json
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
@@ -27,6 +28,32 @@ def _bench() -> ModuleType:
     sys.modules["bench_search"] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
+
+
+Capsys = pytest.CaptureFixture[str]
+
+
+@dataclass
+class Ran:
+    """What a run of the script's ``main`` returned and printed."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def script(capsys: Capsys, *argv: str, check: bool = False) -> Ran:
+    """Run the script's ``main`` on ``argv`` in this process (as ``python3 SCRIPT ...`` would,
+    without starting an interpreter); ``check``: it must succeed."""
+    capsys.readouterr()
+    try:
+        code = _bench().main(list(argv))
+    except SystemExit as stop:  # argparse's refusals
+        code = stop.code if isinstance(stop.code, int) else 1
+    out, err = capsys.readouterr()
+    if check:
+        assert code == 0, err
+    return Ran(code, out, err)
 
 
 @pytest.mark.slow
@@ -70,7 +97,7 @@ def test_solo_and_two_game_figures_differ_when_search_overrides() -> None:
 
 def test_a_negative_z_is_refused_with_a_clear_error() -> None:
     out = subprocess.run([sys.executable, str(SCRIPT), "--z", "-1"], capture_output=True,
-                         text=True, check=False)
+                         text=True, check=False)  # as a script, once
     assert out.returncode == 2
     assert "--z must be 0 or more, got -1.0" in out.stderr
 
@@ -148,26 +175,24 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
 ])
 def test_a_stored_log_of_an_earlier_player_reports_with_the_flags_that_name_it(
         stored: str, deals: str, worlds: str, seed: str, fix: list[str], figure: str,
-        hint: str) -> None:
+        hint: str, capsys: Capsys) -> None:
     log = SCRIPT.parent / "results" / f"{stored}.jsonl.gz"
     flags = ["--report", "--log", str(log), "--deals", deals, "--iterations", worlds,
              "--seed", seed]
-    out = subprocess.run([sys.executable, str(SCRIPT), *flags, *fix],
-                         capture_output=True, text=True, check=True)
+    out = script(capsys, *flags, *fix, check=True)
     assert figure in out.stdout
-    refused = subprocess.run([sys.executable, str(SCRIPT), *flags], capture_output=True,
-                             text=True)
+    refused = script(capsys, *flags)
     assert refused.returncode == 2 and hint in refused.stderr
 
 
 @pytest.mark.slow
-def test_the_stored_log_of_the_default_player_reports_the_readmes_figure() -> None:
+def test_the_stored_log_of_the_default_player_reports_the_readmes_figure(
+        capsys: Capsys) -> None:
     # the issue's measure: 1,000 duplicate deals at the default budget (32 worlds), read
     # back with today's default settings (the endgame rule among them)
     log = SCRIPT.parent / "results" / "tractor-endgame-32w-seed13-compiled.jsonl.gz"
-    out = subprocess.run([sys.executable, str(SCRIPT), "--report", "--log", str(log),
-                          "--deals", "1000", "--iterations", "32", "--seed", "13"],
-                         capture_output=True, text=True, check=True)
+    out = script(capsys, "--report", "--log", str(log), "--deals", "1000", "--iterations",
+                 "32", "--seed", "13", check=True)
     assert "+0.643 ± 0.031 levels per deal over 1000 duplicate deals" in out.stdout
 
 
@@ -176,15 +201,15 @@ def test_the_stored_log_of_the_default_player_reports_the_readmes_figure() -> No
     (["--margins", "0.1"], "two numbers"), (["--margins", "0,1"], "from 0 up to 1"),
     (["--model", "/no/such.json"], "--model"), (["--endgame", "0"], "number of cards"),
     (["--endgame", "all"], "or off, got 'all'")])
-def test_bad_margins_or_model_files_are_refused_in_one_line(bad: list[str], said: str
-                                                              ) -> None:
-    out = subprocess.run([sys.executable, str(SCRIPT), "--deals", "1", *bad],
-                         capture_output=True, text=True)
+def test_bad_margins_or_model_files_are_refused_in_one_line(bad: list[str], said: str,
+                                                              capsys: Capsys) -> None:
+    out = script(capsys, "--deals", "1", *bad)
     assert out.returncode == 2 and said in out.stderr and "Traceback" not in out.stderr
 
 
 @pytest.mark.slow
-def test_two_logs_of_the_same_deals_are_paired_by_deal(tmp_path: Path) -> None:
+def test_two_logs_of_the_same_deals_are_paired_by_deal(tmp_path: Path, capsys: Capsys
+                                                       ) -> None:
     # two budgets' logs of the same deals: each one's figure over the deals both hold, and
     # the paired difference; logs of other deals or of several settings are refused
     bench = _bench()
@@ -200,23 +225,20 @@ def test_two_logs_of_the_same_deals_are_paired_by_deal(tmp_path: Path) -> None:
                      f"(1 world) against {sum(theirs) / 3:+.3f} ± {bench._ci95(theirs):.3f} "
                      f"(2 worlds) levels per deal; paired {sum(paired) / 3:+.3f} "
                      f"± {bench._ci95(paired):.3f}"]
-    out = subprocess.run([sys.executable, str(SCRIPT), "--report", "--log", one, "--against",
-                          two], capture_output=True, text=True, check=False)
+    out = script(capsys, "--report", "--log", one, "--against", two)
     assert out.returncode == 0 and out.stdout.strip() == lines[0]
     other = str(tmp_path / "other.jsonl")
     bench.run(rules, bench.Budget(1, 1.0), 2, 6, 1, log=other, key=key)
     with pytest.raises(ValueError, match="not of the same deals \\(seed 5 against 6\\)"):
         bench.compare_logs(one, other)
     bench.run(rules, bench.Budget(2, 1.0), 3, 5, 1, log=one, key=key)  # a second setting
-    out = subprocess.run([sys.executable, str(SCRIPT), "--report", "--log", one, "--against",
-                          two], capture_output=True, text=True, check=False)
+    out = script(capsys, "--report", "--log", one, "--against", two)
     assert out.returncode == 2
     assert f"--report --against: {one} holds 2 settings; pairing needs one" in out.stderr
 
 
-def test_report_without_a_log_is_refused_with_a_clear_error() -> None:
-    out = subprocess.run([sys.executable, str(SCRIPT), "--report"], capture_output=True,
-                         text=True, check=False)
+def test_report_without_a_log_is_refused_with_a_clear_error(capsys: Capsys) -> None:
+    out = script(capsys, "--report")
     assert out.returncode == 2
     assert "--report reads a --log FILE: name one" in out.stderr
 
@@ -242,9 +264,8 @@ def test_truth_json_holds_each_positions_rows_and_real_values(tmp_path: Path) ->
     assert figures[3]["all"][2] == 4
 
 
-def test_unknown_phases_are_refused_with_a_clear_error() -> None:
-    out = subprocess.run([sys.executable, str(SCRIPT), "--phases", "play,plays"],
-                         capture_output=True, text=True, check=False)
+def test_unknown_phases_are_refused_with_a_clear_error(capsys: Capsys) -> None:
+    out = script(capsys, "--phases", "play,plays")
     assert out.returncode == 2
     assert "--phases: 'plays' is not one of bid, call, declare, kitty, play" in out.stderr
 
@@ -262,17 +283,18 @@ def test_score_rules_reads_a_truth_file_and_scores_the_default_z_as_truth_did(
     assert any(line.startswith("the best candidate in the real deal") for line in lines)
 
 
-def test_score_refuses_a_file_that_is_not_a_truth_file(tmp_path: Path) -> None:
+def test_score_refuses_a_file_that_is_not_a_truth_file(tmp_path: Path, capsys: Capsys
+                                                         ) -> None:
     bad = tmp_path / "x.json"
     bad.write_text("[1, 2]", encoding="utf-8")
-    out = subprocess.run([sys.executable, str(SCRIPT), "--score", str(bad)],
-                         capture_output=True, text=True, check=False)
+    out = script(capsys, "--score", str(bad))
     assert out.returncode == 2
     assert f"--score: {bad} is not a --truth --json file" in out.stderr
 
 
 @pytest.mark.slow
-def test_against_pairs_two_truth_files_of_the_same_positions(tmp_path: Path) -> None:
+def test_against_pairs_two_truth_files_of_the_same_positions(tmp_path: Path, capsys: Capsys
+                                                              ) -> None:
     # the same positions with other worlds (here: the rows of one file reversed) are scored
     # position by position against each other; a file of other positions is refused
     bench = _bench()
@@ -296,24 +318,21 @@ def test_against_pairs_two_truth_files_of_the_same_positions(tmp_path: Path) -> 
     found["positions"][0]["real"][0] += 1.0
     with open(second, "w", encoding="utf-8") as f:
         json.dump(found, f)
-    out = subprocess.run([sys.executable, str(SCRIPT), "--score", first, "--against", second],
-                         capture_output=True, text=True, check=False)
+    out = script(capsys, "--score", first, "--against", second)
     assert out.returncode == 2
     assert "are not --truth --json files of the same positions" in out.stderr
 
 
-def test_against_without_score_is_refused() -> None:
-    out = subprocess.run([sys.executable, str(SCRIPT), "--against", "b.json"],
-                         capture_output=True, text=True, check=False)
+def test_against_without_score_is_refused(capsys: Capsys) -> None:
+    out = script(capsys, "--against", "b.json")
     assert out.returncode == 2
     assert "--against is read with --score FILE" in out.stderr
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("value", ["x", "-1", "nan"])
-def test_a_bad_race_is_refused_with_a_clear_error(value: str) -> None:
-    out = subprocess.run([sys.executable, str(SCRIPT), "--race", value], capture_output=True,
-                         text=True, check=False)
+def test_a_bad_race_is_refused_with_a_clear_error(value: str, capsys: Capsys) -> None:
+    out = script(capsys, "--race", value)
     assert out.returncode == 2
     assert (f"--race takes standard errors (0 or more, e.g. {RACE:g}) or off, got {value!r}"
             in out.stderr)
@@ -325,23 +344,21 @@ def test_a_bad_race_is_refused_with_a_clear_error(value: str) -> None:
     (["--refine", "120"], "--refine takes STEPS,KEEP (e.g. 400,0.0)"),
     (["--refine", "120,1.5"], "--refine takes STEPS,KEEP (e.g. 400,0.0)"),
 ])
-def test_bad_refine_flags_are_refused_with_a_clear_error(flags: list[str], message: str) -> None:
-    out = subprocess.run([sys.executable, str(SCRIPT), *flags], capture_output=True,
-                         text=True, check=False)
+def test_bad_refine_flags_are_refused_with_a_clear_error(flags: list[str], message: str,
+                                                          capsys: Capsys) -> None:
+    out = script(capsys, *flags)
     assert out.returncode == 2
     assert message in out.stderr
 
 
 @pytest.mark.slow
-def test_the_curve_is_read_from_a_log_and_plotted(tmp_path: Path) -> None:
+def test_the_curve_is_read_from_a_log_and_plotted(tmp_path: Path, capsys: Capsys) -> None:
     # a curve's budgets share one log; --report reads them all back and --plot draws them
     log, png = tmp_path / "curve.jsonl", tmp_path / "curve.png"
     flags = ["--preset", "da-bai-fen", "--deals", "1", "--seed", "3", "--curve", "1,2",
              "--log", str(log)]
-    played = subprocess.run([sys.executable, str(SCRIPT), *flags], capture_output=True,
-                            text=True, check=True)
-    out = subprocess.run([sys.executable, str(SCRIPT), *flags, "--report", "--plot", str(png)],
-                         capture_output=True, text=True, check=True)
+    played = script(capsys, *flags, check=True)
+    out = script(capsys, *flags, "--report", "--plot", str(png), check=True)
     assert " 1 world: " in out.stdout and " 2 worlds: " in out.stdout
     assert out.stdout.count("read from the log") == 2
     figures = [line.split(" levels")[0] for line in played.stdout.splitlines() if "world" in line]
