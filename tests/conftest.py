@@ -12,6 +12,9 @@ test never shares the machine with a browser, and chromium is started once.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 
 ONE_WORKER = "browser-and-timed"
@@ -39,3 +42,28 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         name = getattr(item, "originalname", item.name)
         if browser or name in TIMED.get(item.path.name, ()):
             item.add_marker(pytest.mark.xdist_group(ONE_WORKER))
+
+
+# -- the browser tests' fixtures (tests/test_browser*.py; imported there, so lazily here) ------
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Headless chromium (Debian's, driven by Playwright) for one module's browser tests."""
+    from test_browser import ARTIFACTS, CHROMIUM, sync_api
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A ``shengji serve`` (its own database) that deals at once and whose computer players
+    act at once, for one module's browser tests."""
+    from test_browser import Server
+
+    srv = Server(tmp_path_factory.mktemp("serve"), "--deal-pace", "0", "--bot-delay", "0")
+    yield srv
+    srv.stop()

@@ -112,27 +112,11 @@ class Server:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("serve"), "--deal-pace", "0", "--bot-delay", "0")
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
 def paced_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server that deals at a pace, so that people can bid during the deal."""
     srv = Server(tmp_path_factory.mktemp("serve"), "--deal-pace", "0.02", "--bot-delay", "0")
     yield srv
     srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield chromium
-        chromium.close()
 
 
 class Player:
@@ -350,7 +334,8 @@ def check_illegal(player: Player, info: dict[str, Any],
     return bool(reason.strip())
 
 
-def test_four_people_play_a_round_of_tractor(server: Server, browser: Any) -> None:
+def test_four_people_play_a_round_of_tractor(quick_server: Server, chromium: Any) -> None:
+    server, browser = quick_server, chromium
     shots: set[str] = set()
     # Bob's browser speaks Chinese: his UI follows navigator.language.
     players = [Player(browser, server.url, name, size, locale) for name, size, locale in
@@ -484,8 +469,8 @@ QUICK_BIDDER = """() => {
 }"""
 
 
-def test_finding_friends_with_computer_players(paced_server: Server, browser: Any) -> None:
-    server = paced_server
+def test_finding_friends_with_computer_players(paced_server: Server, chromium: Any) -> None:
+    server, browser = paced_server, chromium
     shots: set[str] = set()
     host = Player(browser, server.url, "Mei", "desktop")
     guest = Player(browser, server.url, "Lars", "phone", "zh-CN")  # reads Chinese
@@ -558,7 +543,8 @@ def test_finding_friends_with_computer_players(paced_server: Server, browser: An
 
 
 def test_rules_form_seats_spectator_hundred_restart_match_over_and_new_match(
-        tmp_path: Path, browser: Any) -> None:
+        tmp_path: Path, chromium: Any) -> None:
+    browser = chromium
     server = Server(tmp_path, "--deal-pace", "0", "--bot-delay", "0")
     try:
         hundred_match(server, browser)

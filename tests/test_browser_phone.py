@@ -9,30 +9,13 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from test_browser import ARTIFACTS, CHROMIUM, ROUND_TIMEOUT, Player, Server, act, sync_api
+from test_browser import ARTIFACTS, ROUND_TIMEOUT, Player, Server, act
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def phone_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("serve"), "--deal-pace", "0", "--bot-delay", "0")
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield launched
-        launched.close()
 
 
 TALL_PHONE = (390, 844)
@@ -96,7 +79,7 @@ def spam_chat(page: Any) -> None:
     page.wait_for_selector("#notice")
 
 
-def test_phone_table_fits_one_screen_at_every_size(phone_server: Server, chromium: Any
+def test_phone_table_fits_one_screen_at_every_size(quick_server: Server, chromium: Any
                                                    ) -> None:
     """At 390x844 on a touch screen, with computer players filling 6, 8 and 12 seats: the trick
     and the hand on one screen, and every card of the hand at least 24 px wide to tap. With the
@@ -105,15 +88,15 @@ def test_phone_table_fits_one_screen_at_every_size(phone_server: Server, chromiu
     (one changed by the host) are in the side panel."""
     no_shots = {f"phone-{kind}" for kind in ("bid", "declare", "expose", "play", "bury", "call")}
     for size in (6, 8, 12):
-        host = Player(chromium, phone_server.url, "Host", "phone", viewport=TALL_PHONE,
+        host = Player(chromium, quick_server.url, "Host", "phone", viewport=TALL_PHONE,
                       touch=True)
         page = host.page
         page.clock.install()  # timers run as usual, and can be fast-forwarded
         rules = {"kitty_revealed": False} if size == 6 else {}
-        reply = page.request.post(f"{phone_server.url}/api/rooms",
+        reply = page.request.post(f"{quick_server.url}/api/rooms",
                                   data={"preset": "tractor-6", "table": size, "rules": rules})
         code = reply.json()["room"]
-        page.goto(f"{phone_server.url}/r/{code}")
+        page.goto(f"{quick_server.url}/r/{code}")
         page.fill("#name", host.name)
         page.click("#join-room")
         page.click(".sit[data-seat='0']")

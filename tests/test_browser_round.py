@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from shengji.game.config import rules_from_dict
 from shengji.server.state import level_table_json
-from test_browser import ARTIFACTS, CHROMIUM, ROUND_TIMEOUT, Player, Server, act, sync_api
+from test_browser import ARTIFACTS, ROUND_TIMEOUT, Player, Server, act
 
 pytestmark = pytest.mark.browser
 
@@ -46,22 +45,6 @@ FAKE_SOUND = """() => {
 """WebAudio and navigator.vibrate recorded instead of heard and felt."""
 
 TURN_KINDS = ("bid", "declare", "bury", "call", "lead", "follow", "expose", "show")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("serve"), "--deal-pace", "0", "--bot-delay", "0")
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield launched
-        launched.close()
 
 
 def open_room(player: Player, rules: dict[str, Any], bots: tuple[int, ...]) -> str:
@@ -193,8 +176,9 @@ def check_keys(page: Any) -> None:
                            arg=hand)
 
 
-def test_the_end_of_a_round_and_the_comforts_of_the_table(server: Server, chromium: Any
+def test_the_end_of_a_round_and_the_comforts_of_the_table(quick_server: Server, chromium: Any
                                                           ) -> None:
+    server = quick_server
     ann = Player(chromium, server.url, "Ann", "desktop")
     page = ann.page
     page.add_init_script(f"({FAKE_SOUND})()")
@@ -283,7 +267,8 @@ SHEET_FROM_VIEW = """async () => {
 }"""
 
 
-def test_the_sheet_reads_the_result_from_the_view(server: Server, chromium: Any) -> None:
+def test_the_sheet_reads_the_result_from_the_view(quick_server: Server, chromium: Any) -> None:
+    server = quick_server
     player = Player(chromium, server.url, "Ann", "desktop")
     player.page.goto(server.url + "/")
     from_view, from_match = player.page.evaluate(SHEET_FROM_VIEW)
@@ -292,8 +277,9 @@ def test_the_sheet_reads_the_result_from_the_view(server: Server, chromium: Any)
     player.context.close()
 
 
-def test_a_computer_plays_for_a_player_away_until_they_return(server: Server, chromium: Any
-                                                              ) -> None:
+def test_a_computer_plays_for_a_player_away_until_they_return(quick_server: Server,
+                                                              chromium: Any) -> None:
+    server = quick_server
     host = Player(chromium, server.url, "Mei", "desktop")
     guest = Player(chromium, server.url, "Lars", "desktop")
     code = open_room(host, {"decks": 1}, (2, 3))
