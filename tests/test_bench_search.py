@@ -63,7 +63,7 @@ def test_one_world_search_is_the_heuristic_so_every_deal_scores_zero(solo: bool)
     # are the same games only if each seat's players are seeded alike, as the figure needs
     # (without a model the learned base is the heuristic, but for the first round's bid)
     bench = _bench()
-    rules = preset("da-bai-fen")
+    rules = preset("da-bai-fen", players=6)  # no model fits
     for deal in range(2):
         figure, times, overrides = bench.play_deal(rules, 7 + deal, bench.Budget(1, 1.0),
                                                    bench.Setting(grab=False), solo=solo)
@@ -74,10 +74,11 @@ def test_one_world_search_is_the_heuristic_so_every_deal_scores_zero(solo: bool)
 
 @pytest.mark.slow
 def test_games_with_a_dealer_set_have_no_bid_for_the_dealership() -> None:
-    # the learned base without a model differs from the heuristic only in the first
-    # round's bid for the dealership: with the dealer set, one world scores zero again
+    # the learned base without a model (six players, one deck) differs from the heuristic
+    # only in the first round's bid for the dealership: with the dealer set, one world
+    # scores zero again
     bench = _bench()
-    rules = preset("da-bai-fen")
+    rules = preset("da-bai-fen", players=6)
     grabbed = [bench.play_deal(rules, 7 + deal, bench.Budget(1, 1.0))[0] for deal in range(6)]
     assert any(figure != 0.0 for figure in grabbed)
     for deal in range(6):
@@ -89,7 +90,7 @@ def test_games_with_a_dealer_set_have_no_bid_for_the_dealership() -> None:
 @pytest.mark.slow
 def test_solo_and_two_game_figures_differ_when_search_overrides() -> None:
     bench = _bench()
-    rules = preset("da-bai-fen")
+    rules = preset("da-bai-fen", players=6)  # no model fits: every decision searched
     found = {bench.play_deal(rules, 3, bench.Budget(2, 1.0), solo=solo)[2] > 0
              for solo in (False, True)}
     assert found == {True}  # two worlds do override: the figures measure real choices
@@ -147,9 +148,13 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
     # ... and whether it bids at once for the first round's dealership (where the first
     # bidder deals, and the games do not start with a dealer set)
     assert "grab" not in bench.Setting(grab=False).key(preset("tractor"))
-    assert bench.Setting().key(preset("da-bai-fen")) == {"grab": True}
-    assert bench.Setting().key(preset("hundred")) == {}
-    assert bench.Setting(set_dealer=True).key(preset("da-bai-fen")) == {"set_dealer": True}
+    six = preset("da-bai-fen", players=6)  # no model fits
+    assert bench.Setting().key(six) == {"grab": True}
+    assert bench.Setting(set_dealer=True).key(six) == {"set_dealer": True}
+    one_deck = shipped_model("da-bai-fen")  # da-bai-fen and the Hundred
+    assert bench.Setting().key(preset("hundred")) == {
+        "base": "learned", "margins": [0.07, 0.02], "bury": one_deck.bury_margin,
+        "prior": 1.0, "endgame": 12}
     assert bench.Setting(learned=False).key(preset("tractor")) == {}
 
 

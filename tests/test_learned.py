@@ -329,15 +329,14 @@ def test_a_margin_outside_zero_to_one_is_refused(margins: tuple[float, float]) -
         tractor_model(margins=margins)
 
 
-@pytest.mark.parametrize("name", ["da-bai-fen", "tractor-6", "hundred"])
+@pytest.mark.parametrize("name", ["tractor-6", "finding-friends"])
 def test_without_a_model_for_the_rules_it_plays_as_the_heuristic(name: str) -> None:
-    # (but for the first round's bid for the dealership: the Hundred's dealer is drawn by
-    # lot, the others' is the first bidder)
+    # (but for the first round's bid for the dealership, made at once by the learned player:
+    # without it, the same plays as the heuristic's)
     rules = preset(name)
-    assert model_for(rules) is None or name == "tractor"
-    grab = rules.first_dealer == "random"
+    assert model_for(rules) is None
     for seed in range(2):
-        one = play_round(Round(rules, seed=seed), [LearnedPlayer(s, grab=grab) for s in range(
+        one = play_round(Round(rules, seed=seed), [LearnedPlayer(s, grab=False) for s in range(
             rules.players)])
         two = play_round(Round(rules, seed=seed), [HeuristicPlayer(s) for s in range(
             rules.players)])
@@ -425,6 +424,24 @@ def test_learned_players_finish_rounds_with_legal_plays(name: str) -> None:
         rnd = play_round(Round(rules, seed=seed), [make_player("learned", seed=s)
                                                    for s in range(rules.players)])
         assert rnd.result is not None
+
+
+@pytest.mark.parametrize("name", ["da-bai-fen", "hundred"])
+def test_the_shipped_one_deck_model_serves_da_bai_fen_and_the_hundred(name: str) -> None:
+    model = shipped_model("da-bai-fen")
+    assert model_for(preset(name)) is model and not model.fits(preset("tractor"))
+    assert model.lead.features == LEAD_FEATURES and model.follow.features == FOLLOW_FEATURES
+    assert model.bury is not None and model.bury.features == BURY_FEATURES
+    rnd = play_round(Round(preset(name), seed=5), [make_player("learned", seed=s)
+                                                  for s in range(4)])
+    assert rnd.result is not None
+
+
+def test_every_shipped_model_is_listed_for_the_table_it_was_trained_for() -> None:
+    for name, table in MODELS.items():
+        model = shipped_model(name)
+        assert (model.players, model.decks, model.partnership) == table
+        assert model.name == name
 
 
 def test_the_shipped_tractor_model_fits_tractor_and_reads_these_features() -> None:

@@ -64,11 +64,13 @@ from shengji.players.options import bury_choices, play_key
 
 FORMAT: Final = "shengji-play-model"
 """The ``format`` field of a model file."""
-MODELS: Final = ("tractor",)
-"""The models that ship with the package (``players/models/NAME.json.gz``)."""
+MODELS: Final = {"tractor": (4, 2, "fixed"), "da-bai-fen": (4, 1, "fixed")}
+"""The models that ship with the package (``players/models/NAME.json.gz``), each with the
+table it was trained for (players, decks, kind of partnership: :meth:`PlayModel.fits`;
+``da-bai-fen``'s serves the Hundred too)."""
 MODEL_FILE_LIMIT: Final = 32 << 20
-"""The largest model read, in bytes, before and after decompression (the shipped model is
-3 MiB of JSON, 1 MiB compressed)."""
+"""The largest model read, in bytes, before and after decompression (each shipped model
+is at most 3 MiB of JSON, 1 MiB compressed)."""
 
 
 def check_margins(*margins: float) -> None:
@@ -251,11 +253,11 @@ def shipped_model(name: str) -> PlayModel:
 
 
 def model_for(rules: Rules) -> PlayModel | None:
-    """The first shipped model that fits ``rules``, if any."""
-    for name in MODELS:
-        model = shipped_model(name)
-        if model.fits(rules):
-            return model
+    """The shipped model that fits ``rules``, if any (only that one is read)."""
+    table = (rules.players, rules.decks, rules.partnership.value)
+    for name, trained in MODELS.items():
+        if trained == table:
+            return shipped_model(name)
     return None
 
 
