@@ -33,8 +33,8 @@ import asyncio
 import json
 import secrets
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
 
 from shengji.engine.cards import NotationError
 from shengji.game.actions import Action, parse_action
@@ -55,6 +55,10 @@ from shengji.server.storage import ChatRow, MatchRow, MemberRow, RoomRow, Storag
 _TURN_KEYS = frozenset({"turn-of", "turn-of-nobody", "not-your-turn", "draw-turn"})
 """The keys of the engine's reasons that refuse an action because another seat (or none)
 is to move: the server sends them as ``not-your-turn`` errors (else ``illegal``)."""
+
+
+T = TypeVar("T")
+"""What a piece of work answered off the event loop gives."""
 
 
 class Room:
@@ -325,24 +329,36 @@ class Room:
                 return
             assert conn.member is not None
             future = self.autoplay.start_thinking(asked, conn.member.id, SUGGESTIONS)
-        task = asyncio.create_task(self._answer_suggestion(conn, asked, future))
-        self._timers.add(task)  # the connection reads on meanwhile
+        self._later(self._answer_suggestion(conn, asked, future))
+
+    def _later(self, answer: Coroutine[Any, Any, None]) -> None:
+        """Answer in a task of its own (the connection's other messages are read meanwhile;
+        the task is cancelled if the room stops)."""
+        task = asyncio.create_task(answer)
+        self._timers.add(task)
         task.add_done_callback(self._timers.discard)
+
+    async def _awaited(self, conn: Connection, work: asyncio.Future[T], limit: float,
+                       late: dict[str, Any], what: str) -> T | None:
+        """``work``'s result within ``limit`` seconds (it goes on regardless), else None
+        once ``conn`` has been told: ``late`` (an ``error``), or the server's failure."""
+        try:
+            return await asyncio.wait_for(asyncio.shield(work), limit)
+        except TimeoutError:
+            conn.send(late)
+        except Exception:
+            log.exception("room %s: %s failed", self.code, what)
+            conn.send(error("internal", "the server failed on this message"))
+        return None
 
     async def _answer_suggestion(self, conn: Connection, asked: PendingMove,
                                  future: asyncio.Future[Action]) -> None:
         state = self.state
-        limit = state.settings.bot_time + SUGGEST_GRACE  # thinking up to bot_time, then done
-        try:
-            action = await asyncio.wait_for(asyncio.shield(future), limit)
-        except TimeoutError:
-            conn.send(error("suggest-timeout", f"the {state.suggester} player found no "
-                                               f"suggestion within {state.settings.bot_time:g}"
-                                               " seconds"))
-            return
-        except Exception:
-            log.exception("room %s: the suggestion failed", self.code)
-            conn.send(error("internal", "the server failed on this message"))
+        late = error("suggest-timeout", f"the {state.suggester} player found no suggestion "
+                                        f"within {state.settings.bot_time:g} seconds")
+        action = await self._awaited(conn, future, state.settings.bot_time + SUGGEST_GRACE,
+                                     late, "the suggestion")
+        if action is None:
             return
         async with self.lock:
             if state.match is not asked.match or state.version != asked.version:
@@ -366,24 +382,16 @@ class Room:
                 return
         if isinstance(asked, dict):
             conn.send(asked)
-            return
-        task = asyncio.create_task(self._answer_review(conn, asked))
-        self._timers.add(task)
-        task.add_done_callback(self._timers.discard)
+        else:
+            self._later(self._answer_review(conn, asked))
 
     async def _answer_review(self, conn: Connection,
                              making: asyncio.Future[dict[str, Any]]) -> None:
-        try:
-            message = await asyncio.wait_for(asyncio.shield(making), REVIEW_LIMIT)
-        except TimeoutError:
-            conn.send(error("review-timeout", f"the review took more than {REVIEW_LIMIT:g} "
-                                              "seconds; ask again later"))
-            return
-        except Exception:
-            log.exception("room %s: the review failed", self.code)
-            conn.send(error("internal", "the server failed on this message"))
-            return
-        conn.send(message)
+        late = error("review-timeout", f"the review took more than {REVIEW_LIMIT:g} seconds; "
+                                       "ask again later")
+        message = await self._awaited(conn, making, REVIEW_LIMIT, late, "the review")
+        if message is not None:
+            conn.send(message)
 
     # -- connections ---------------------------------------------------------------------
 
