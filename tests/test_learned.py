@@ -329,11 +329,11 @@ def test_a_margin_outside_zero_to_one_is_refused(margins: tuple[float, float]) -
         tractor_model(margins=margins)
 
 
-@pytest.mark.parametrize("name", ["tractor-6", "finding-friends"])
+@pytest.mark.parametrize("name", ["finding-friends", "tractor"])
 def test_without_a_model_for_the_rules_it_plays_as_the_heuristic(name: str) -> None:
     # (but for the first round's bid for the dealership, made at once by the learned player:
     # without it, the same plays as the heuristic's)
-    rules = preset(name)
+    rules = preset(name, players=5) if name == "finding-friends" else preset(name, decks=3)
     assert model_for(rules) is None
     for seed in range(2):
         one = play_round(Round(rules, seed=seed), [LearnedPlayer(s, grab=False) for s in range(
@@ -426,14 +426,16 @@ def test_learned_players_finish_rounds_with_legal_plays(name: str) -> None:
         assert rnd.result is not None
 
 
-@pytest.mark.parametrize("name", ["da-bai-fen", "hundred"])
-def test_the_shipped_one_deck_model_serves_da_bai_fen_and_the_hundred(name: str) -> None:
-    model = shipped_model("da-bai-fen")
+@pytest.mark.parametrize(("name", "model_name"), [
+    ("da-bai-fen", "da-bai-fen"), ("hundred", "da-bai-fen"), ("tractor-6", "tractor-6")])
+def test_the_shipped_models_serve_their_presets(name: str, model_name: str) -> None:
+    model = shipped_model(model_name)
     assert model_for(preset(name)) is model and not model.fits(preset("tractor"))
     assert model.lead.features == LEAD_FEATURES and model.follow.features == FOLLOW_FEATURES
     assert model.bury is not None and model.bury.features == BURY_FEATURES
-    rnd = play_round(Round(preset(name), seed=5), [make_player("learned", seed=s)
-                                                  for s in range(4)])
+    rules = preset(name)
+    rnd = play_round(Round(rules, seed=5), [make_player("learned", seed=s)
+                                           for s in range(rules.players)])
     assert rnd.result is not None
 
 

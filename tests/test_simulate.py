@@ -556,13 +556,13 @@ def test_plot_colours_follow_the_player_kind() -> None:
 
 
 def test_a_player_without_its_model_says_so(capsys: pytest.CaptureFixture[str]) -> None:
-    """No learned model fits tractor-6: the run says what the learned player does instead
-    (once), and plays on; in tractor and da-bai-fen, where one fits, nothing is said."""
-    for name, noted in (("tractor-6", True), ("tractor", False), ("da-bai-fen", False)):
+    """No learned model fits Finding Friends: the run says what the learned player does
+    instead (once), and plays on; in tractor and da-bai-fen, where one fits, nothing is said."""
+    for name, noted in (("finding-friends", True), ("tractor", False), ("da-bai-fen", False)):
         code = cli.main(["simulate", "--preset", name, "--rounds", "1", "--workers", "1",
                          "--players", "learned,heuristic", "--seed", "2"])
         out = capsys.readouterr().out
         notes = [line for line in out.splitlines() if line.startswith("note: ")]
         assert code == 0 and "levels/round" in out
-        assert notes == (["note: no learned model fits these rules (6 players, 3 decks): "
+        assert notes == (["note: no learned model fits these rules (6 players, 2 decks): "
                           "learned plays as the heuristic"] if noted else [])

@@ -11,8 +11,8 @@ Learned models exist for some tables only; :func:`model_note` says where none fi
 >>> from shengji.game.presets import preset
 >>> model_note("search", preset("tractor")) is None
 True
->>> print(model_note("learned", preset("tractor-6")))
-no learned model fits these rules (6 players, 3 decks): learned plays as the heuristic
+>>> print(model_note("learned", preset("finding-friends")))
+no learned model fits these rules (6 players, 2 decks): learned plays as the heuristic
 """
 
 from __future__ import annotations

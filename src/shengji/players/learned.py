@@ -64,7 +64,8 @@ from shengji.players.options import bury_choices, play_key
 
 FORMAT: Final = "shengji-play-model"
 """The ``format`` field of a model file."""
-MODELS: Final = {"tractor": (4, 2, "fixed"), "da-bai-fen": (4, 1, "fixed")}
+MODELS: Final = {"tractor": (4, 2, "fixed"), "da-bai-fen": (4, 1, "fixed"),
+                  "tractor-6": (6, 3, "fixed")}
 """The models that ship with the package (``players/models/NAME.json.gz``), each with the
 table it was trained for (players, decks, kind of partnership: :meth:`PlayModel.fits`;
 ``da-bai-fen``'s serves the Hundred too)."""
