@@ -67,11 +67,16 @@ FORMAT: Final = "shengji-play-model"
 MODELS: Final = {"tractor": (4, 2, "fixed"), "da-bai-fen": (4, 1, "fixed"),
                   "tractor-6": (6, 3, "fixed")}
 """The models that ship with the package (``players/models/NAME.json.gz``), each with the
-table it was trained for (players, decks, kind of partnership: :meth:`PlayModel.fits`;
-``da-bai-fen``'s serves the Hundred too)."""
+table it was trained for (:func:`model_table`; ``da-bai-fen``'s serves the Hundred too)."""
 MODEL_FILE_LIMIT: Final = 32 << 20
 """The largest model read, in bytes, before and after decompression (each shipped model
 is at most 3 MiB of JSON, 1 MiB compressed)."""
+
+
+def model_table(rules: Rules) -> tuple[int, int, str]:
+    """What a model is trained for and serves: the players, the decks and the kind of
+    partnership of ``rules``."""
+    return rules.players, rules.decks, rules.partnership.value
 
 
 def check_margins(*margins: float) -> None:
@@ -166,9 +171,8 @@ class PlayModel:
 
     def fits(self, rules: Rules) -> bool:
         """True if the model was trained for rules like these (players, decks and kind of
-        partnership)."""
-        return (rules.players == self.players and rules.decks == self.decks
-                and rules.partnership.value == self.partnership)
+        partnership: :func:`model_table`)."""
+        return model_table(rules) == (self.players, self.decks, self.partnership)
 
     def with_margins(self, lead: float, follow: float, bury: float | None = None
                      ) -> PlayModel:
@@ -255,7 +259,7 @@ def shipped_model(name: str) -> PlayModel:
 
 def model_for(rules: Rules) -> PlayModel | None:
     """The shipped model that fits ``rules``, if any (only that one is read)."""
-    table = (rules.players, rules.decks, rules.partnership.value)
+    table = model_table(rules)
     for name, trained in MODELS.items():
         if trained == table:
             return shipped_model(name)
@@ -355,4 +359,4 @@ class LearnedPlayer(HeuristicPlayer):
 
 
 __all__ = ["FORMAT", "MODELS", "MODEL_FILE_LIMIT", "LearnedPlayer", "PlayModel", "check_margins",
-           "model_data", "model_for", "read_model_file", "shipped_model"]
+           "model_data", "model_for", "model_table", "read_model_file", "shipped_model"]

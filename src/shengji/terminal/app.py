@@ -17,6 +17,7 @@ from shengji.game.presets import PRESETS, preset
 from shengji.game.record import Record, RecordError, load_record, replay
 from shengji.players import PLAYER_KINDS, THINK_LIMITS, make_player, model_note, player_label
 from shengji.players.base import Player
+from shengji.players.search import TIME_BUDGET
 from shengji.terminal.prompt import PROMPTS, Prompter, Quit
 from shengji.terminal.replay import replay_file
 from shengji.terminal.session import Session
@@ -57,7 +58,8 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hint-time", type=number(*THINK_LIMITS, unit="seconds"),
                         default=None, metavar="SECONDS",
                         help="seconds the search player may think per suggestion, "
-                             f"{THINK_LIMITS[0]:g} to {THINK_LIMITS[1]:g} (default 1)")
+                             f"{THINK_LIMITS[0]:g} to {THINK_LIMITS[1]:g} (default "
+                             f"{TIME_BUDGET:g})")
     parser.add_argument("--seat", type=whole_number(0), default=None,
                         help="your seat (default 0)")
     parser.add_argument("--rounds", type=whole_number(1), default=None,

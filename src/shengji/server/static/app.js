@@ -6,7 +6,9 @@ import { muteButton, resetTitle, turnCue } from "./cue.js";
 import { h, morph } from "./dom.js";
 import { installKeys } from "./handkeys.js";
 import { errorText, lang, setLang, t } from "./i18n.js";
-import { checkForm, kindTitle, newForm, renderHome, renderJoin, renderLobby } from "./lobby.js";
+import {
+  checkForm, newForm, renderHome, renderJoin, renderLobby, suggesterTitle,
+} from "./lobby.js";
 import { reasonText } from "./reasons.js";
 import { rulesPanel } from "./rules.js";
 import { chatPanel } from "./side.js";
@@ -194,8 +196,7 @@ function onMessage(message) {
       break;
     case "suggestion":
       S.suggesting = false;
-      S.suggestedBy = message.by ? (message.time ? t("thinkSeconds",
-        { kind: kindTitle(message.by), n: message.time }) : kindTitle(message.by)) : null;
+      S.suggestedBy = message.by ? suggesterTitle(message.by, message.time) : null;
       onSuggestion(message.action);
       break;
     case "review":

@@ -5,6 +5,13 @@ import { lang, t } from "./i18n.js";
 export const SUIT_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 export const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 
+const NOTATION = /^(?:10|[2-9JQKA])[CDHS]$|^(?:BJ|SJ)$/;
+
+/** Whether ``text`` is one card in the record notation ("KS", "10H", "BJ"). */
+export function isCard(text) {
+  return NOTATION.test(text);
+}
+
 /** Read a card's notation: {text, rank, suit, red, joker}. */
 export function parseCard(text) {
   const upper = String(text).trim().toUpperCase();

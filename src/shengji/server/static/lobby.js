@@ -383,6 +383,18 @@ function seatRow(S, act, seat) {
     h("span", { class: "controls" }, controls));
 }
 
+/** The suggestion player's name, with the seconds it may think where it thinks (else
+ * ``seconds`` is null). */
+export function suggesterTitle(kind, seconds) {
+  return seconds ? t("thinkSeconds", { kind: kindTitle(kind), n: seconds }) : kindTitle(kind);
+}
+
+/** The host's ``configure`` of the room as it is but for ``change``. */
+function configure(act, cfg, change) {
+  act.send({ type: "configure", preset: cfg.preset, table: cfg.table, rules: cfg.rules ?? {},
+             ...change });
+}
+
 /** The computer player behind the Suggest button and, for a player that thinks, its time:
  * the host picks them, others read them. */
 function suggesterField(S, act) {
@@ -393,18 +405,15 @@ function suggesterField(S, act) {
   const thinks = kinds.find((k) => k.kind === current)?.thinks ?? false;
   const seconds = cfg.suggest_time;
   const [low, high] = S.presets?.think_limits ?? [];
-  const configure = (change) => act.send({ type: "configure", preset: cfg.preset,
-                                           table: cfg.table, rules: cfg.rules ?? {}, ...change });
   if (!room.you.host) {
     return h("p", { class: "muted", id: "suggester" }, t("suggester"), " ",
-      h("strong", {}, thinks ? t("thinkSeconds", { kind: kindTitle(current), n: seconds })
-        : kindTitle(current)));
+      h("strong", {}, suggesterTitle(current, thinks ? seconds : null)));
   }
   return h("div", { class: "field inline" },
     h("label", { for: "suggester" }, t("suggester")),
     h("select", {
       id: "suggester", value: current,
-      onchange: (e) => configure({ suggest: e.target.value }),
+      onchange: (e) => configure(act, cfg, { suggest: e.target.value }),
     }, kinds.map((k) => h("option", { value: k.kind, title: kindDescription(k) },
       kindTitle(k.kind)))),
     thinks ? [
@@ -414,7 +423,7 @@ function suggesterField(S, act) {
         value: String(seconds), class: "grace-input",
         onchange: (e) => {
           const value = Number(e.target.value);
-          if (Number.isFinite(value) && value > 0) configure({ suggest_time: value });
+          if (Number.isFinite(value) && value > 0) configure(act, cfg, { suggest_time: value });
         },
       })] : null);
 }
@@ -445,8 +454,7 @@ function absentGraceField(S, act) {
       class: "grace-input",
       onchange: (e) => {
         const value = Math.max(0, Math.min(86400, Math.round(Number(e.target.value) || 0)));
-        act.send({ type: "configure", preset: cfg.preset, table: cfg.table,
-                   rules: cfg.rules ?? {}, absent_grace: value });
+        configure(act, cfg, { absent_grace: value });
       },
     }));
 }

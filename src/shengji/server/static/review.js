@@ -2,20 +2,23 @@
 // decisions in the last finished round (asked for with `review`, sent to this seat only),
 // worded in the page's language. The figures are the server's; nothing is judged here.
 
-import { cardsInline } from "./cards.js";
+import { cardsInline, isCard } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-const CARD = /^(?:10|[2-9JQKA])[CDHS]$|^(?:BJ|SJ)$/;
-
-/** A move as the analysis labels it ("play KS KS", "bid 2S", "draw (no bid)"). */
-function moveText(label) {
-  if (label === "no bid" || label === "draw (no bid)") return t("reviewNoBid");
-  const [verb, ...rest] = label.split(" ");
-  if (rest.length && rest.every((word) => CARD.test(word))) {
+/** A move compared, from its notation ("0 play KS KS", "0 bid 2S"; a draw: not bidding). */
+function moveText(action) {
+  const [, verb, ...rest] = action.split(" ");
+  if (verb === "draw") return t("reviewNoBid");
+  if (rest.length && rest.every(isCard)) {
     return verb === "play" ? cardsInline(rest) : [t(`verb_${verb}`), " ", cardsInline(rest)];
   }
-  return label;
+  return [verb, ...rest].join(" ");
+}
+
+/** The notation of the option of ``d`` labelled ``label``. */
+function actionOf(d, label) {
+  return d.options.find((o) => o.label === label).action;
 }
 
 function when(d) {
@@ -26,8 +29,8 @@ function when(d) {
 function row(d, n) {
   const same = d.best === d.played;
   return h("tr", { class: d.mark ? `mark-${d.mark}` : null },
-    h("td", {}, String(n)), h("td", {}, when(d)), h("td", {}, moveText(d.played)),
-    h("td", {}, same ? "=" : moveText(d.best)),
+    h("td", {}, String(n)), h("td", {}, when(d)), h("td", {}, moveText(d.options[0].action)),
+    h("td", {}, same ? "=" : moveText(actionOf(d, d.best))),
     h("td", { class: "num" }, d.worlds ? `${d.cost.toFixed(2)} ± ${d.error.toFixed(2)}` : "?"),
     h("td", {}, d.mark ? t(`mark_${d.mark}`) : ""));
 }
