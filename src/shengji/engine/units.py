@@ -311,7 +311,7 @@ def readings(cards: Iterable[Card | str], trump: Trump, rules: Rules) -> list[Re
         return []
     (suit, counts), = groups.items()
     found: set[Reading] = set()
-    _decompose(counts, suit, trump, rules, [], found)
+    _decompose(counts, suit, trump, rules, _Chosen(counts, trump, rules), found)
     return sorted(found, key=lambda r: (reading_order(r), [u.cards for u in r]))
 
 
@@ -390,80 +390,147 @@ def reading_order(reading: Reading) -> tuple[object, ...]:
 
 
 def _decompose(
-    cards: LevelCounts,
-    suit: int,
-    trump: Trump,
-    rules: Rules,
-    chosen: list[Unit],
+    cards: LevelCounts, suit: int, trump: Trump, rules: Rules, chosen: _Chosen,
     found: set[Reading],
 ) -> None:
+    """Add to ``found`` every maximal reading that extends ``chosen`` with units of
+    ``cards``: each step takes a unit holding the lowest card left, unless it forms one
+    unit with some of the units already chosen (as it would in any reading extending
+    them)."""
     if not cards:
-        if len(chosen) < 3 or not _merge_in(chosen, trump, rules):
-            # equal units first by their cards: one order for each reading
-            found.add(tuple(sorted(chosen, key=lambda u: (unit_order(u), u.cards))))
+        # equal units first by their cards: one order for each reading
+        found.add(tuple(sorted(chosen.units, key=lambda u: (unit_order(u), u.cards))))
         return
     bottom = min(cards)
-    face = min(cards[bottom])
+    for width, faces in _lowest_units(cards, bottom, min(cards[bottom]), trump, rules):
+        if not chosen.add(make_unit(suit, width, bottom + len(faces) - 1, faces)):
+            continue
+        take(cards, trump, faces, width)
+        _decompose(cards, suit, trump, rules, chosen, found)
+        give(cards, trump, faces, width)
+        chosen.drop()
+
+
+def _lowest_units(
+    cards: LevelCounts, bottom: int, face: Card, trump: Trump, rules: Rules,
+) -> Iterator[tuple[int, tuple[Card, ...]]]:
+    """``(width, faces bottom first)`` of every unit of ``cards`` whose bottom card is
+    ``face``, of level ``bottom``: by width, then length."""
+    high, chains = trump.high, rules.tractor_high_trumps
     for width in range(1, cards[bottom][face] + 1):
-        for length in range(1, len(trump.faces_at[suit]) - bottom + 1):
-            if length > 1 and width < rules.tractor_min_width:
+        if shape_allowed(width, 1, rules):
+            yield width, (face,)
+        if width < rules.tractor_min_width or (high[card_int(face)] and not chains):
+            continue
+        choices = [[face]]  # the faces each level up may hold, bottom first
+        while bottom + len(choices) in cards:
+            good = sorted(f for f, n in cards[bottom + len(choices)].items()
+                          if n >= width and (chains or not high[card_int(f)]))
+            if not good:
                 break
-            if not shape_allowed(width, length, rules):
-                continue
-            window = {lv: cards[lv] for lv in range(bottom, bottom + length) if lv in cards}
-            found_any = False
-            for top, faces in placements(window, width, length, trump, rules):
-                if top != bottom + length - 1 or faces[0] != face:
-                    continue
-                found_any = True
-                unit = make_unit(suit, width, top, faces)
-                if any(as_unit(u.cards + unit.cards, trump, rules) for u in chosen):
-                    continue
-                take(cards, trump, faces, width)
-                chosen.append(unit)
-                _decompose(cards, suit, trump, rules, chosen, found)
-                chosen.pop()
-                give(cards, trump, faces, width)
-            if not found_any:
-                break
+            choices.append(good)
+            if shape_allowed(width, len(choices), rules):
+                for faces in product(*choices):
+                    yield width, faces
 
 
-def _merge_in(units: list[Unit], trump: Trump, rules: Rules) -> bool:
-    """Whether two or more of the units together form one unit (pairs 3-4-5 form a
-    tractor when ``tractor_min_length`` is 3, though no two of them do)."""
-    suit = units[0].suit
-    counts: LevelCounts = level_counts((c for u in units for c in u.cards), trump)[suit]
-    levels = trump.levels
-    for width in range(1, rules.decks + 1):
-        for length in range(1, len(trump.faces_at[suit]) + 1):
-            if not shape_allowed(width, length, rules):
-                continue
-            for top, faces in placements(counts, width, length, trump, rules):
-                face_at = dict(zip(range(top - length + 1, top + 1), faces, strict=True))
-                inside = [u for u in units if u.width <= width and all(
-                    face_at.get(levels[c]) == c for c in u.cards)]
-                if len(inside) >= 2 and _exact_cover(inside, width, faces):
-                    return True
-    return False
+class _Chosen:
+    """The units chosen so far for a reading of some cards, none of them forming one unit
+    with others. The candidates for such a merge (every unit the whole set of cards
+    holds) are listed once; each unit is marked with those it lies inside (a bit mask),
+    and each candidate with the cards of the chosen units inside it."""
+
+    def __init__(self, cards: LevelCounts, trump: Trump, rules: Rules) -> None:
+        self.targets: list[tuple[int, tuple[Card, ...]]] = [
+            (width, faces) for level, by_face in cards.items() for face in by_face
+            for width, faces in _lowest_units(cards, level, face, trump, rules)
+            if width * len(faces) > 1]  # (no units form a single)
+        """``(width, faces bottom first)`` of each unit that ``cards`` hold."""
+        self.units: list[Unit] = []
+        self.masks: list[int] = []
+        """The bit mask of each chosen unit."""
+        self.any_mask: list[int] = [0]
+        """The union of the first masks: none, one, two..."""
+        self.filled: list[int] = [0] * len(self.targets)
+        """How many cards of the chosen units lie inside each candidate."""
+        self._masks: dict[tuple[Card, ...], int] = {}
+        """The bit mask of each unit met, by its cards."""
+
+    def mask(self, unit: Unit) -> int:
+        """The candidates holding ``unit``: no narrower, its faces among theirs."""
+        mask = self._masks.get(unit.cards)
+        if mask is None:
+            faces = set(unit.cards)
+            mask = 0
+            for i, (width, target) in enumerate(self.targets):
+                if unit.width <= width and faces.issubset(target):
+                    mask |= 1 << i
+            self._masks[unit.cards] = mask
+        return mask
+
+    def add(self, unit: Unit) -> bool:
+        """Choose ``unit``, unless it and one or more chosen units together form one unit
+        (pairs 3-4-5 form a tractor when ``tractor_min_length`` is 3, though no two of
+        them do); whether it was chosen."""
+        own, unit_size = self.mask(unit), unit.size
+        shared = own & self.any_mask[-1]
+        while shared:
+            low = shared & -shared
+            shared ^= low
+            i = low.bit_length() - 1
+            width, faces = self.targets[i]
+            size = width * len(faces)
+            if size == unit_size or self.filled[i] < size - unit_size:
+                continue  # the unit itself, or too few cards to complete it
+            inside = [u for u, m in zip(self.units, self.masks, strict=True) if m & low]
+            need = dict.fromkeys(faces, width)
+            for face in unit.cards[::unit.width]:
+                need[face] -= unit.width
+            if _exact_cover(need, inside):
+                return False
+        self.units.append(unit)
+        self.masks.append(own)
+        self.any_mask.append(self.any_mask[-1] | own)
+        self._fill(own, unit_size)
+        return True
+
+    def drop(self) -> None:
+        """Undo the last :meth:`add` that chose its unit."""
+        unit = self.units.pop()
+        self._fill(self.masks.pop(), -unit.size)
+        self.any_mask.pop()
+
+    def _fill(self, mask: int, cards: int) -> None:
+        """Add ``cards`` to the cards inside each candidate of ``mask``."""
+        filled = self.filled
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            filled[low.bit_length() - 1] += cards
 
 
-def _exact_cover(units: list[Unit], width: int, faces: tuple[Card, ...]) -> bool:
-    """Whether two or more of ``units`` (each inside the target unit of ``faces``) hold
-    exactly ``width`` copies of each face."""
-
-    def rec(i: int, left: tuple[int, ...], taken: int) -> bool:
-        if not any(left):
-            return taken >= 2
-        if i == len(units):
-            return False
-        unit = units[i]
-        step = [unit.width if f in unit.cards else 0 for f in faces]
-        after = tuple(a - b for a, b in zip(left, step, strict=True))
-        if min(after) >= 0 and rec(i + 1, after, taken + 1):
+def _exact_cover(need: dict[Card, int], units: list[Unit]) -> bool:
+    """Whether some of ``units`` (each inside ``need``'s faces) hold exactly ``need``
+    copies of each face: a unit covering the first face still needed is in any such
+    cover, so try each in turn (a unit that failed is left out of the later tries)."""
+    face = next((f for f, n in need.items() if n), None)
+    if face is None:
+        return True
+    for i, unit in enumerate(units):
+        if face not in unit.cards:
+            continue
+        faces, width = unit.cards[::unit.width], unit.width
+        if any(need[f] < width for f in faces):
+            continue
+        for f in faces:
+            need[f] -= width
+        rest = [u for j, u in enumerate(units) if j > i or (j < i and face not in u.cards)]
+        covered = _exact_cover(need, rest)
+        for f in faces:
+            need[f] += width
+        if covered:
             return True
-        return rec(i + 1, left, taken)
-
-    return rec(0, (width,) * len(faces), 0)
+    return False
 
 
 def as_unit(cards: Iterable[Card], trump: Trump, rules: Rules) -> Unit | None:
