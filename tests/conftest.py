@@ -12,10 +12,16 @@ test never shares the machine with a browser, and chromium is started once.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+# pytest rewrites the asserts of every test module on import and caches the result as
+# bytecode in __pycache__, unless PYTHONDONTWRITEBYTECODE is set (as on the CI machines):
+# then every xdist worker would rewrite all of them again on every run (about 6 s each).
+sys.dont_write_bytecode = False
 
 ONE_WORKER = "browser-and-timed"
 

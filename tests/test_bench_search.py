@@ -76,12 +76,12 @@ def test_one_world_search_is_the_heuristic_so_every_deal_scores_zero(solo: bool)
 def test_games_with_a_dealer_set_have_no_bid_for_the_dealership() -> None:
     # the learned base without a model (six players, one deck) differs from the heuristic
     # only in the first round's bid for the dealership: with the dealer set, one world
-    # scores zero again
+    # scores zero again (two deals: the second is one where the bid makes a difference)
     bench = _bench()
     rules = preset("da-bai-fen", players=6)
-    grabbed = [bench.play_deal(rules, 7 + deal, bench.Budget(1, 1.0))[0] for deal in range(6)]
+    grabbed = [bench.play_deal(rules, 7 + deal, bench.Budget(1, 1.0))[0] for deal in range(2)]
     assert any(figure != 0.0 for figure in grabbed)
-    for deal in range(6):
+    for deal in range(2):
         figure, _, _ = bench.play_deal(rules, 7 + deal, bench.Budget(1, 1.0),
                                        bench.Setting(set_dealer=True))
         assert figure == 0.0
@@ -106,31 +106,32 @@ def test_a_negative_z_is_refused_with_a_clear_error() -> None:
 @pytest.mark.slow
 def test_a_logged_run_resumes_where_it_stopped_with_the_same_figures(tmp_path: Path) -> None:
     # a run of hours must survive being stopped: deals already in the log are not played
-    # again, and the figures equal those of one uninterrupted run
+    # again, and the figures equal those of one uninterrupted run (here of two deals,
+    # stopped after the first)
     bench = _bench()
     rules = preset("da-bai-fen")
     budget = bench.Budget(2, 1.0)
     log = str(tmp_path / "deals.jsonl")
     key = {"preset": "da-bai-fen"}
-    whole = bench.run(rules, budget, 3, 5, 1)
-    first = bench.run(rules, budget, 2, 5, 1, log=log, key=key)
+    whole = bench.run(rules, budget, 2, 5, 1)
+    first = bench.run(rules, budget, 1, 5, 1, log=log, key=key)
     with open(log, "a", encoding="utf-8") as out:
         out.write('{"key": {"pres')  # a run stopped while writing its line
-    resumed = bench.run(rules, budget, 3, 5, 1, log=log, key=key)
-    assert first["per_deal"] == whole["per_deal"][:2]
-    assert resumed["resumed"] == 2
+    resumed = bench.run(rules, budget, 2, 5, 1, log=log, key=key)
+    assert first["per_deal"] == whole["per_deal"][:1]
+    assert resumed["resumed"] == 1
     assert resumed["per_deal"] == whole["per_deal"]
     assert resumed["decisions"] == whole["decisions"]
     assert resumed["overrides"] == whole["overrides"]
     report = bench.run(rules, budget, 10, 5, 1, log=log, key=key, play=False)
-    assert report["per_deal"] == whole["per_deal"]  # only the 3 deals it holds, none played
+    assert report["per_deal"] == whole["per_deal"]  # only the 2 deals it holds, none played
     packed = log + ".gz"  # a stored log (benchmarks/results/) reads the same
     with open(log, "rb") as plain, gzip.open(packed, "wb") as out:
         out.write(plain.read())
-    stored = bench.run(rules, budget, 3, 5, 1, log=packed, key=key, play=False)
+    stored = bench.run(rules, budget, 2, 5, 1, log=packed, key=key, play=False)
     assert stored["per_deal"] == whole["per_deal"]
     with pytest.raises(ValueError, match="holds none of these deals"):
-        bench.run(rules, bench.Budget(3, 1.0), 3, 5, 1, log=log, key=key, play=False)
+        bench.run(rules, bench.Budget(3, 1.0), 2, 5, 1, log=log, key=key, play=False)
 
 
 def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> None:
@@ -215,28 +216,30 @@ def test_bad_margins_or_model_files_are_refused_in_one_line(bad: list[str], said
 @pytest.mark.slow
 def test_two_logs_of_the_same_deals_are_paired_by_deal(tmp_path: Path, capsys: Capsys
                                                        ) -> None:
-    # two budgets' logs of the same deals: each one's figure over the deals both hold, and
-    # the paired difference; logs of other deals or of several settings are refused
+    # two budgets' logs of the same deals: each one's figure over the deals both hold (the
+    # two of the other, not the third of the one), and the paired difference; logs of other
+    # deals or of several settings are refused
     bench = _bench()
     rules = preset("da-bai-fen")
     key = {"preset": "da-bai-fen", "table": None}
     one, two = str(tmp_path / "one.jsonl"), str(tmp_path / "two.jsonl")
     a = bench.run(rules, bench.Budget(1, 1.0), 3, 5, 1, log=one, key=key)
-    b = bench.run(rules, bench.Budget(2, 1.0), 4, 5, 1, log=two, key=key)
+    b = bench.run(rules, bench.Budget(2, 1.0), 2, 5, 1, log=two, key=key)
     lines = bench.compare_logs(one, two)
-    mine, theirs = a["per_deal"], b["per_deal"][:3]
+    mine, theirs = a["per_deal"][:2], b["per_deal"]
     paired = [x - y for x, y in zip(mine, theirs, strict=True)]
-    assert lines == [f"3 deals of both logs: {sum(mine) / 3:+.3f} ± {bench._ci95(mine):.3f} "
-                     f"(1 world) against {sum(theirs) / 3:+.3f} ± {bench._ci95(theirs):.3f} "
-                     f"(2 worlds) levels per deal; paired {sum(paired) / 3:+.3f} "
+    assert lines == [f"2 deals of both logs: {sum(mine) / 2:+.3f} ± {bench._ci95(mine):.3f} "
+                     f"(1 world) against {sum(theirs) / 2:+.3f} ± {bench._ci95(theirs):.3f} "
+                     f"(2 worlds) levels per deal; paired {sum(paired) / 2:+.3f} "
                      f"± {bench._ci95(paired):.3f}"]
     out = script(capsys, "--report", "--log", one, "--against", two)
     assert out.returncode == 0 and out.stdout.strip() == lines[0]
-    other = str(tmp_path / "other.jsonl")
-    bench.run(rules, bench.Budget(1, 1.0), 2, 6, 1, log=other, key=key)
+    other = str(tmp_path / "other.jsonl")  # (its seed is refused before its one deal counts)
+    bench.run(rules, bench.Budget(1, 1.0), 1, 6, 1, log=other, key=key)
     with pytest.raises(ValueError, match="not of the same deals \\(seed 5 against 6\\)"):
         bench.compare_logs(one, other)
-    bench.run(rules, bench.Budget(2, 1.0), 3, 5, 1, log=one, key=key)  # a second setting
+    with open(two, encoding="utf-8") as second, open(one, "a", encoding="utf-8") as first:
+        first.write(second.read())  # a second setting: the lines its run would append
     out = script(capsys, "--report", "--log", one, "--against", two)
     assert out.returncode == 2
     assert f"--report --against: {one} holds 2 settings; pairing needs one" in out.stderr

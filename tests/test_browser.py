@@ -2,9 +2,9 @@
 Chromium (Playwright with Debian's `chromium`; `playwright install` cannot download here).
 
 Players act only by clicking the UI: bid buttons, Suggest then Play / Bury / Call, the score
-sheet's Next round. Screenshots of every phase at desktop (1280x800) and phone (375x812) width go
-to `test-artifacts/browser/`. Select these tests with `-m browser` (or skip them with
-`-m "not browser"`).
+sheet's Next round. Screenshots of every phase (at the player's size) and of the main pages at
+desktop (1280x800) and phone (375x812) width go to `test-artifacts/browser/`. Select these
+tests with `-m browser` (or skip them with `-m "not browser"`).
 """
 
 from __future__ import annotations
@@ -173,20 +173,24 @@ def shoot(player: Player, name: str) -> None:
 
 
 def create_room(host: Player, preset: str = "tractor", table: int | None = None,
-                unchecked: tuple[str, ...] = ()) -> str:
+                unchecked: tuple[str, ...] = (), filled: dict[str, str] | None = None) -> str:
     """Create a room from the home page's form (`unchecked`: option checkboxes to clear, as
-    `name=value`); returns the room code."""
+    `name=value`; `filled`: option fields to type in, by option name); returns the room
+    code."""
     page = host.page
     page.goto(host.base + "/")
     page.fill("#name", host.name)
     page.select_option("#preset", preset)
     if table is not None:
         page.select_option("#table", str(table))
-    if unchecked:
+    if unchecked or filled:
         page.click(".rules-form summary")
         for box in unchecked:
             name, value = box.split("=")
             page.uncheck(f"input[name='{name}'][value='{value}']")
+        for name, value in (filled or {}).items():
+            page.fill(f"#opt-{name}", value)
+            page.press(f"#opt-{name}", "Tab")
     page.wait_for_selector("#rules-status:has-text('valid')")
     page.click("#create-room")
     page.wait_for_url("**/r/*")
@@ -251,9 +255,12 @@ def act(player: Player, info: dict[str, Any], shots: set[str], prefix: str) -> b
 
 
 def snap(player: Player, shots: set[str], name: str) -> None:
+    """The first screenshot of a phase (``name``), at the player's own size (``shoot`` takes
+    the pages worth seeing at both)."""
     if name not in shots:
         shots.add(name)
-        shoot(player, name)
+        player.page.screenshot(path=str(ARTIFACTS / f"{name}-{player.size}.png"),
+                               full_page=True)
 
 
 def play_round(players: list[Player], shots: set[str], prefix: str,
@@ -345,7 +352,8 @@ def test_four_people_play_a_round_of_tractor(quick_server: Server, chromium: Any
     host.page.goto(server.url + "/")
     host.page.wait_for_selector("#create-room")
     shoot(host, "home")
-    code = create_room(host)
+    # One deck (12 cards each): the round is half as long as with two, the table the same.
+    code = create_room(host, filled={"decks": "1"})
     for seat, player in enumerate(players[1:], start=1):
         player.join(code, seat)
     players[1].page.wait_for_selector("#lang-switch:has-text('English')")
@@ -477,7 +485,9 @@ def test_finding_friends_with_computer_players(paced_server: Server, chromium: A
     host.greedy = guest.greedy = True
     # No overbids: the first bid makes the trump and its bidder calls; the people bid at once
     # during the paced deal, so one of them usually deals and uses the friend picker.
-    code = create_room(host, "finding-friends", 5, unchecked=("fluid_overbid=own-rank",))
+    # One deck (10 cards each): a round is half as long as with the preset's two.
+    code = create_room(host, "finding-friends", 5, unchecked=("fluid_overbid=own-rank",),
+                       filled={"decks": "1"})
     for seat in (2, 3, 4):
         host.page.click(f".add-bot[data-seat='{seat}']")
         host.page.wait_for_selector(f".seat-row[data-seat='{seat}'] .remove")

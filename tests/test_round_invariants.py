@@ -31,7 +31,7 @@ from shengji.engine.scoring import (
 )
 from shengji.game.actions import Action, Bid, Bury, Call, Draw, Pass, Play, Show, Withdraw
 from shengji.game.legal import ActionError
-from shengji.game.match import Match, play_random_match
+from shengji.game.match import Match, never_ends, play_random_match
 from shengji.game.phase import Phase
 from shengji.game.round import Round, pack
 from shengji.game.scoresheet import RoundResult
@@ -90,6 +90,10 @@ RULE_SETS: dict[str, Rules] = {
 
 SEEDS_PER_RULES = 3
 """Complete rounds per rule set in the per-action test (each several hundred actions)."""
+
+ENDLESS_ROUNDS = 60
+"""The rounds of a random match that never ends (``after_end`` wraps): enough for levels to
+reach the top and wrap several times (the other matches end within 400 rounds, far fewer)."""
 
 
 # -- where the cards are ---------------------------------------------------------------
@@ -449,11 +453,16 @@ def test_hypothesis_rounds(name: str, seed: int, first_round: bool) -> None:
     check_result(rnd)
 
 
+def top_level(rules: Rules) -> int:
+    """The highest level of a match under ``rules``."""
+    return (NO_TRUMP_LEVEL if rules.after_end in ("no-trump", "no-trump-wrap")
+            else int(rules.end_rank))
+
+
 def check_match(match: Match) -> None:
     rules = match.rules
     n = rules.players
-    top = (NO_TRUMP_LEVEL if rules.after_end in ("no-trump", "no-trump-wrap")
-           else int(rules.end_rank))
+    top = top_level(rules)
     levels = (int(rules.start_rank),) * n
     previous: RoundResult | None = None
     for result in match.results:
@@ -491,10 +500,16 @@ def test_random_matches(name: str) -> None:
     rules = RULE_SETS[name]
     if rules.end_rank == Rank.ACE and name not in ("tractor", "hook-mandatory"):
         rules = rules.replace(end_rank="9")    # keep the file fast: shorter matches
+    endless = never_ends(rules, "max_rounds") is not None
     for seed in range(2):
-        match = play_random_match(rules, seed=seed, max_rounds=400)
+        match = play_random_match(rules, seed=seed,
+                                  max_rounds=ENDLESS_ROUNDS if endless else 400)
         check_match(match)
         assert match.is_over
+        if endless:  # its rounds took a level past the top, to wrap
+            top = top_level(rules)
+            assert any(before == top > after for r in match.results
+                       for before, after in zip(r.levels_before, r.levels, strict=True))
 
 
 def test_wrapping_match_needs_max_rounds() -> None:
