@@ -80,7 +80,7 @@ from shengji.engine.rules import Rules
 from shengji.game.presets import preset
 from shengji.players.features import FEATURES
 from shengji.players.forest import Forest
-from shengji.players.learned import PlayModel, check_margins, read_model_file
+from shengji.players.learned import PlayModel, check_margins, model_table, read_model_file
 from shengji.players.training import KINDS, collect
 
 _JOB: dict[str, Any] = {}
@@ -222,18 +222,28 @@ def run_fit(args: argparse.Namespace) -> int:
         print(f"{kind}: {len(y)} rows, {forests[kind]!r}, fitted in {time.time() - start:.0f} s"
               f" (largest difference from scikit-learn on 200 rows: {drift:.2e})")
     first = infos[0]
-    rules = preset(first["preset"], players=first["table"])
+    tables = [model_table(preset(i["preset"], players=i["table"])) for i in infos] + [
+        model_table(preset(first["preset"], players=n)) for n in args.also_players]
+    (players, decks, partnership), also = tables[0], tuple(dict.fromkeys(tables[1:]))
     kept_info = {"file": args.keep, "info": kept_data.get("info")} if args.keep else None
     info = {"data": infos, "kept": kept_info, "trees": args.trees,
             "leaves": args.leaves, "rate": args.rate, "min_leaf": args.min_leaf,
             "date": date.today().isoformat()}
     model = PlayModel(args.name or first["preset"], forests["lead"], forests["follow"],
-                      rules.players, rules.decks, rules.partnership.value, info,
+                      players, decks, partnership, info,
                       lead_margin=args.lead_margin, follow_margin=args.follow_margin,
-                      bury=forests.get("bury"), bury_margin=args.bury_margin)
+                      bury=forests.get("bury"), bury_margin=args.bury_margin, also=also)
     model.save(args.out)
     print(f"wrote {args.out}")
     return 0
+
+
+def _counts(text: str) -> list[int]:
+    """``--also-players``: comma-separated numbers of players."""
+    try:
+        return [int(n) for n in text.split(",") if n.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not numbers of players: {text!r}") from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -255,6 +265,9 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--name", default="", help="the model's name (default: the preset)")
     f.add_argument("--keep", default="",
                    help="a model file whose forest serves a kind the data has no rows of")
+    f.add_argument("--also-players", type=_counts, default=[], metavar="N,N...",
+                   help="tables of the first data file's preset with these numbers of "
+                        "players that the model serves too, without rows of them")
     f.add_argument("--trees", type=int, default=400)
     f.add_argument("--leaves", type=int, default=63)
     f.add_argument("--rate", type=float, default=0.05)

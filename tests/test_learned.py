@@ -8,17 +8,18 @@ rows and the same play) and plays exactly as the heuristic where no model fits t
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import json
-import subprocess
-import sys
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from flow_helpers import positions, stacked, swap_hidden
 from shengji.engine.cards import parse_cards
+from shengji.engine.choices import Partnership
 from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import LegalLeads
 from shengji.engine.rules import Rules
@@ -39,12 +40,14 @@ from shengji.players.features import (
     lead_rows,
 )
 from shengji.players.forest import Forest
-from shengji.players.learned import MODELS, PlayModel, model_for, shipped_model
+from shengji.players.learned import MODELS, PlayModel, model_for, model_table, shipped_model
 from shengji.players.memory import Memory
 from shengji.players.options import FOLLOW_LABELS, bury_options, follow_options, lead_options
 from shengji.players.search import SearchPlayer
 from shengji.players.table import decide, play_round
-from shengji.players.training import collect
+from shengji.players.training import Sample, collect
+
+TRAINER = Path(__file__).resolve().parent.parent / "scripts" / "train_learned.py"
 
 
 def stump(features: tuple[str, ...], name: str, at: float, low: float, high: float
@@ -439,11 +442,14 @@ def test_the_shipped_models_serve_their_presets(name: str, model_name: str) -> N
     assert rnd.result is not None
 
 
-def test_every_shipped_model_is_listed_for_the_table_it_was_trained_for() -> None:
-    for name, table in MODELS.items():
+def test_every_shipped_model_is_listed_with_the_tables_it_serves() -> None:
+    for name, tables in MODELS.items():
         model = shipped_model(name)
-        assert (model.players, model.decks, model.partnership) == table
+        assert model.tables == tables
+        assert tables[0] == (model.players, model.decks, model.partnership)
         assert model.name == name
+        assert all(model_for(rules) is model for rules in (
+            Rules(players=p, decks=d, partnership=Partnership(k)) for p, d, k in tables))
 
 
 def test_the_shipped_tractor_model_fits_tractor_and_reads_these_features() -> None:
@@ -462,6 +468,27 @@ def test_the_shipped_tractor_model_fits_tractor_and_reads_these_features() -> No
 
 
 # -- model files ------------------------------------------------------------------------
+
+
+def test_a_model_serves_the_tables_it_was_made_for_and_reads_them_back(tmp_path: Path
+                                                                         ) -> None:
+    """A model trained at one table may serve others (``also``: Finding Friends at every
+    size); it fits exactly those, keeps them through other margins and its file."""
+    fluid = [preset("finding-friends", players=n) for n in (5, 6, 8, 10)]
+    also = tuple(model_table(r) for r in fluid[1:])
+    model = PlayModel("friends", constant(LEAD_FEATURES, 0.0), constant(FOLLOW_FEATURES, 0.0),
+                      5, 2, "fluid", also=also)
+    assert model.tables == ((5, 2, "fluid"), *also) and model.tables[1] == (6, 2, "fluid")
+    assert all(model.fits(r) for r in fluid)
+    assert not model.fits(preset("finding-friends", players=7, decks=3))  # not one of them
+    assert not model.fits(preset("tractor")) and not model.fits(preset("tractor-6"))
+    model.save(tmp_path / "f.json.gz")
+    for again in (PlayModel.load(tmp_path / "f.json.gz"), model.with_margins(0.1, 0.1),
+                  model.without_bury()):
+        assert again.tables == model.tables
+    assert "also" not in tractor_model().to_data()  # (one table: files as before)
+    with pytest.raises(ValueError, match="also must list tables"):
+        PlayModel.from_data({**model.to_data(), "also": [[5, "two", "fluid"]]})
 
 
 def test_a_model_file_reads_back_and_a_wrong_one_is_refused(tmp_path: Path) -> None:
@@ -523,28 +550,51 @@ def test_a_model_is_saved_atomically(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert [p.name for p in tmp_path.iterdir()] == ["m.json.gz"]  # no stray file
 
 
+@dataclass
+class Ran:
+    """What a run of the trainer's ``main`` returned and printed."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def trainer(capsys: pytest.CaptureFixture[str], *argv: str) -> Ran:
+    """Run ``scripts/train_learned.py``'s ``main`` on ``argv`` in this process (as ``python3
+    scripts/train_learned.py ...`` would, without starting an interpreter; an exception
+    other than argparse's exit fails the test, as a traceback there would)."""
+    pytest.importorskip("numpy")  # (the script's own import: pip install -e ".[train]")
+    spec = importlib.util.spec_from_file_location("train_learned", TRAINER)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    capsys.readouterr()
+    try:
+        code = module.main(list(argv))
+    except SystemExit as stop:  # argparse's refusals
+        code = stop.code if isinstance(stop.code, int) else 1
+    out, err = capsys.readouterr()
+    return Ran(code, out, err)
+
+
 @pytest.mark.slow
-def test_the_trainer_refuses_a_bad_model_file_or_margin(tmp_path: Path) -> None:
+def test_the_trainer_refuses_a_bad_model_file_or_margin(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.json.gz"
     bad.write_bytes(b"not gzip, not json")
-    script = Path(__file__).resolve().parent.parent / "scripts" / "train_learned.py"
-    out = subprocess.run([sys.executable, str(script), "collect", "--model", str(bad),
-                          "--out", str(tmp_path / "x.npz")], capture_output=True, text=True)
+    out = trainer(capsys, "collect", "--model", str(bad), "--out", str(tmp_path / "x.npz"))
     assert out.returncode == 2 and "--model" in out.stderr and "Traceback" not in out.stderr
     assert not (tmp_path / "x.npz").exists()
-    out = subprocess.run([sys.executable, str(script), "fit", str(tmp_path / "x.npz"),
-                          "--out", str(tmp_path / "m.json"), "--lead-margin", "1.5"],
-                         capture_output=True, text=True)
+    out = trainer(capsys, "fit", str(tmp_path / "x.npz"), "--out", str(tmp_path / "m.json"),
+                  "--lead-margin", "1.5")
     assert out.returncode == 2 and "--lead-margin" in out.stderr
     assert not (tmp_path / "m.json").exists()
-    out = subprocess.run([sys.executable, str(script), "fit", str(tmp_path / "x.npz"),
-                          "--out", str(tmp_path / "m.json"), "--bury-margin", "-0.1"],
-                         capture_output=True, text=True)
+    out = trainer(capsys, "fit", str(tmp_path / "x.npz"), "--out", str(tmp_path / "m.json"),
+                  "--bury-margin", "-0.1")
     assert out.returncode == 2 and "--bury-margin" in out.stderr and "-0.1" in out.stderr
     assert not (tmp_path / "m.json").exists()
     for kinds in ("bid", "lead,kitty", ","):
-        out = subprocess.run([sys.executable, str(script), "collect", "--kinds", kinds,
-                              "--out", str(tmp_path / "x.npz")], capture_output=True, text=True)
+        out = trainer(capsys, "collect", "--kinds", kinds, "--out", str(tmp_path / "x.npz"))
         assert out.returncode == 2 and "--kinds" in out.stderr and "lead, follow, bury" in (
             out.stderr) and "Traceback" not in out.stderr
         assert not (tmp_path / "x.npz").exists()
@@ -553,25 +603,34 @@ def test_the_trainer_refuses_a_bad_model_file_or_margin(tmp_path: Path) -> None:
 # -- training data --------------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def one_round() -> list[Sample]:
+    """The samples of one tractor round (seed 4) of heuristic players, every kind valued
+    (collected once for the tests below; they only read them)."""
+    return list(collect(preset("tractor"), 4, range(1)))
+
+
 @pytest.mark.slow
-def test_training_samples_value_every_option_against_the_heuristics_choice() -> None:
+def test_training_samples_value_every_option_against_the_heuristics_choice(
+        one_round: list[Sample]) -> None:
     rules = preset("tractor")
-    samples = list(collect(rules, 3, range(2)))
+    samples = one_round
     assert len(samples) > 50 and {s.kind for s in samples} == {"lead", "follow", "bury"}
     for sample in samples:
         width = len(FEATURES[sample.kind])
         assert len(sample.rows) == len(sample.gains) >= 1
         assert all(len(r) == width for r in sample.rows)
     assert any(g != 0 for s in samples for g in s.gains)
-    again = list(collect(rules, 3, range(2)))
+    again = list(collect(rules, 4, range(1)))
     assert [(s.kind, s.rows, s.gains) for s in again] == [
         (s.kind, s.rows, s.gains) for s in samples]
 
 
 @pytest.mark.slow
-def test_samples_of_one_kind_are_those_of_that_kind_when_both_are_collected() -> None:
+def test_samples_of_one_kind_are_those_of_that_kind_when_both_are_collected(
+        one_round: list[Sample]) -> None:
     rules = preset("tractor")
-    both = list(collect(rules, 4, range(1)))
+    both = one_round
     for kind in ("lead", "follow"):
         alone = list(collect(rules, 4, range(1), kinds=(kind,)))
         assert alone and {s.kind for s in alone} == {kind}
@@ -583,7 +642,7 @@ def test_samples_of_one_kind_are_those_of_that_kind_when_both_are_collected() ->
 
 @pytest.mark.slow
 def test_the_trainer_keeps_a_models_forest_only_where_asked_and_where_it_fits(
-        tmp_path: Path) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Data of leads alone is fitted only with ``--keep`` naming a model whose follow
     forest reads this version's follow features."""
     np = pytest.importorskip("numpy")
@@ -593,13 +652,11 @@ def test_the_trainer_keeps_a_models_forest_only_where_asked_and_where_it_fits(
                         lead_y=np.linspace(-1, 1, 300, dtype=np.float32),
                         follow_x=np.zeros((0, len(FOLLOW_FEATURES)), np.float32),
                         follow_y=np.zeros(0, np.float32))
-    script = Path(__file__).resolve().parent.parent / "scripts" / "train_learned.py"
     out_file = tmp_path / "m.json"
 
-    def fit(*extra: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, str(script), "fit", str(data), "--out",
-                               str(out_file), "--trees", "2", *extra],
-                              capture_output=True, text=True)
+    def fit(*extra: str) -> Ran:
+        return trainer(capsys, "fit", str(data), "--out", str(out_file), "--trees", "2",
+                       *extra)
 
     out = fit()
     assert out.returncode == 2 and "no follow rows" in out.stderr and "--keep" in out.stderr
@@ -629,11 +686,11 @@ def test_bury_samples_value_each_bury_against_the_heuristics() -> None:
 
 
 @pytest.mark.slow
-def test_with_a_model_only_its_side_learns_and_plays_it() -> None:
+def test_with_a_model_only_its_side_learns_and_plays_it(one_round: list[Sample]) -> None:
     rules = preset("tractor")
     model = tractor_model(follow=stump(FOLLOW_FEATURES, "points", 4.0, -1.0, 0.5))
-    samples = list(collect(rules, 3, range(1), model))
-    plain = list(collect(rules, 3, range(1)))
+    samples = list(collect(rules, 4, range(1), model))
+    plain = one_round
     assert 0 < len(samples) < len(plain)
 
 

@@ -27,9 +27,10 @@ its own side; the heuristic on the other), and the model learned the gain over t
 heuristic's choice from the rows (for the kitty, the heuristic's bury is a row too, of
 gain 0, and the player compares each bury's value with its value). It therefore reads
 only the seat's view, as any player does. The models that ship are listed in
-:data:`MODELS`; a model serves rules with its number of players, decks and kind of
-partnership (:meth:`PlayModel.fits`), and where none fits the player plays as the
-heuristic, but for the first round's bid.
+:data:`MODELS`; a model serves rules with its numbers of players and decks and kind of
+partnership (:meth:`PlayModel.fits`: the table it was trained for, and the tables it was
+made to serve besides), and where none fits the player plays as the heuristic, but for
+the first round's bid.
 """
 
 from __future__ import annotations
@@ -64,16 +65,20 @@ from shengji.players.options import bury_choices, play_key
 
 FORMAT: Final = "shengji-play-model"
 """The ``format`` field of a model file."""
-MODELS: Final = {"tractor": (4, 2, "fixed"), "da-bai-fen": (4, 1, "fixed"),
-                  "tractor-6": (6, 3, "fixed")}
+Table = tuple[int, int, str]
+"""A kind of table (:func:`model_table`): players, decks and kind of partnership."""
+
+MODELS: Final[dict[str, tuple[Table, ...]]] = {
+    "tractor": ((4, 2, "fixed"),), "da-bai-fen": ((4, 1, "fixed"),),
+    "tractor-6": ((6, 3, "fixed"),)}
 """The models that ship with the package (``players/models/NAME.json.gz``), each with the
-table it was trained for (:func:`model_table`; ``da-bai-fen``'s serves the Hundred too)."""
+tables it serves (:attr:`PlayModel.tables`; ``da-bai-fen``'s serves the Hundred too)."""
 MODEL_FILE_LIMIT: Final = 32 << 20
 """The largest model read, in bytes, before and after decompression (each shipped model
 is at most 3 MiB of JSON, 1 MiB compressed)."""
 
 
-def model_table(rules: Rules) -> tuple[int, int, str]:
+def model_table(rules: Rules) -> Table:
     """What a model is trained for and serves: the players, the decks and the kind of
     partnership of ``rules``."""
     return rules.players, rules.decks, rules.partnership.value
@@ -131,12 +136,14 @@ def read_model_file(path: str | Path, limit: int = MODEL_FILE_LIMIT) -> object:
 
 class PlayModel:
     """Forests that value lead and follow options over the heuristic's choice, for rules
-    of ``players`` seats, ``decks`` decks and ``partnership``."""
+    of ``players`` seats, ``decks`` decks and ``partnership`` (the table it was trained
+    for, or the first of them) and the ``also`` tables (others it serves)."""
 
     def __init__(self, name: str, lead: Forest, follow: Forest, players: int, decks: int,
                  partnership: str, info: dict[str, object] | None = None, *,
                  lead_margin: float = 0.0, follow_margin: float = 0.0,
-                 bury: Forest | None = None, bury_margin: float = 0.0) -> None:
+                 bury: Forest | None = None, bury_margin: float = 0.0,
+                 also: tuple[Table, ...] = ()) -> None:
         if lead.features != LEAD_FEATURES or follow.features != FOLLOW_FEATURES or (
                 bury is not None and bury.features != BURY_FEATURES):
             raise ValueError(f"model {name!r} reads other features than this version's "
@@ -149,6 +156,9 @@ class PlayModel:
         self.players = players
         self.decks = decks
         self.partnership = partnership
+        self.tables: tuple[Table, ...] = tuple(dict.fromkeys(((players, decks, partnership),
+                                                              *also)))
+        """The tables the model serves (:func:`model_table`), its first table first."""
         self.info = info or {}
         """How the model was trained (command, positions, date), as written by the trainer."""
         try:
@@ -170,9 +180,9 @@ class PlayModel:
                 f"{kitty})")
 
     def fits(self, rules: Rules) -> bool:
-        """True if the model was trained for rules like these (players, decks and kind of
-        partnership: :func:`model_table`)."""
-        return model_table(rules) == (self.players, self.decks, self.partnership)
+        """True if the model serves rules like these (their players, decks and kind of
+        partnership, :func:`model_table`, are one of its :attr:`tables`)."""
+        return model_table(rules) in self.tables
 
     def with_margins(self, lead: float, follow: float, bury: float | None = None
                      ) -> PlayModel:
@@ -180,13 +190,14 @@ class PlayModel:
         buries)."""
         return PlayModel(self.name, self.lead, self.follow, self.players, self.decks,
                          self.partnership, self.info, lead_margin=lead, follow_margin=follow,
-                         bury=self.bury, bury_margin=self.bury_margin if bury is None else bury)
+                         bury=self.bury, bury_margin=self.bury_margin if bury is None else bury,
+                         also=self.tables[1:])
 
     def without_bury(self) -> PlayModel:
         """The same model without its kitty forest (burying as the heuristic)."""
         return PlayModel(self.name, self.lead, self.follow, self.players, self.decks,
                          self.partnership, self.info, lead_margin=self.lead_margin,
-                         follow_margin=self.follow_margin)
+                         follow_margin=self.follow_margin, also=self.tables[1:])
 
     def to_data(self) -> dict[str, object]:
         """The model as JSON-ready data (:meth:`from_data` reads it back)."""
@@ -198,6 +209,8 @@ class PlayModel:
         if self.bury is not None:
             data["bury"] = self.bury.to_data()
             data["bury_margin"] = self.bury_margin
+        if len(self.tables) > 1:
+            data["also"] = [list(table) for table in self.tables[1:]]
         return data
 
     @classmethod
@@ -212,6 +225,7 @@ class PlayModel:
             name, partnership = data["name"], data["partnership"]
             margins = (data.get("lead_margin", 0.0), data.get("follow_margin", 0.0),
                        data.get("bury_margin", 0.0))
+            also = data.get("also", [])
             if not (isinstance(lead, dict) and isinstance(follow, dict) and isinstance(
                     players, int) and isinstance(decks, int) and isinstance(info, dict)
                     and isinstance(name, str) and isinstance(partnership, str)
@@ -223,7 +237,7 @@ class PlayModel:
                        players, decks, partnership, info,
                        lead_margin=margins[0], follow_margin=margins[1],
                        bury=Forest.from_data(bury) if bury is not None else None,
-                       bury_margin=margins[2])
+                       bury_margin=margins[2], also=_tables(also))
         except (KeyError, TypeError) as error:
             raise ValueError(f"not a play model: {error}") from None
 
@@ -243,6 +257,16 @@ class PlayModel:
         return cls.from_data(read_model_file(path))
 
 
+def _tables(data: object) -> tuple[Table, ...]:
+    """The ``also`` tables of a model file's data (``TypeError`` unless a list of
+    [players, decks, partnership])."""
+    if not isinstance(data, list) or not all(
+            isinstance(t, list) and len(t) == 3 and isinstance(t[0], int)
+            and isinstance(t[1], int) and isinstance(t[2], str) for t in data):
+        raise TypeError("also must list tables of [players, decks, partnership]")
+    return tuple((t[0], t[1], t[2]) for t in data)
+
+
 _SHIPPED: Final[dict[str, PlayModel]] = {}
 
 
@@ -260,8 +284,8 @@ def shipped_model(name: str) -> PlayModel:
 def model_for(rules: Rules) -> PlayModel | None:
     """The shipped model that fits ``rules``, if any (only that one is read)."""
     table = model_table(rules)
-    for name, trained in MODELS.items():
-        if trained == table:
+    for name, tables in MODELS.items():
+        if table in tables:
             return shipped_model(name)
     return None
 
@@ -358,5 +382,6 @@ class LearnedPlayer(HeuristicPlayer):
         return ranked
 
 
-__all__ = ["FORMAT", "MODELS", "MODEL_FILE_LIMIT", "LearnedPlayer", "PlayModel", "check_margins",
-           "model_data", "model_for", "model_table", "read_model_file", "shipped_model"]
+__all__ = ["FORMAT", "MODELS", "MODEL_FILE_LIMIT", "LearnedPlayer", "PlayModel", "Table",
+           "check_margins", "model_data", "model_for", "model_table", "read_model_file",
+           "shipped_model"]
