@@ -241,9 +241,10 @@ def test_the_end_of_a_round_and_the_comforts_of_the_table(quick_server: Server, 
     page.click("#review-btn")
     page.wait_for_selector("#review-panel", timeout=60_000)
     summary = page.inner_text("#review-summary")
-    assert re.search(r"^\d+ decisions judged: \d+ inaccurac", summary), summary
+    found = re.search(r"^Decisions judged: (\d+)\. Inaccuracies: \d+", summary)
+    assert found, summary
     page.click("#review-all summary")
-    judged = int(summary.split()[0])
+    judged = int(found.group(1))
     assert page.locator("#review-all-table tbody tr").count() == judged > 0
     page.screenshot(path=str(ARTIFACTS / "round-review.png"), full_page=True)
     assert not ann.errors, ann.errors

@@ -197,7 +197,8 @@ def summary(rnd: RoundAnalysis, seat: int) -> str:
     counts = ", ".join(f"{rnd.marked(name)} {_plural(name, rnd.marked(name))}"
                        for name, _ in MARKS)
     unsampled = sum(not d.worlds for d in rnd.decisions)
-    text = (f"{len(rnd.decisions)} decisions judged: {counts}; {rnd.total:.2f} levels lost "
+    judged = len(rnd.decisions)
+    text = (f"{judged} {_plural('decision', judged)} judged: {counts}; {rnd.total:.2f} levels lost "
             f"in all (costs over their error). The round went {_figure(rnd.outcome)} for "
             f"seat {seat}'s side"
             + (" (a redeal)" if rnd.redeal else "") + ".")

@@ -265,8 +265,8 @@ const STRINGS = {
     reviewRound: "Review this round",
     reviewing: "Reviewing your decisions…",
     reviewTitle: "Your decisions in round {n}",
-    reviewSummary: "{n} decisions judged: {inaccuracies} inaccuracies, {mistakes} mistakes, "
-      + "{blunders} blunders; {lost} levels lost in all (costs over their error).",
+    reviewSummary: "Decisions judged: {n}. Inaccuracies: {inaccuracies}, mistakes: {mistakes}, "
+      + "blunders: {blunders}; levels lost in all: {lost} (costs over their error).",
     reviewClean: "No decision of yours cost anything clear: well played.",
     reviewAll: "Every decision ({n})",
     reviewHow: "Judged from what you knew at each decision, over {n} sampled deals each. Cost: "
