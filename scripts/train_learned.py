@@ -224,7 +224,7 @@ def run_fit(args: argparse.Namespace) -> int:
     first = infos[0]
     tables = [model_table(preset(i["preset"], players=i["table"])) for i in infos] + [
         model_table(preset(first["preset"], players=n)) for n in args.also_players]
-    (players, decks, partnership), also = tables[0], tuple(dict.fromkeys(tables[1:]))
+    (players, decks, partnership), also = tables[0], tuple(sorted(set(tables) - {tables[0]}))
     kept_info = {"file": args.keep, "info": kept_data.get("info")} if args.keep else None
     info = {"data": infos, "kept": kept_info, "trees": args.trees,
             "leaves": args.leaves, "rate": args.rate, "min_leaf": args.min_leaf,

@@ -336,7 +336,8 @@ def test_a_margin_outside_zero_to_one_is_refused(margins: tuple[float, float]) -
 def test_without_a_model_for_the_rules_it_plays_as_the_heuristic(name: str) -> None:
     # (but for the first round's bid for the dealership, made at once by the learned player:
     # without it, the same plays as the heuristic's)
-    rules = preset(name, players=5) if name == "finding-friends" else preset(name, decks=3)
+    rules = preset(name, players=5, decks=3) if name == "finding-friends" else preset(
+        name, decks=3)
     assert model_for(rules) is None
     for seed in range(2):
         one = play_round(Round(rules, seed=seed), [LearnedPlayer(s, grab=False) for s in range(
@@ -430,7 +431,8 @@ def test_learned_players_finish_rounds_with_legal_plays(name: str) -> None:
 
 
 @pytest.mark.parametrize(("name", "model_name"), [
-    ("da-bai-fen", "da-bai-fen"), ("hundred", "da-bai-fen"), ("tractor-6", "tractor-6")])
+    ("da-bai-fen", "da-bai-fen"), ("hundred", "da-bai-fen"), ("tractor-6", "tractor-6"),
+    ("finding-friends", "finding-friends")])
 def test_the_shipped_models_serve_their_presets(name: str, model_name: str) -> None:
     model = shipped_model(model_name)
     assert model_for(preset(name)) is model and not model.fits(preset("tractor"))

@@ -391,13 +391,14 @@ def test_host_only_and_lobby(server: Server) -> None:
         assert guest.error(kind, **fields)["code"] == "not-host", kind
     bad = host.error("configure", preset="tractor", table=4, rules={"decks": 0})
     assert bad["code"] == "bad-rules" and "decks" in bad["message"]
-    host.send("configure", preset="finding-friends", table=5, rules={"friends": 1})
+    host.send("configure", preset="finding-friends", table=5, rules={"friends": 1, "decks": 1})
     room = host.until(lambda m: m["type"] == "room" and len(m["seats"]) == 5)
-    assert room["config"] == {"preset": "finding-friends", "table": 5, "rules": {"friends": 1},
-                              "suggest": "heuristic", "suggest_time": 1.0,
-                              "absent_grace": 60.0}
-    # where the player is chosen, the lobby says which players no learned model fits
-    rules = preset("finding-friends", players=5).replace(friends=1)
+    assert room["config"] == {"preset": "finding-friends", "table": 5,
+                              "rules": {"friends": 1, "decks": 1}, "suggest": "heuristic",
+                              "suggest_time": 1.0, "absent_grace": 60.0}
+    # where the player is chosen, the lobby says which players no learned model fits (the
+    # Finding Friends model serves the preset's decks, two at five players, not one)
+    rules = preset("finding-friends", players=5, friends=1, decks=1)
     assert room["no_model"] == {"kinds": ["learned", "search"], "players": 5,
                                 "decks": rules.decks,
                                 "notes": [model_note("learned", rules),

@@ -11,7 +11,7 @@ Learned models exist for some tables only; :func:`model_note` says where none fi
 >>> from shengji.game.presets import preset
 >>> model_note("search", preset("tractor")) is None
 True
->>> print(model_note("learned", preset("finding-friends")))
+>>> print(model_note("learned", preset("tractor", players=6)))
 no learned model fits these rules (6 players, 2 decks): learned plays as the heuristic
 """
 

@@ -70,9 +70,12 @@ Table = tuple[int, int, str]
 
 MODELS: Final[dict[str, tuple[Table, ...]]] = {
     "tractor": ((4, 2, "fixed"),), "da-bai-fen": ((4, 1, "fixed"),),
-    "tractor-6": ((6, 3, "fixed"),)}
+    "tractor-6": ((6, 3, "fixed"),),
+    "finding-friends": ((5, 2, "fluid"), (6, 2, "fluid"), (7, 2, "fluid"), (8, 3, "fluid"),
+                        (9, 3, "fluid"), (10, 3, "fluid"), (11, 3, "fluid"), (12, 4, "fluid"))}
 """The models that ship with the package (``players/models/NAME.json.gz``), each with the
-tables it serves (:attr:`PlayModel.tables`; ``da-bai-fen``'s serves the Hundred too)."""
+tables it serves (:attr:`PlayModel.tables`; ``da-bai-fen``'s serves the Hundred too;
+``finding-friends``'s, trained at 5, 6 and 8 players, the preset's every table size)."""
 MODEL_FILE_LIMIT: Final = 32 << 20
 """The largest model read, in bytes, before and after decompression (each shipped model
 is at most 3 MiB of JSON, 1 MiB compressed)."""
