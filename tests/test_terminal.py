@@ -784,7 +784,8 @@ def test_play_says_when_no_model_fits_the_opponents(tmp_path: Path) -> None:
     """Learned opponents in tractor for six with two decks (no model fits): the game says so
     as it starts, and plays on (here until the end of input, a quit)."""
     done = subprocess.run([sys.executable, "-m", "shengji", "play", "--preset", "tractor",
-                           "--table", "6", "--players", "learned", "--record", str(tmp_path / "g.toml")],
+                           "--table", "6", "--players", "learned",
+                           "--record", str(tmp_path / "g.toml")],
                           input="", capture_output=True, text=True, timeout=120,
                           env={**os.environ, "COLUMNS": "200"})
     assert done.returncode == 0, done.stderr
