@@ -4,56 +4,32 @@ what they say, and bad flags are refused."""
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import json
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from script_helpers import ROOT, Ran, load_script, run_main
 from shengji.game.presets import preset
 from shengji.players.learned import shipped_model
 from shengji.players.search import RACE, Z, verdict
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_search.py"
+SCRIPT = ROOT / "benchmarks" / "bench_search.py"
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_search", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_search"] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 Capsys = pytest.CaptureFixture[str]
 
 
-@dataclass
-class Ran:
-    """What a run of the script's ``main`` returned and printed."""
-
-    returncode: int
-    stdout: str
-    stderr: str
-
-
 def script(capsys: Capsys, *argv: str, check: bool = False) -> Ran:
-    """Run the script's ``main`` on ``argv`` in this process (as ``python3 SCRIPT ...`` would,
-    without starting an interpreter); ``check``: it must succeed."""
-    capsys.readouterr()
-    try:
-        code = _bench().main(list(argv))
-    except SystemExit as stop:  # argparse's refusals
-        code = stop.code if isinstance(stop.code, int) else 1
-    out, err = capsys.readouterr()
-    if check:
-        assert code == 0, err
-    return Ran(code, out, err)
+    """Run the script's ``main`` on ``argv`` in this process; ``check``: it must succeed."""
+    return run_main(capsys, _bench(), *argv, check=check)
 
 
 @pytest.mark.slow

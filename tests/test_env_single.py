@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import sys
 from pathlib import Path
@@ -16,10 +15,9 @@ pytest.importorskip("pettingzoo")
 import numpy as np
 from gymnasium.utils.env_checker import check_env
 
+from script_helpers import ROOT, load_script
 from shengji.env import SingleSeatEnv
 from shengji.players import Player, SearchPlayer
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_episode(env: SingleSeatEnv, seed: int) -> tuple[float, int]:
@@ -117,11 +115,7 @@ def test_turns_hand_asks_fewer_and_plays_the_same() -> None:
 
 
 def load_example(name: str) -> Any:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "examples" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / "examples" / f"{name}.py")
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")  # no spec: other render modes untested

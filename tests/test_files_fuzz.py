@@ -5,27 +5,21 @@ The generator is ``scripts/fuzz_files.py``, which runs it for as many cases as a
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import Counter
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "fuzz_files.py"
+from script_helpers import ROOT, load_script
+
+SCRIPT = ROOT / "scripts" / "fuzz_files.py"
 CASES = 2400
 """Cases per run (some 10 s): half rules files, half records."""
 
 
 @pytest.fixture(scope="module")
 def fuzz() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("fuzz_files", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["fuzz_files"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 @pytest.mark.slow

@@ -8,16 +8,15 @@ rows and the same play) and plays exactly as the heuristic where no model fits t
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import json
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from flow_helpers import positions, stacked, swap_hidden
+from script_helpers import ROOT, Ran, load_script, run_main
 from shengji.engine.cards import parse_cards
 from shengji.engine.choices import Partnership
 from shengji.engine.follow import LegalPlays
@@ -47,7 +46,7 @@ from shengji.players.search import SearchPlayer
 from shengji.players.table import decide, play_round
 from shengji.players.training import Sample, collect
 
-TRAINER = Path(__file__).resolve().parent.parent / "scripts" / "train_learned.py"
+TRAINER = ROOT / "scripts" / "train_learned.py"
 
 
 def stump(features: tuple[str, ...], name: str, at: float, low: float, high: float
@@ -552,31 +551,10 @@ def test_a_model_is_saved_atomically(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert [p.name for p in tmp_path.iterdir()] == ["m.json.gz"]  # no stray file
 
 
-@dataclass
-class Ran:
-    """What a run of the trainer's ``main`` returned and printed."""
-
-    returncode: int
-    stdout: str
-    stderr: str
-
-
 def trainer(capsys: pytest.CaptureFixture[str], *argv: str) -> Ran:
-    """Run ``scripts/train_learned.py``'s ``main`` on ``argv`` in this process (as ``python3
-    scripts/train_learned.py ...`` would, without starting an interpreter; an exception
-    other than argparse's exit fails the test, as a traceback there would)."""
+    """Run ``scripts/train_learned.py``'s ``main`` on ``argv`` in this process."""
     pytest.importorskip("numpy")  # (the script's own import: pip install -e ".[train]")
-    spec = importlib.util.spec_from_file_location("train_learned", TRAINER)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    capsys.readouterr()
-    try:
-        code = module.main(list(argv))
-    except SystemExit as stop:  # argparse's refusals
-        code = stop.code if isinstance(stop.code, int) else 1
-    out, err = capsys.readouterr()
-    return Ran(code, out, err)
+    return run_main(capsys, load_script(TRAINER), *argv)
 
 
 @pytest.mark.slow
