@@ -88,7 +88,7 @@ from typing import Any
 
 import numpy as np
 
-from shengji.engine.rules import Rules
+from shengji.engine.rules import Rules, RulesError
 from shengji.game.presets import preset
 from shengji.players.features import FEATURES
 from shengji.players.forest import Forest
@@ -193,6 +193,13 @@ def kept_forest(data: dict[str, Any], kind: str, names: Sequence[str]) -> Forest
 def run_fit(args: argparse.Namespace) -> int:
     data = [np.load(path) for path in args.data]
     infos = [json.loads(str(d["info"])) for d in data]
+    first = infos[0]
+    try:  # (before any fit: the tables the model serves)
+        tables = [model_table(preset(i["preset"], players=i["table"])) for i in infos] + [
+            model_table(preset(first["preset"], players=n)) for n in args.also_players]
+    except RulesError as error:
+        print(f"--also-players: {error}", file=sys.stderr)
+        return 2
     forests: dict[str, Forest] = {}
     rows: dict[str, tuple[Any, Any]] = {}
     kept_data: dict[str, Any] = {}
@@ -233,9 +240,6 @@ def run_fit(args: argparse.Namespace) -> int:
                     for r, p in zip(check, fitted.predict(check), strict=True))
         print(f"{kind}: {len(y)} rows, {forests[kind]!r}, fitted in {time.time() - start:.0f} s"
               f" (largest difference from scikit-learn on 200 rows: {drift:.2e})")
-    first = infos[0]
-    tables = [model_table(preset(i["preset"], players=i["table"])) for i in infos] + [
-        model_table(preset(first["preset"], players=n)) for n in args.also_players]
     (players, decks, partnership), also = tables[0], tuple(sorted(set(tables) - {tables[0]}))
     kept_info = {"file": args.keep, "info": kept_data.get("info")} if args.keep else None
     info = {"data": infos, "kept": kept_info, "trees": args.trees,

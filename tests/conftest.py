@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 # pytest rewrites the asserts of every test module on import and caches the result as
-# bytecode in __pycache__, unless PYTHONDONTWRITEBYTECODE is set (as on the CI machines):
+# bytecode in __pycache__, unless PYTHONDONTWRITEBYTECODE is set (as on this project's machines):
 # then every xdist worker would rewrite all of them again on every run (about 6 s each).
 sys.dont_write_bytecode = False
 

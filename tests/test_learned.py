@@ -653,6 +653,18 @@ def test_the_trainer_keeps_a_models_forest_only_where_asked_and_where_it_fits(
     model = PlayModel.load(out_file)
     assert model.follow.to_data() == PlayModel.load(kept).follow.to_data()
     assert model.info["kept"] == {"file": str(kept), "info": {}}
+    assert model.tables == ((4, 2, "fixed"),)
+    # other tables the model serves: those of the data's preset at these sizes
+    out = fit("--keep", str(kept), "--also-players", "8,6")
+    assert out.returncode == 0, out.stderr
+    assert PlayModel.load(out_file).tables == (
+        (4, 2, "fixed"), model_table(preset("tractor", players=6)),
+        model_table(preset("tractor", players=8)))
+    out_file.unlink()
+    for bad, said in (("5", "need an even number of players"),
+                      ("six", "not numbers of players")):
+        out = fit("--keep", str(kept), "--also-players", bad)
+        assert out.returncode == 2 and said in out.stderr and not out_file.exists()
 
 
 def test_bury_samples_value_each_bury_against_the_heuristics() -> None:
