@@ -37,8 +37,10 @@ SEAT_NUMBER = re.compile(r"\bseat \d", re.IGNORECASE)
 """A seat by its number: messages name the players."""
 ROUND_TIMEOUT = 90.0
 """Seconds one round may take before the test gives up."""
-PERSON_CALL_ROUNDS = 8
-"""Finding Friends rounds played at most until one of the two people deals and calls."""
+FRIENDS_SEED = 152
+"""The paced server's seed: in the Finding Friends test's first round (five players, one
+deck) the two people hold every 2 dealt, so a person makes the trump, deals and calls
+(checked by :func:`people_hold_every_trump_rank_card`)."""
 
 
 def _chromium() -> str | None:
@@ -114,7 +116,8 @@ class Server:
 @pytest.fixture(scope="module")
 def paced_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server that deals at a pace, so that people can bid during the deal."""
-    srv = Server(tmp_path_factory.mktemp("serve"), "--deal-pace", "0.02", "--bot-delay", "0")
+    srv = Server(tmp_path_factory.mktemp("serve"), "--deal-pace", "0.02", "--bot-delay", "0",
+                 "--seed", str(FRIENDS_SEED))
     yield srv
     srv.stop()
 
@@ -477,14 +480,42 @@ QUICK_BIDDER = """() => {
 }"""
 
 
+def people_hold_every_trump_rank_card(rules: dict[str, object], seed: int,
+                                      people: tuple[int, ...]) -> bool:
+    """Whether the first round of a match of ``rules`` dealt from ``seed`` gives every
+    trump-rank card dealt to a seat to one of ``people`` (and at least one to them): only
+    people can bid, and the computer players' seats none."""
+    from shengji.game.actions import Draw
+    from shengji.game.config import rules_from_dict
+    from shengji.game.match import Match
+
+    resolved = rules_from_dict(rules)
+    match = Match(resolved, seed=seed)
+    while match.to_move is not None:
+        draws = [a for a in match.legal(match.to_move) if isinstance(a, Draw)]
+        if not draws:
+            break
+        match.apply(draws[0])
+    rank = resolved.start_rank
+    held = [sum(1 for card in match.view(seat).hand if card.rank == rank)
+            for seat in range(resolved.players)]
+    return sum(held[s] for s in people) > 0 and all(
+        not n for s, n in enumerate(held) if s not in people)
+
+
+def test_friends_seed_deals_the_trump_rank_to_the_people_only() -> None:
+    assert people_hold_every_trump_rank_card(
+        {"preset": "finding-friends", "players": 5, "decks": 1}, FRIENDS_SEED, (0, 1))
+
+
 def test_finding_friends_with_computer_players(paced_server: Server, chromium: Any) -> None:
     server, browser = paced_server, chromium
     shots: set[str] = set()
     host = Player(browser, server.url, "Mei", "desktop")
     guest = Player(browser, server.url, "Lars", "phone", "zh-CN")  # reads Chinese
     host.greedy = guest.greedy = True
-    # No overbids: the first bid makes the trump and its bidder calls; the people bid at once
-    # during the paced deal, so one of them usually deals and uses the friend picker.
+    # No overbids: the first bid makes the trump and its bidder calls; the server's seed deals
+    # the 2s of the first round to the people only, so one of them deals and calls friends.
     # One deck (10 cards each): a round is half as long as with the preset's two.
     code = create_room(host, "finding-friends", 5, unchecked=("fluid_overbid=own-rank",),
                        filled={"decks": "1"})
@@ -515,7 +546,6 @@ def test_finding_friends_with_computer_players(paced_server: Server, chromium: A
         player.page.evaluate(QUICK_BIDDER)
     host.page.wait_for_selector("#start:not([disabled])")
     host.page.click("#start")
-    called_by_person = False
     seen_calls: list[str] = []
 
     def during(player: Player, info: dict[str, Any]) -> None:
@@ -526,17 +556,10 @@ def test_finding_friends_with_computer_players(paced_server: Server, chromium: A
                 text = player.page.inner_text("main")
                 assert not english_words(text, ("Mei", "Lars")), text
 
-    for _ in range(PERSON_CALL_ROUNDS):
-        seen_calls.clear()
-        play_round([host, guest], shots, "friends", during)
-        assert "over" in host.page.inner_text("#sheet")
-        assert seen_calls, "a friend call was made and shown"
-        called_by_person = "call" in host.kinds | guest.kinds
-        if called_by_person:
-            break
-        for player in (host, guest):
-            player.page.click("#next-round-btn")
-    assert called_by_person, f"a person called friends within {PERSON_CALL_ROUNDS} rounds"
+    play_round([host, guest], shots, "friends", during)
+    assert "over" in host.page.inner_text("#sheet")
+    assert seen_calls, "a friend call was made and shown"
+    assert "call" in host.kinds | guest.kinds, "a person called friends"
     assert "friends-call" in shots
     assert not guest.errors, guest.errors
     # Lars leaves for good: the host starts the next round for everyone and gives his seat to

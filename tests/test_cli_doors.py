@@ -289,6 +289,9 @@ def test_a_record_failing_mid_game_is_said_and_the_game_goes_on(
         ("--bot-time", "more than 0"), ("--hello-timeout", "more than 0"),
         ("--idle-expiry", "more than 0")]),
     ("--max-address-connections", "-1", "from 0 to"),
+    ("--seed", "-1", "from 0 to 281474976710655"),
+    ("--seed", str(1 << 48), "from 0 to 281474976710655"),
+    ("--seed", "x", "from 0 to 281474976710655"),
 ])
 def test_serve_refuses_an_option_out_of_range_naming_the_range(
         option: str, value: str, allowed: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -301,8 +304,9 @@ def test_serve_accepts_the_edges_of_each_range() -> None:
     args = cli.build_parser().parse_args([
         "serve", "--port", "65535", "--deal-pace", "0", "--bot-delay", "0",
         "--host-grace", "0", "--max-address-connections", "0", "--max-spectators", "1",
-        "--rate", "0.5", "--idle-expiry", "1e-3"])
+        "--rate", "0.5", "--idle-expiry", "1e-3", "--seed", str((1 << 48) - 1)])
     assert (args.port, args.deal_pace, args.max_address_connections) == (65535, 0.0, 0)
+    assert args.seed == (1 << 48) - 1
 
 
 def _sqlite(path: Path, *tables: str) -> None:

@@ -95,7 +95,7 @@ def test_every_serve_limit_is_documented() -> None:
     wanted = {option for action in parser._actions for option in action.option_strings
               if option.startswith("--") and option not in (
                   "--help", "--host", "--port", "--db", "--proxy-headers",
-                  "--forwarded-allow-ips", "--deal-pace", "--bot-delay")}
+                  "--forwarded-allow-ips", "--deal-pace", "--bot-delay", "--seed")}
     assert all(f"`{option}" in limits for option in wanted), sorted(
         o for o in wanted if f"`{o}" not in limits)
     defaults = Settings()

@@ -19,6 +19,7 @@ from shengji.engine.scoring import level_change
 from shengji.engine.trump import TRUMP, Trump
 from shengji.game.actions import Bury
 from shengji.game.config import rules_from_dict
+from shengji.game.match import Match
 from shengji.server.state import level_table_json
 from test_server_protocol import (
     FAST,
@@ -228,3 +229,26 @@ def test_the_host_sets_the_absent_grace_and_zero_means_never() -> None:
         assert server.live(code).state.auto_seats == set()
         assert not any(m["type"] == "room" and any(s["auto"] for s in m["seats"])
                        for m in ann.seen)
+
+
+def test_a_server_seed_deals_every_room_the_same_cards() -> None:
+    """``--seed N``: every match is dealt from N (the same deck in every room); without it,
+    each match gets its own secret seed."""
+    decks = {}
+    for seed in (12345, None):
+        with serving(":memory:", replace(FAST, seed=seed)) as (_http, server):
+            matches = []
+            for _ in range(2):
+                code = server.room("tractor", 4)
+                host = table(server, code, [0], {1: "random", 2: "random", 3: "random"})[0]
+                host.send("start")
+                host.until(lambda m: m["type"] == "state")
+                match = server.live(code).state.match
+                assert match is not None
+                matches.append((match.seed, match.round.deck))
+            decks[seed] = matches
+    (seed_a, deck_a), (seed_b, deck_b) = decks[12345]
+    assert seed_a == seed_b == 12345 and deck_a == deck_b
+    assert deck_a == Match(rules_from_dict({"preset": "tractor"}), seed=12345).round.deck
+    (seed_a, deck_a), (seed_b, deck_b) = decks[None]
+    assert seed_a != seed_b and deck_a != deck_b

@@ -31,7 +31,7 @@ SQLITE_HEADER = b"SQLite format 3\0"
 
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``shengji serve``."""
-    from shengji.server.limits import Settings
+    from shengji.server.limits import SEED_BITS, Settings
 
     d = Settings()
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on "
@@ -48,6 +48,12 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                         metavar="SECONDS",
                         help=f"seconds a computer player waits before acting "
                              f"(default {d.bot_delay})")
+    parser.add_argument("--seed", type=whole_number(0, (1 << SEED_BITS) - 1), default=None,
+                        metavar="N",
+                        help="deal every match from this seed, 0 to 2**48-1: the same deals in "
+                             "every room (demonstrations, tests, duplicate play; whoever knows "
+                             "it can work out the hands; default: a secret random seed per "
+                             "match)")
     parser.add_argument("--bot-time", type=number(0, HOUR, above=True, unit="seconds"),
                         default=d.bot_time, metavar="SECONDS",
                         help="seconds a computer player may think before a random legal action "
@@ -181,7 +187,7 @@ def serve_main(args: argparse.Namespace) -> int:
     if refused:
         print(f"shengji serve: {refused}", file=sys.stderr)
         return 2
-    settings = Settings(deal_pace=args.deal_pace, bot_delay=args.bot_delay,
+    settings = Settings(deal_pace=args.deal_pace, bot_delay=args.bot_delay, seed=args.seed,
                         max_message=args.max_message, rate=args.rate, burst=args.burst,
                         max_rooms=args.max_rooms, max_spectators=args.max_spectators,
                         idle_expiry=args.idle_expiry, host_grace=args.host_grace,

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+SEED_BITS = 48
+"""A match's seed is a whole number of this many bits (stored in SQLite's 64-bit integers)."""
 SUGGEST_GRACE = 1.0
 """Seconds a suggestion may take beyond ``bot_time`` (a search stops between its sampled
 deals, a little after its time) before it is dropped."""
@@ -18,6 +20,10 @@ class Settings:
     """Seconds between cards of the deal drawn for people (0: the deal is instant)."""
     bot_delay: float = 0.6
     """Seconds a computer player waits before acting (0: at once)."""
+    seed: int | None = None
+    """The seed every match is dealt from (the same deals in every room and match: for
+    demonstrations, tests and duplicate play; whoever knows it can work out every hand);
+    ``None``: a secret random seed per match."""
     bot_time: float = 5.0
     """Seconds a computer player may think (off the event loop); then a random legal action
     is played for it. The suggestion player may be given up to this long (a room option);

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from shengji.game.config import rules_to_dict
 from shengji.players import PLAYER_KINDS
 from shengji.server import schemas
+from shengji.server.limits import SEED_BITS
 from shengji.server.members import Member, Refusal
 from shengji.server.room_rules import check_rules
 from shengji.server.schemas import error
@@ -168,7 +169,9 @@ class Lobby:
         if rules is None:
             raise Refusal("bad-rules", "; ".join(f"{k}: {v}" for k, v in errors.items()))
         seats = state.row.seats
-        stored = MatchRow(state.row.match_no, rules_to_dict(rules), secrets.randbits(48),
+        seed = state.settings.seed
+        stored = MatchRow(state.row.match_no, rules_to_dict(rules),
+                          secrets.randbits(SEED_BITS) if seed is None else seed,
                           [state.seat_name(s) or "" for s in range(len(seats))],
                           ["human" if seat["kind"] == "person" else str(seat["bot"])
                            for seat in seats])
