@@ -12,6 +12,8 @@ every trick, scoring), each played as ``simulate`` plays it (a
 - ``random``: random legal play;
 - ``throws``: random play that attempts a throw (every card of one suit) at ~45 % of leads;
 - ``heuristic``: the heuristic player at every seat;
+- ``learned``: the learned player at every seat (on its shipped model; not in the default
+  ``--only``: the reference must have the player, e.g. ``--only learned --ref HEAD``);
 - ``follow``: the median time of one heuristic follow decision (the view built
   outside the timing), in µs.
 
@@ -177,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the figures with their ratios to the reference."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=200, help="deals per random workload")
-    parser.add_argument("--heuristic-deals", type=int, default=40)
+    parser.add_argument("--heuristic-deals", type=int, default=40,
+                        help="deals per heuristic or learned workload")
     parser.add_argument("--repeat", type=int, default=2, help="runs per figure (best kept)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ref", default=REFERENCE, help="reference commit")
@@ -207,7 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"reference: {ref}; current: {cur}")
     rows: list[tuple[str, dict[str, Any], str]] = []
     names = {"random": "random legal play", "throws": "random, throws at ~45% of leads",
-             "heuristic": "heuristic at every seat", "follow": "heuristic follow decision"}
+             "heuristic": "heuristic at every seat", "learned": "learned at every seat",
+             "follow": "heuristic follow decision"}
     kinds = args.only.split(",")
     if args.instructions:
         kinds = [k for k in kinds if k != "follow"]  # a latency, not a count per deal

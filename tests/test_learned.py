@@ -78,7 +78,7 @@ def test_a_forest_adds_the_leaf_each_tree_reaches_to_its_base() -> None:
                  [1, 0, 0, 4, 0, 0], [2, 0, 0, 5, 0, 0], [0, 10.0, 20.0, 0, 1.0, 2.0])
     assert two.predict([1.0, 2.0]) == 0.5 + 10.0 + 1.0  # at most the threshold: left
     assert two.predict([1.5, 3.0]) == 0.5 + 20.0 + 2.0
-    assert Forest.from_data(json.loads(json.dumps(two.to_data()))).predict([0, 9]) == 12.5
+    assert Forest.from_data(json.loads(json.dumps(two.to_data()))).predict([0.0, 9.0]) == 12.5
 
 
 @pytest.mark.parametrize("change, message", [

@@ -6,12 +6,29 @@ evaluating one needs nothing but this module: each node is a split (a feature, a
 threshold, a left and a right child) or a leaf (feature ``-1``, a value). A row goes left
 where its feature is at most the threshold; the prediction is the base value plus the
 leaf reached in each tree. Children come after their parent in the lists (checked when a
-forest is made), so every walk down a tree ends.
+forest is made), so every walk down a tree ends. The lists are linked once into
+:class:`Node` objects, which a prediction walks: an attribute of an object is read several
+times faster than an item of a list of boxed numbers, in the compiled build most of all.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+
+
+class Node:
+    """One node of a tree: a split (``feature`` at least 0: a row goes to ``left`` where its
+    feature is at most ``threshold``, else to ``right``) or a leaf (``feature`` -1, its
+    ``value``; its children are itself, never followed)."""
+
+    __slots__ = ("feature", "left", "right", "threshold", "value")
+
+    def __init__(self, feature: int, threshold: float, value: float) -> None:
+        self.feature = feature
+        self.threshold = threshold
+        self.value = value
+        self.left: Node = self
+        self.right: Node = self
 
 
 class Forest:
@@ -39,22 +56,25 @@ class Forest:
         self.left = left
         self.right = right
         self.value = value
+        linked = [Node(feature[i], threshold[i], value[i]) for i in range(nodes)]
+        for i, node in enumerate(linked):
+            if feature[i] >= 0:
+                node.left = linked[left[i]]
+                node.right = linked[right[i]]
+        self._trees = [linked[r] for r in roots]
 
     def __repr__(self) -> str:
         return f"Forest({len(self.roots)} trees, {len(self.feature)} nodes)"
 
-    def predict(self, row: Sequence[float]) -> float:
+    def predict(self, row: list[float]) -> float:
         """The forest's value for one row (one number per feature, in order)."""
-        feature, threshold = self.feature, self.threshold
-        left, right, value = self.left, self.right, self.value
         total = self.base
-        for root in self.roots:
-            node = root
-            f = feature[node]
+        for node in self._trees:
+            f = node.feature
             while f >= 0:
-                node = left[node] if row[f] <= threshold[node] else right[node]
-                f = feature[node]
-            total += value[node]
+                node = node.left if row[f] <= node.threshold else node.right
+                f = node.feature
+            total += node.value
         return total
 
     def to_data(self) -> dict[str, object]:
@@ -102,4 +122,4 @@ def _floats(value: object) -> list[float]:
     return found
 
 
-__all__ = ["Forest"]
+__all__ = ["Forest", "Node"]
