@@ -14,21 +14,31 @@ times faster than an item of a list of boxed numbers, in the compiled build most
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Final
+
+from shengji.engine.plain import mypyc_attr
 
 
+@mypyc_attr(acyclic=True)  # a tree's nodes lead only down, never back: no GC tracking
 class Node:
     """One node of a tree: a split (``feature`` at least 0: a row goes to ``left`` where its
     feature is at most ``threshold``, else to ``right``) or a leaf (``feature`` -1, its
-    ``value``; its children are itself, never followed)."""
+    ``value``; its children are :data:`NOWHERE`, never followed)."""
 
     __slots__ = ("feature", "left", "right", "threshold", "value")
 
-    def __init__(self, feature: int, threshold: float, value: float) -> None:
+    def __init__(self, feature: int, threshold: float, value: float, left: Node | None,
+                 right: Node | None) -> None:
         self.feature = feature
         self.threshold = threshold
         self.value = value
-        self.left: Node = self
-        self.right: Node = self
+        self.left: Node = left if left is not None else self  # (only NOWHERE's)
+        self.right: Node = right if right is not None else self
+
+
+NOWHERE: Final = Node(-1, 0.0, 0.0, None, None)
+"""The children of every leaf: a leaf that is its own children (the only node that leads
+back to itself, made once)."""
 
 
 class Forest:
@@ -56,11 +66,12 @@ class Forest:
         self.left = left
         self.right = right
         self.value = value
-        linked = [Node(feature[i], threshold[i], value[i]) for i in range(nodes)]
-        for i, node in enumerate(linked):
-            if feature[i] >= 0:
-                node.left = linked[left[i]]
-                node.right = linked[right[i]]
+        linked: list[Node] = [NOWHERE] * nodes
+        for i in range(nodes - 1, -1, -1):  # children first (they come after their parent)
+            split = feature[i] >= 0
+            linked[i] = Node(feature[i], threshold[i], value[i],
+                             linked[left[i]] if split else NOWHERE,
+                             linked[right[i]] if split else NOWHERE)
         self._trees = [linked[r] for r in roots]
 
     def __repr__(self) -> str:
@@ -122,4 +133,4 @@ def _floats(value: object) -> list[float]:
     return found
 
 
-__all__ = ["Forest", "Node"]
+__all__ = ["NOWHERE", "Forest", "Node"]
