@@ -292,13 +292,15 @@ def test_an_option_must_beat_the_heuristics_choice_by_the_models_margin() -> Non
     """Every option valued at +0.3: with margins of 0.2 (leads) and 0.1 (follows) the
     player leaves the heuristic's choice wherever it is not itself an option, and the
     values it reports are less the margin of the kind; with a margin of 0.3 or more (a
-    gain equal to the margin is no gain) it keeps the heuristic's choice of that kind."""
+    gain equal to the margin is no gain) it keeps the heuristic's choice of that kind.
+    Where every option is the heuristic's choice, that play alone is valued 0 (the model
+    is not asked)."""
     rules = preset("tractor")
     lead, follow = constant(LEAD_FEATURES, 0.3), constant(FOLLOW_FEATURES, 0.3)
     eager = LearnedPlayer(1, model=tractor_model(lead, follow, margins=(0.2, 0.1)))
     no_leads = LearnedPlayer(1, model=tractor_model(lead, follow, margins=(0.3, 0.0)))
     no_follows = LearnedPlayer(1, model=tractor_model(lead, follow, margins=(0.0, 0.5)))
-    left = {"lead": 0, "follow": 0}
+    left = {"lead": 0, "follow": 0, "alone": 0}
     for rnd, seat in play_positions(rules, range(6)):
         view, legal = rnd.view(seat), rnd.legal(seat)
         kind = "lead" if isinstance(legal.plays, LegalLeads) else "follow"
@@ -312,7 +314,10 @@ def test_an_option_must_beat_the_heuristics_choice_by_the_models_margin() -> Non
             assert eager.act(view, legal) != heuristic
             assert leaves.act(view, legal) != heuristic
             left[kind] += 1
-    assert left["lead"] >= 3 and left["follow"] >= 3
+        if len(values) == 1:
+            assert values == {heuristic: 0.0}
+            left["alone"] += 1
+    assert left["lead"] >= 3 and left["follow"] >= 3 and left["alone"] >= 3
 
 
 def test_a_model_with_other_margins_keeps_its_forests_and_search_plays_it() -> None:

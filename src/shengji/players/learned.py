@@ -357,8 +357,9 @@ class LearnedPlayer(HeuristicPlayer):
         """The plays the model compares at a lead or a follow, each with its expected gain
         over the heuristic's choice less the model's margin: the heuristic's choice and each
         labelled option, each play once with its greatest value (the heuristic's choice at
-        least 0), the best first (the heuristic's choice first among equals); ``[]`` where
-        no model fits the rules or the seat has one card."""
+        least 0), the best first (the heuristic's choice first among equals); the heuristic's
+        choice alone, valued 0, where every option is that play; ``[]`` where no model fits
+        the rules or the seat has one card."""
         model = self.fitted(view.rules)
         if model is None or len(view.hand) <= 1:
             return []
@@ -368,10 +369,12 @@ class LearnedPlayer(HeuristicPlayer):
         assert plays is not None
         memory = Memory(view, remember=self.remember, log=self.log)
         kind, rows = option_rows(view, plays, memory, default.cards)
-        forest, margin = ((model.lead, model.lead_margin) if kind == "lead"
-                          else (model.follow, model.follow_margin))
         values: dict[tuple[Card, ...], float] = {play_key(default.cards): 0.0}
         found: list[tuple[Play, float]] = [(default, 0.0)]
+        if all(play_key(cards) in values for cards in rows.options):
+            return found  # every option is the heuristic's choice: nothing to compare
+        forest, margin = ((model.lead, model.lead_margin) if kind == "lead"
+                          else (model.follow, model.follow_margin))
         for cards, row in zip(rows.options, rows.rows, strict=True):
             key = play_key(cards)
             value = forest.predict(row) - margin
