@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import gzip
 import json
+import pickle
+import random
+import sys
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -79,6 +83,25 @@ def test_a_forest_adds_the_leaf_each_tree_reaches_to_its_base() -> None:
     assert two.predict([1.0, 2.0]) == 0.5 + 10.0 + 1.0  # at most the threshold: left
     assert two.predict([1.5, 3.0]) == 0.5 + 20.0 + 2.0
     assert Forest.from_data(json.loads(json.dumps(two.to_data()))).predict([0.0, 9.0]) == 12.5
+    again = pickle.loads(pickle.dumps(two))  # pickled as its lists, linked again
+    assert again.to_data() == two.to_data() and again.predict([1.5, 3.0]) == 22.5
+
+
+def test_threads_predicting_with_one_forest_each_get_their_own_rows_value() -> None:
+    """A prediction copies its row into the forest's cells under the forest's lock: rows
+    predicted at once from several threads each get their own value."""
+    forest = shipped_model("tractor").follow
+    rng = random.Random(3)
+    rows = [[float(rng.randrange(4)) for _ in forest.features] for _ in range(40)]
+    expected = [forest.predict(row) for row in rows]
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns as often as the interpreter lets them
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            for _ in range(3):
+                assert list(pool.map(forest.predict, rows)) == expected
+    finally:
+        sys.setswitchinterval(switch)
 
 
 @pytest.mark.parametrize("change, message", [
