@@ -64,12 +64,18 @@ def chromium() -> Iterator[Any]:
         launched.close()
 
 
+QUICK_SEED = 1
+"""The quick server's deals: the same at every run, so that what a browser test meets (an
+illegal selection to try, a trick to look back at) does not depend on luck."""
+
+
 @pytest.fixture(scope="module")
 def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A ``shengji serve`` (its own database) that deals at once and whose computer players
-    act at once, for one module's browser tests."""
+    act at once, for one module's browser tests; its deals follow :data:`QUICK_SEED`."""
     from test_browser import Server
 
-    srv = Server(tmp_path_factory.mktemp("serve"), "--deal-pace", "0", "--bot-delay", "0")
+    srv = Server(tmp_path_factory.mktemp("serve"), "--deal-pace", "0", "--bot-delay", "0",
+                 "--seed", str(QUICK_SEED))
     yield srv
     srv.stop()
