@@ -176,21 +176,25 @@ def shoot(player: Player, name: str) -> None:
 
 
 def create_room(host: Player, preset: str = "tractor", table: int | None = None,
-                unchecked: tuple[str, ...] = (), filled: dict[str, str] | None = None) -> str:
-    """Create a room from the home page's form (`unchecked`: option checkboxes to clear, as
-    `name=value`; `filled`: option fields to type in, by option name); returns the room
-    code."""
+                unchecked: tuple[str, ...] = (), filled: dict[str, str] | None = None,
+                checked: tuple[str, ...] = ()) -> str:
+    """Create a room from the home page's form (`unchecked` and `checked`: option checkboxes
+    to clear and to tick, as `name=value`; `filled`: option fields to type in, by option
+    name); returns the room code."""
     page = host.page
     page.goto(host.base + "/")
     page.fill("#name", host.name)
     page.select_option("#preset", preset)
     if table is not None:
         page.select_option("#table", str(table))
-    if unchecked or filled:
+    if unchecked or checked or filled:
         page.click(".rules-form summary")
         for box in unchecked:
             name, value = box.split("=")
             page.uncheck(f"input[name='{name}'][value='{value}']")
+        for box in checked:
+            name, value = box.split("=")
+            page.check(f"input[name='{name}'][value='{value}']")
         for name, value in (filled or {}).items():
             page.fill(f"#opt-{name}", value)
             page.press(f"#opt-{name}", "Tab")
@@ -355,8 +359,10 @@ def test_four_people_play_a_round_of_tractor(quick_server: Server, chromium: Any
     host.page.goto(server.url + "/")
     host.page.wait_for_selector("#create-room")
     shoot(host, "home")
-    # One deck (12 cards each): the round is half as long as with two, the table the same.
-    code = create_room(host, filled={"decks": "1"})
+    # One deck without its 2s, 3s and 4s (9 cards each, levels from 5): the round is a third
+    # as long as with the preset's two decks, the table the same.
+    code = create_room(host, filled={"decks": "1"},
+                       checked=("removed_ranks=2", "removed_ranks=3", "removed_ranks=4"))
     for seat, player in enumerate(players[1:], start=1):
         player.join(code, seat)
     players[1].page.wait_for_selector("#lang-switch:has-text('English')")
