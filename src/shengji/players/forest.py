@@ -11,10 +11,9 @@ forest is made), so every walk down a tree ends.
 The lists are linked once into :class:`Node` objects, which a prediction walks; each split
 reads its feature from one of the forest's :class:`Cell` objects, into which a prediction
 first copies the row (holding the forest's lock meanwhile). An attribute of an object is
-read several times faster than an item of a list of boxed numbers in the compiled build
-(one prediction of the tractor model, compiled: 164 µs on the lists, 35 µs on linked
-nodes reading the row, 20-27 µs reading cells; pure Python: 550 µs, 150 µs, 170 µs). A
-forest pickles as its lists.
+read several times faster than an item of a list of boxed numbers, in the compiled build
+most of all (the figures: docs/experiments.md, "The learned player's speed"). A forest
+pickles as its lists.
 """
 
 from __future__ import annotations
