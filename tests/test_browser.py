@@ -491,19 +491,15 @@ def people_hold_every_trump_rank_card(rules: dict[str, object], seed: int,
     """Whether the first round of a match of ``rules`` dealt from ``seed`` gives every
     trump-rank card dealt to a seat to one of ``people`` (and at least one to them): only
     people can bid, and the computer players' seats none."""
-    from shengji.game.actions import Draw
+    from flow_helpers import deal
     from shengji.game.config import rules_from_dict
     from shengji.game.match import Match
 
     resolved = rules_from_dict(rules)
-    match = Match(resolved, seed=seed)
-    while match.to_move is not None:
-        draws = [a for a in match.legal(match.to_move) if isinstance(a, Draw)]
-        if not draws:
-            break
-        match.apply(draws[0])
+    rnd = Match(resolved, seed=seed).round
+    deal(rnd)
     rank = resolved.start_rank
-    held = [sum(1 for card in match.view(seat).hand if card.rank == rank)
+    held = [sum(1 for card in rnd.hands[seat].cards() if card.rank == rank)
             for seat in range(resolved.players)]
     return sum(held[s] for s in people) > 0 and all(
         not n for s, n in enumerate(held) if s not in people)

@@ -369,21 +369,22 @@ class LearnedPlayer(HeuristicPlayer):
         assert plays is not None
         memory = Memory(view, remember=self.remember, log=self.log)
         kind, rows = option_rows(view, plays, memory, default.cards)
-        values: dict[tuple[Card, ...], float] = {play_key(default.cards): 0.0}
-        found: list[tuple[Play, float]] = [(default, 0.0)]
-        if all(play_key(cards) in values for cards in rows.options):
-            return found  # every option is the heuristic's choice: nothing to compare
+        default_key = play_key(default.cards)
+        keys = [play_key(cards) for cards in rows.options]
+        if all(key == default_key for key in keys):
+            return [(default, 0.0)]  # every option is the heuristic's choice: nothing to compare
         forest, margin = ((model.lead, model.lead_margin) if kind == "lead"
                           else (model.follow, model.follow_margin))
-        for cards, row in zip(rows.options, rows.rows, strict=True):
-            key = play_key(cards)
+        values: dict[tuple[Card, ...], float] = {default_key: 0.0}
+        found: list[tuple[Play, tuple[Card, ...]]] = [(default, default_key)]
+        for cards, key, row in zip(rows.options, keys, rows.rows, strict=True):
             value = forest.predict(row) - margin
             if key not in values:
                 values[key] = value
-                found.append((made_play(view.seat, cards), value))
+                found.append((made_play(view.seat, cards), key))
             elif value > values[key]:
                 values[key] = value
-        ranked = [(play, values[play_key(play.cards)]) for play, _ in found]
+        ranked = [(play, values[key]) for play, key in found]
         ranked.sort(key=lambda item: -item[1])  # (stable: the heuristic's choice first of ties)
         return ranked
 
