@@ -16,7 +16,6 @@ measures); the assertions are about the plays.
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Callable
 from random import Random
@@ -40,6 +39,8 @@ from shengji.engine import (
 )
 from shengji.engine.protect import play_value
 from test_properties_follow import brute_force, key, submultisets
+from timing import timed as cpu_timed
+from timing import within
 
 SLOW_LEAD = "4S 4S 10S 10S 10S 10S JS JS JS JS"
 SLOW_HAND = ("3D 8D 9D 10D KD 3S 3S 3S 4S 4S 5S 5S 5S 5S 6S 6S 6S 6S 8S 8S 8S 8S 9S 9S 9S 9S "
@@ -70,11 +71,7 @@ def neighbour(decks: int, scaled: bool) -> tuple[list[Card], list[Card]]:
 
 
 def timed(query: Callable[[], T], what: str, bound: float = QUERY_S) -> T:
-    start = time.perf_counter()
-    answer = query()
-    seconds = time.perf_counter() - start
-    assert seconds < bound, f"{what} took {seconds:.2f} s"
-    return answer
+    return cpu_timed(query, what, bound)
 
 
 def check_queries(legal: Callable[[], LegalPlays], rng: Random) -> list[tuple[Card, ...]]:
@@ -119,10 +116,8 @@ def test_the_slow_protect_follow_and_its_neighbours_answer_at_once(decks: int, s
             return LegalPlays(hand, lead, trump, rules)
 
         assert legal().mode == "follow"
-        start = time.perf_counter()
-        check_queries(legal, rng)
-        seconds = time.perf_counter() - start
-        assert seconds < POSITION_S, f"{tuples}/{tractors}: {seconds:.2f} s"
+        with within(POSITION_S, f"{tuples}/{tractors}"):
+            check_queries(legal, rng)
 
 
 def test_the_slow_follow_itself() -> None:
@@ -173,9 +168,8 @@ def test_throws_of_wide_tuples_found_by_the_search_answer_at_once(
     t, rules = Trump.parse(trump), Rules(decks=decks, tuple_follow=tuples,
                                          tractor_follow=tractors)
     led = Lead.from_cards(lead, t, rules)
-    start = time.perf_counter()
-    check_queries(lambda: LegalPlays(Hand(hand), led, t, rules), Random(decks))
-    assert time.perf_counter() - start < 2 * POSITION_S  # (0.1-0.6 s now)
+    with within(2 * POSITION_S, "the position"):  # (0.1-0.6 s now)
+        check_queries(lambda: LegalPlays(Hand(hand), led, t, rules), Random(decks))
 
 
 # -- the same shapes, small enough for brute force --------------------------------------
