@@ -41,10 +41,12 @@ from shengji.terminal.prompt import Prompter
 from shengji.terminal.session import Session
 
 BUDGET = 3
+SHORT_TRACTOR = preset("tractor", removed_ranks=(2, 3, 4))
+"""Tractor without its 2s, 3s and 4s: 19 cards a hand, every kind of decision."""
 
 
 def _match(rounds: int = 1, seed: int = 1) -> Match:
-    return play_match(preset("tractor"), [HeuristicPlayer(s) for s in range(4)], seed=seed,
+    return play_match(SHORT_TRACTOR, [HeuristicPlayer(s) for s in range(4)], seed=seed,
                       max_rounds=rounds)
 
 

@@ -18,6 +18,8 @@ from shengji.players.learned import shipped_model
 from shengji.players.search import RACE, Z, verdict
 
 SCRIPT = ROOT / "benchmarks" / "bench_search.py"
+SHORT_DA_BAI_FEN = preset("da-bai-fen", removed_ranks=(2, 3, 4))
+"""Da Bai Fen's table (its model fits) with 9 cards a hand: the logs' tests play whole deals."""
 
 
 def _bench() -> ModuleType:
@@ -85,7 +87,7 @@ def test_a_logged_run_resumes_where_it_stopped_with_the_same_figures(tmp_path: P
     # again, and the figures equal those of one uninterrupted run (here of two deals,
     # stopped after the first)
     bench = _bench()
-    rules = preset("da-bai-fen")
+    rules = SHORT_DA_BAI_FEN
     budget = bench.Budget(2, 1.0)
     log = str(tmp_path / "deals.jsonl")
     key = {"preset": "da-bai-fen"}
@@ -196,7 +198,7 @@ def test_two_logs_of_the_same_deals_are_paired_by_deal(tmp_path: Path, capsys: C
     # two of the other, not the third of the one), and the paired difference; logs of other
     # deals or of several settings are refused
     bench = _bench()
-    rules = preset("da-bai-fen")
+    rules = SHORT_DA_BAI_FEN
     key = {"preset": "da-bai-fen", "table": None}
     one, two = str(tmp_path / "one.jsonl"), str(tmp_path / "two.jsonl")
     a = bench.run(rules, bench.Budget(1, 1.0), 3, 5, 1, log=one, key=key)
