@@ -7,8 +7,8 @@ rows and the same play) and plays exactly as the heuristic where no model fits t
 
 from __future__ import annotations
 
-import gzip
 import gc
+import gzip
 import json
 import pickle
 import random
@@ -34,6 +34,7 @@ from shengji.game.presets import preset
 from shengji.game.round import Round
 from shengji.game.view import SeatView
 from shengji.players import HeuristicPlayer, LearnedPlayer, make_player
+from shengji.players import heuristic as heuristic_module
 from shengji.players.features import (
     BURY_FEATURES,
     FEATURES,
@@ -737,3 +738,29 @@ def test_decide_takes_a_learned_players_forced_plays_without_asking() -> None:
         action = decide(rnd, seat, player)
         assert action == decide(rnd, seat, heuristic)
         rnd.apply(action)
+
+
+def test_a_decision_reads_the_view_into_memory_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The heuristic's choice and the model's rows share one :class:`Memory` of the view (it
+    was made twice a decision); a new view gets a new one."""
+    made: list[SeatView] = []
+
+    class Counted(Memory):
+        def __init__(self, view: SeatView, **options: object) -> None:
+            made.append(view)
+            super().__init__(view, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(heuristic_module, "Memory", Counted)
+    player = LearnedPlayer(1)
+    compared = 0
+    for rnd, seat in positions(preset("tractor"), 3, 7):
+        if rnd.phase != Phase.PLAY:
+            continue
+        view, legal = rnd.view(seat), rnd.legal(seat)
+        made.clear()
+        valued = player.valued(view, legal)
+        compared += len(valued) > 1
+        assert made == [view] or (not made and len(view.hand) <= 1)
+        player.act(view, legal)
+        assert made == [view] or (not made and len(view.hand) <= 1)
+    assert compared

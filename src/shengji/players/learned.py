@@ -60,7 +60,6 @@ from shengji.players.features import (
 )
 from shengji.players.forest import Forest
 from shengji.players.heuristic import HeuristicPlayer, strongest_bid
-from shengji.players.memory import Memory
 from shengji.players.options import bury_choices, play_key
 
 FORMAT: Final = "shengji-play-model"
@@ -367,7 +366,7 @@ class LearnedPlayer(HeuristicPlayer):
         assert isinstance(default, Play)
         plays = legal.plays
         assert plays is not None
-        memory = Memory(view, remember=self.remember, log=self.log)
+        memory = self.memory(view)
         kind, rows = option_rows(view, plays, memory, default.cards)
         default_key = play_key(default.cards)
         keys = [play_key(cards) for cards in rows.options]
