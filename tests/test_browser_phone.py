@@ -2,7 +2,7 @@
 ``test_browser.py``, which tells how Chromium is driven): at 390x844 on a touch screen the
 trick and the hand fit one screen at every table size, with cards wide enough to tap; and the
 small things around them (the chat box, error banners, the tabs' colours, the rules in force).
-Screenshots go to ``test-artifacts/browser/phone-table-*.png``.
+Screenshots go to ``test-artifacts/browser/phone-table-*.jpg``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from test_browser import ARTIFACTS, ROUND_TIMEOUT, Player, Server, act
+from test_browser import ROUND_TIMEOUT, Player, Server, act, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -131,7 +131,7 @@ def test_phone_table_fits_one_screen_at_every_size(quick_server: Server, chromiu
         seats, hand, height = fits["seats"], fits["hand"], fits["height"]
         assert min(seats[0], hand[0]) >= 0 and max(seats[1], hand[1]) <= height, fits
         assert fits["cards"] > 1 and fits["shown"] >= 24, fits
-        host.page.screenshot(path=str(ARTIFACTS / f"phone-table-{size}.png"))
+        screenshot(host.page, f"phone-table-{size}", full_page=False)
         if size == 6:
             if host.info().get("tricks") == "0":
                 assert page.locator("#last-trick-btn").count() == 0

@@ -15,7 +15,7 @@ import pytest
 
 from shengji.game.config import rules_from_dict
 from shengji.server.state import level_table_json
-from test_browser import ARTIFACTS, ROUND_TIMEOUT, Player, Server, act
+from test_browser import ROUND_TIMEOUT, Player, Server, act, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -214,7 +214,7 @@ def test_the_end_of_a_round_and_the_comforts_of_the_table(quick_server: Server, 
     page.wait_for_selector("#hand .card-btn")
     check_sorts(page)
     check_keys(page)
-    page.screenshot(path=str(ARTIFACTS / "round-comforts.png"), full_page=True)
+    screenshot(page, "round-comforts")
     # Mid-round: the Tricks tab lists every finished trick, the latest first.
     until(ann, lambda i: int(i.get("tricks", "0")) >= 2 and not i["sheet"], "two tricks")
     page.click("#tab-tricks")
@@ -236,7 +236,7 @@ def test_the_end_of_a_round_and_the_comforts_of_the_table(quick_server: Server, 
     assert page.locator("#sheet-tricks-list .trick-item").count() == tricks
     valued = page.get_attribute("#points-bar .bar", "aria-valuenow")
     assert valued is not None and f"{int(valued)}" in page.inner_text("#sheet .total")
-    page.screenshot(path=str(ARTIFACTS / "round-end-tricks.png"), full_page=True)
+    screenshot(page, "round-end-tricks")
     # "Review this round": Ann's own decisions, judged by the server, on the sheet.
     page.click("#review-btn")
     page.wait_for_selector("#review-panel", timeout=60_000)
@@ -246,7 +246,7 @@ def test_the_end_of_a_round_and_the_comforts_of_the_table(quick_server: Server, 
     page.click("#review-all summary")
     judged = int(found.group(1))
     assert page.locator("#review-all-table tbody tr").count() == judged > 0
-    page.screenshot(path=str(ARTIFACTS / "round-review.png"), full_page=True)
+    screenshot(page, "round-review")
     assert not ann.errors, ann.errors
     ann.context.close()
 
@@ -294,7 +294,7 @@ def test_a_computer_plays_for_a_player_away_until_they_return(quick_server: Serv
     guest.page.close()  # Lars goes away (his token stays in the browser)
     host.page.wait_for_selector(".seat-panel[data-seat='1'] .auto-badge", timeout=15000)
     assert "played by the computer" in host.page.inner_text(".seat-panel[data-seat='1']")
-    host.page.screenshot(path=str(ARTIFACTS / "round-auto-seat.png"), full_page=True)
+    screenshot(host.page, "round-auto-seat")
     until(host, lambda i: int(i.get("tricks", "0")) >= 1, "a trick with Lars's seat played")
     guest.page = guest.context.new_page()  # Lars is back: his seat is his again
     guest.page.goto(f"{server.url}/r/{code}")
