@@ -25,6 +25,7 @@ from shengji.engine import (
     parse_card,
     parse_cards,
 )
+from test_properties_follow import RANKS_OR_NONE, SUITS_OR_NONE, one_of
 
 FAST = settings(max_examples=60, deadline=None)
 
@@ -42,12 +43,12 @@ SUIT_SPELLINGS = {
 def trumps(draw: st.DrawFn) -> Trump:
     """Every Trump variant: rank/suit, no-trump with rank, jokers only, second rank,
     red fives 0-2, ordered off-suit rank cards."""
-    rank = draw(st.none() | st.sampled_from(list(Rank)))
-    suit = None if rank is None else draw(st.none() | st.sampled_from(list(Suit)))
+    rank = draw(RANKS_OR_NONE)
+    suit = None if rank is None else draw(SUITS_OR_NONE)
     second = None
     if rank is not None:
-        second = draw(st.none() | st.sampled_from([r for r in Rank if r != rank]))
-    red_fives = draw(st.sampled_from([0, 1, 2]))
+        second = draw(st.none() | one_of(tuple(r for r in Rank if r != rank)))
+    red_fives = draw(one_of((0, 1, 2)))
     order = draw(st.none() | st.permutations(list(Suit)).map(tuple))
     return Trump(rank, suit, second_rank=second, red_fives=red_fives, rank_suit_order=order)
 
@@ -239,7 +240,7 @@ def test_beats_is_a_strict_order(trump: Trump, a: Card, b: Card, led: int) -> No
 @FAST
 @given(st.none() | st.sampled_from(list(Rank)), st.data())
 def test_trump_parse_round_trips(rank: Rank | None, data: st.DataObject) -> None:
-    suit = None if rank is None else data.draw(st.none() | st.sampled_from(list(Suit)))
+    suit = None if rank is None else data.draw(SUITS_OR_NONE)
     trump = Trump(rank, suit)
     assert Trump.parse(trump.notation()) == trump
     assert Trump.parse(trump.notation().lower()) == trump

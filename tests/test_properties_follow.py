@@ -12,11 +12,13 @@ always legal, and (for ``draw-out``) the exact legal set of one-unit leads.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import permutations
+from typing import Any, Final, TypeVar
 
 import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
@@ -43,6 +45,7 @@ from shengji.engine import (
 Key = tuple[int, ...]
 MAX_LEAD = 6
 MAX_HAND = 10
+T = TypeVar("T")
 
 
 def key(cards: Iterable[Card]) -> Key:
@@ -119,33 +122,59 @@ class Position:
                 f"{[u.describe() for u in self.lead.units]}, hand={str(self.hand)!r})")
 
 
+_SAMPLED: dict[tuple[tuple[type, object], ...], st.SearchStrategy[Any]] = {}
+
+
+def one_of(choices: tuple[T, ...]) -> st.SearchStrategy[T]:
+    """``st.sampled_from(choices)``, made once for each tuple: hypothesis checks a new strategy
+    at the first draw from it, and a strategy made afresh at every draw of these tests was
+    checked at every example (a third of the tests' time). Kept by the choices and their types
+    (a card equals its number)."""
+    key = tuple((type(c), c) for c in choices)
+    found = _SAMPLED.get(key)
+    if found is None:
+        found = _SAMPLED[key] = st.sampled_from(choices)
+    return found
+
+
+RANKS_OR_NONE: Final = st.none() | st.sampled_from(list(Rank))
+SUITS_OR_NONE: Final = st.none() | st.sampled_from(list(Suit))
+EXTRA_CARDS: Final = st.lists(st.sampled_from(ALL_CARDS), max_size=8)
+
+
+@functools.cache
+def positions(rules: Rules) -> st.SearchStrategy[Position]:
+    """:func:`_positions` under ``rules``, made once for each rules (as :func:`one_of`)."""
+    return _positions(rules)
+
+
 @st.composite
-def positions(draw: st.DrawFn, rules: Rules) -> Position:
+def _positions(draw: st.DrawFn, rules: Rules) -> Position:
     """A small position: a lead from a window of levels of one effective suit and a
     follower hand concentrated around that window, plus a few other cards."""
     decks = rules.decks
-    rank = draw(st.none() | st.sampled_from(list(Rank)), label="rank")
-    suit = None if rank is None else draw(st.none() | st.sampled_from(list(Suit)), label="suit")
+    rank = draw(RANKS_OR_NONE, label="rank")
+    suit = None if rank is None else draw(SUITS_OR_NONE, label="suit")
     trump = rules.trump(rank, suit)
-    led = draw(st.sampled_from([s for s in (TRUMP, 0, 1, 2, 3) if trump.suit_size(s)]),
+    led = draw(one_of(tuple(s for s in (TRUMP, 0, 1, 2, 3) if trump.suit_size(s))),
                label="led suit")
     column = trump.faces_at[led]
     width = draw(st.integers(1, min(4, len(column))), label="window")
     start = draw(st.integers(0, len(column) - width), label="start")
     window = [f for level in column[start:start + width] for f in level]
     lead_counts: Counter[Card] = Counter()
-    kind = draw(st.sampled_from(["tractor", "tractor", "tuple", "any"]), label="lead kind")
+    kind = draw(one_of(("tractor", "tractor", "tuple", "any")), label="lead kind")
     tractor_widths = range(max(2, rules.tractor_min_width) if decks > 1 else 1, decks + 1)
-    w = draw(st.sampled_from(tractor_widths), label="tractor width") if tractor_widths else 0
+    w = draw(one_of(tuple(tractor_widths)), label="tractor width") if tractor_widths else 0
     longest = min(width, MAX_LEAD // w) if w else 0
     if kind == "tractor" and longest >= rules.tractor_min_length:
         length = draw(st.integers(rules.tractor_min_length, longest), label="tractor length")
         for level in column[start:start + length]:
-            lead_counts[draw(st.sampled_from(level), label="tractor face")] = w
+            lead_counts[draw(one_of(tuple(level)), label="tractor face")] = w
     elif kind == "tuple" and decks > 1:
-        face = draw(st.sampled_from(window), label="tuple face")
+        face = draw(one_of(tuple(window)), label="tuple face")
         lead_counts[face] = draw(st.integers(2, decks), label="tuple width")
-    extra = draw(st.sampled_from([0, 0, 1, 2]), label="extra") if lead_counts else MAX_LEAD
+    extra = draw(one_of((0, 0, 1, 2)), label="extra") if lead_counts else MAX_LEAD
     for face in window:
         if extra and lead_counts[face] < decks:
             n = draw(st.integers(0, min(extra, decks - lead_counts[face])), label=f"lead {face}")
@@ -165,15 +194,15 @@ def positions(draw: st.DrawFn, rules: Rules) -> Position:
     left = Counter({c: decks for c in ALL_CARDS}) - lead_counts
     hand: Counter[Card] = Counter()
     near = [f for level in column[max(0, start - 2):start + width + 2] for f in level]
-    void = draw(st.sampled_from([False] * 5 + [True]), label="void in the led suit")
+    void = draw(one_of((False,) * 5 + (True,)), label="void in the led suit")
     for face in near:
         if left[face] and not void:
             n = left[face]
-            hand[face] = draw(st.sampled_from([*range(n + 1), n]), label=f"hand {face}")
+            hand[face] = draw(one_of((*range(n + 1), n)), label=f"hand {face}")
     while sum(hand.values()) > MAX_HAND - 2:
         hand[min(hand, key=lambda c: (-hand[c], c))] -= 1
         hand = +hand
-    extras = draw(st.lists(st.sampled_from(ALL_CARDS), max_size=8), label="extras")
+    extras = draw(EXTRA_CARDS, label="extras")
     for card in extras:
         if sum(hand.values()) >= MAX_HAND:
             break
@@ -202,6 +231,7 @@ DECKS = {"plain": [1, 2, 2, 3], "min-length-3": [2, 3], "min-width-1": [1],
          "no-high-trumps": [2, 3]}
 
 
+@functools.cache
 def rules_for(tuple_follow: TupleFollow, tractor_follow: TractorFollow, variant: str
               ) -> st.SearchStrategy[Rules]:
     return st.builds(
@@ -431,6 +461,26 @@ def test_follow_agrees_with_brute_force(
 MANY_DECKS = [4, 5, 6, 8]
 
 
+@functools.cache
+def many_decks_rules(tuple_follow: TupleFollow, tractor_follow: TractorFollow
+                     ) -> st.SearchStrategy[Rules]:
+    return st.builds(
+        lambda decks, red, length: Rules(decks=decks, red_fives=red, tuple_follow=tuple_follow,
+                                         tractor_follow=tractor_follow,
+                                         tractor_min_length=length),
+        st.sampled_from(MANY_DECKS), st.sampled_from([0, 0, 1]), st.sampled_from([2, 2, 3]))
+
+
+@functools.cache
+def bomb_rules(tuple_follow: TupleFollow) -> st.SearchStrategy[Rules]:
+    return st.builds(
+        lambda decks, bombs, follow, tractor: Rules(
+            decks=decks, bombs=min(bombs, decks), bomb_follow_suit=follow,
+            tuple_follow=tuple_follow, tractor_follow=tractor),
+        st.sampled_from([2, 3, 4]), st.sampled_from([2, 2, 3, 4]), st.booleans(),
+        st.sampled_from(list(TractorFollow)))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("tuple_follow", "tractor_follow"), COMBOS, ids=lambda v: str(v))
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -440,12 +490,7 @@ def test_follow_agrees_with_brute_force_with_many_decks(
 ) -> None:
     """4-8 decks: wide tuples, faces held 4+ times, throws mixing tuple widths (the exact
     tuple count and the bisection in ``forced`` are only reached here)."""
-    rules = data.draw(st.builds(
-        lambda decks, red, length: Rules(decks=decks, red_fives=red, tuple_follow=tuple_follow,
-                                         tractor_follow=tractor_follow,
-                                         tractor_min_length=length),
-        st.sampled_from(MANY_DECKS), st.sampled_from([0, 0, 1]), st.sampled_from([2, 2, 3])),
-        label="rules")
+    rules = data.draw(many_decks_rules(tuple_follow, tractor_follow), label="rules")
     pos = data.draw(positions(rules), label="position")
     check_position(pos, seed)
 
@@ -459,18 +504,13 @@ def test_follow_with_bombs_agrees_with_brute_force(
 ) -> None:
     """Bombs (2-4 identical cards, any suit or the led suit only): the generator, forced,
     pool and can_complete agree with the check; every bomb of the led size is legal."""
-    rules = data.draw(st.builds(
-        lambda decks, bombs, follow, tractor: Rules(
-            decks=decks, bombs=min(bombs, decks), bomb_follow_suit=follow,
-            tuple_follow=tuple_follow, tractor_follow=tractor),
-        st.sampled_from([2, 3, 4]), st.sampled_from([2, 2, 3, 4]), st.booleans(),
-        st.sampled_from(list(TractorFollow))), label="rules")
+    rules = data.draw(bomb_rules(tuple_follow), label="rules")
     pos = data.draw(positions(rules), label="position")
     # often a bomb of another face (any suit) of the led size, in place of other cards
-    face = data.draw(st.sampled_from(ALL_CARDS), label="bomb face")
+    face = data.draw(one_of(ALL_CARDS), label="bomb face")
     held = Counter(pos.hand.cards())
     room = rules.decks - Counter(pos.lead.cards)[face]
-    add = data.draw(st.sampled_from([False, True, True, True]), label="add a bomb")
+    add = data.draw(one_of((False, True, True, True)), label="add a bomb")
     if add and room >= pos.lead.size >= rules.bombs:
         held[face] = pos.lead.size
         while sum(held.values()) > MAX_HAND:

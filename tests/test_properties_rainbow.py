@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from typing import Final
 
 import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
@@ -37,7 +38,7 @@ from shengji.engine import (
     Trump,
 )
 from shengji.env.selection import LeadSelector
-from test_properties_follow import submultisets
+from test_properties_follow import RANKS_OR_NONE, SUITS_OR_NONE, one_of, submultisets
 
 Key = tuple[int, ...]
 
@@ -73,17 +74,21 @@ def rainbow_throw(play: Key, trump: Trump, rules: Rules) -> bool:
     return layers >= 2
 
 
+RANK_SETS: Final = st.lists(st.sampled_from(list(Rank)), min_size=1, max_size=3, unique=True)
+SUIT_ORDERS: Final = st.permutations(list(Suit))
+
+
 @st.composite
 def tables(draw: st.DrawFn) -> tuple[Rules, Trump, list[Card]]:
     """Rules with rainbows, a trump, and up to 9 cards of two or three ranks."""
-    decks = draw(st.sampled_from([1, 2, 2, 3]))
-    rules = Rules(decks=decks, rainbow=draw(st.sampled_from([2, 3, 4, 4])),
+    decks = draw(one_of((1, 2, 2, 3)))
+    rules = Rules(decks=decks, rainbow=draw(one_of((2, 3, 4, 4))),
                   throws=draw(st.booleans()), rainbow_throws=draw(st.booleans()),
-                  bombs=draw(st.sampled_from([0, 0, 2])) if decks >= 2 else 0)
-    rank = draw(st.none() | st.sampled_from(list(Rank)))
-    trump = rules.trump(rank, draw(st.none() | st.sampled_from(list(Suit))) if rank else None)
-    ranks = draw(st.lists(st.sampled_from(list(Rank)), min_size=1, max_size=3, unique=True))
-    counts = {Card.of(r, s): draw(st.sampled_from([0, 1, 1, decks])) for r in ranks for s in Suit}
+                  bombs=draw(one_of((0, 0, 2))) if decks >= 2 else 0)
+    rank = draw(RANKS_OR_NONE)
+    trump = rules.trump(rank, draw(SUITS_OR_NONE) if rank else None)
+    ranks = draw(RANK_SETS)
+    counts = {Card.of(r, s): draw(one_of((0, 1, 1, decks))) for r in ranks for s in Suit}
     cards = [c for c, n in counts.items() for _ in range(n)]
     random.Random(draw(st.integers(0, 999))).shuffle(cards)
     return rules, trump, cards[:9]
@@ -134,8 +139,8 @@ def test_rainbow_follows_agree_with_brute_force(
 ) -> None:
     rules, trump, cards = table
     # the lead: a rainbow of a random rank, not taken from the follower's cards
-    rank = data.draw(st.sampled_from([r for r in Rank if r != trump.rank]), label="led rank")
-    suits = data.draw(st.permutations(list(Suit)), label="suits")
+    rank = data.draw(one_of(tuple(r for r in Rank if r != trump.rank)), label="led rank")
+    suits = data.draw(SUIT_ORDERS, label="suits")
     led = [Card.of(rank, s) for s in suits]
     led = [c for c in led if Counter(cards)[c] < rules.decks]
     size = data.draw(st.integers(rules.rainbow, max(rules.rainbow, len(led))), label="size")
@@ -234,21 +239,21 @@ def wins(mine: list[tuple[int, int]], theirs: list[tuple[int, int]], rules: Rule
 def throw_positions(draw: st.DrawFn) -> tuple[Rules, Trump, list[Card], list[Card]]:
     """Rules with rainbow throws, a trump, a rainbow throw of one or two ranks (whole
     layers, at most 8 cards) and a follower hand of cards of a few ranks."""
-    decks = draw(st.sampled_from([1, 2, 2, 3]))
-    rules = Rules(decks=decks, rainbow=draw(st.sampled_from([2, 2, 3])), rainbow_throws=True,
-                  throw_beat=draw(st.sampled_from(list(ThrowBeat))),
+    decks = draw(one_of((1, 2, 2, 3)))
+    rules = Rules(decks=decks, rainbow=draw(one_of((2, 2, 3))), rainbow_throws=True,
+                  throw_beat=draw(one_of(tuple(ThrowBeat))),
                   throw_tiebreak=draw(st.booleans()))
-    rank = draw(st.none() | st.sampled_from(list(Rank)), label="trump rank")
-    trump = rules.trump(rank, draw(st.none() | st.sampled_from(list(Suit))) if rank else None)
+    rank = draw(RANKS_OR_NONE, label="trump rank")
+    trump = rules.trump(rank, draw(SUITS_OR_NONE) if rank else None)
 
     def layered(label: str) -> list[Card]:
         """Cards of one or two ranks (not the trump rank) in whole layers: a rainbow
         throw, or one rainbow."""
         found: list[Card] = []
-        for one in draw(st.lists(st.sampled_from([r for r in Rank if r != rank]), min_size=1,
+        for one in draw(st.lists(one_of(tuple(r for r in Rank if r != rank)), min_size=1,
                                  max_size=2, unique=True), label=label):
             depth = draw(st.integers(1, decks), label="layers")
-            suits = draw(st.permutations(list(Suit)), label="suits")
+            suits = draw(SUIT_ORDERS, label="suits")
             full = draw(st.integers(rules.rainbow, 4), label="suits in every layer")
             for i, suit in enumerate(suits):
                 n = depth if i < full else draw(st.integers(0, depth - 1))
@@ -257,9 +262,8 @@ def throw_positions(draw: st.DrawFn) -> tuple[Rules, Trump, list[Card], list[Car
 
     lead = layered("led ranks")
     answer = layered("answer ranks") if draw(st.booleans(), label="answer") else []
-    ranks_held = draw(st.lists(st.sampled_from(list(Rank)), min_size=1, max_size=3,
-                               unique=True), label="held ranks")
-    counts = {Card.of(r, s): draw(st.sampled_from([0, 1, 1, decks]))
+    ranks_held = draw(RANK_SETS, label="held ranks")
+    counts = {Card.of(r, s): draw(one_of((0, 1, 1, decks)))
               for r in ranks_held for s in Suit}
     cards = [c for c, n in counts.items() for _ in range(n)]
     random.Random(draw(st.integers(0, 999))).shuffle(cards)
@@ -310,8 +314,8 @@ def rainbow_answers(draw: st.DrawFn, sizes: list[int], trump: Trump) -> list[Car
     """Cards of rainbows of the given ``sizes``, of random ranks (not the trump rank)."""
     cards: list[Card] = []
     for size in sizes:
-        rank = draw(st.sampled_from([r for r in Rank if r != trump.rank]))
-        suits = draw(st.permutations(list(Suit)))
+        rank = draw(one_of(tuple(r for r in Rank if r != trump.rank)))
+        suits = draw(SUIT_ORDERS)
         cards += [Card.of(rank, s) for s in suits[:size]]
     return cards
 

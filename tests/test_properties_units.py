@@ -27,6 +27,7 @@ from shengji.engine import (
     readings,
 )
 from shengji.engine.units import reading_order
+from test_properties_follow import RANKS_OR_NONE, SUITS_OR_NONE, one_of
 
 Key = tuple[int, ...]
 
@@ -70,11 +71,11 @@ def is_maximal(units: list[Unit], trump: Trump, rules: Rules) -> bool:
 
 @st.composite
 def rules_st(draw: st.DrawFn) -> Rules:
-    decks = draw(st.sampled_from([1, 2, 2, 3]))
+    decks = draw(one_of((1, 2, 2, 3)))
     return Rules(
         decks=decks,
         tractor_min_width=draw(st.integers(1, min(2, decks))),
-        tractor_min_length=draw(st.sampled_from([2, 2, 3])),
+        tractor_min_length=draw(one_of((2, 2, 3))),
         tractor_high_trumps=draw(st.booleans()),
     )
 
@@ -82,15 +83,15 @@ def rules_st(draw: st.DrawFn) -> Rules:
 @st.composite
 def suited_cards(draw: st.DrawFn, rules: Rules) -> tuple[Trump, list[Card]]:
     """Up to 7 cards of one effective suit, from a few neighbouring levels."""
-    rank = draw(st.none() | st.sampled_from(list(Rank)))
-    suit = None if rank is None else draw(st.none() | st.sampled_from(list(Suit)))
-    trump = Trump(rank, suit, red_fives=draw(st.sampled_from([0, 0, 1, 2])))
-    led = draw(st.sampled_from([s for s in (TRUMP, 0, 1, 2, 3) if trump.suit_size(s)]))
+    rank = draw(RANKS_OR_NONE)
+    suit = None if rank is None else draw(SUITS_OR_NONE)
+    trump = Trump(rank, suit, red_fives=draw(one_of((0, 0, 1, 2))))
+    led = draw(one_of(tuple(s for s in (TRUMP, 0, 1, 2, 3) if trump.suit_size(s))))
     column = trump.faces_at[led]
     width = draw(st.integers(1, min(4, len(column))))
     start = draw(st.integers(0, len(column) - width))
     faces = [f for level in column[start:start + width] for f in level]
-    counts = {f: draw(st.sampled_from([0, 1, *range(rules.decks + 1), rules.decks]))
+    counts = {f: draw(one_of((0, 1, *range(rules.decks + 1), rules.decks)))
               for f in faces}
     cards = [f for f, n in counts.items() for _ in range(n)][:7] or [faces[0]]
     random.Random(draw(st.integers(0, 999))).shuffle(cards)
@@ -144,16 +145,16 @@ def test_no_reading_splits_a_unit(data: st.DataObject) -> None:
     """Issue 11: no reading holds units that together form a larger unit, e.g. three
     pairs forming a tractor when ``tractor_min_length`` is 3 (no two of them do), over
     random cards of one suit spread over up to 6 levels, up to 4 decks."""
-    decks = data.draw(st.sampled_from([2, 3, 4]), label="decks")
-    rules = Rules(decks=decks, tractor_min_length=data.draw(st.sampled_from([2, 3, 4])),
+    decks = data.draw(one_of((2, 3, 4)), label="decks")
+    rules = Rules(decks=decks, tractor_min_length=data.draw(one_of((2, 3, 4))),
                   tractor_high_trumps=data.draw(st.booleans()))
-    rank = data.draw(st.sampled_from(list(Rank)), label="rank")
-    trump = Trump(rank, data.draw(st.sampled_from(list(Suit))))
-    column = trump.faces_at[data.draw(st.sampled_from(
-        [s for s in (TRUMP, 0, 1, 2, 3) if trump.suit_size(s)]))]
+    rank = data.draw(one_of(tuple(Rank)), label="rank")
+    trump = Trump(rank, data.draw(one_of(tuple(Suit))))
+    column = trump.faces_at[data.draw(one_of(
+        tuple(s for s in (TRUMP, 0, 1, 2, 3) if trump.suit_size(s))))]
     start = data.draw(st.integers(0, max(0, len(column) - 6)))
     faces = [f for level in column[start:start + 6] for f in level]
-    cards = [f for f in faces for _ in range(data.draw(st.sampled_from([0, 0, 1, 2, decks])))]
+    cards = [f for f in faces for _ in range(data.draw(one_of((0, 0, 1, 2, decks))))]
     cards = cards[:9] or [faces[0]]
     for reading in readings(cards, trump, rules):
         assert is_maximal(list(reading), trump, rules), [u.describe() for u in reading]
@@ -182,8 +183,8 @@ def test_readings_ignore_card_order(data: st.DataObject, seed: int) -> None:
 def test_mixed_suits_have_no_reading(data: st.DataObject) -> None:
     rules = data.draw(rules_st(), label="rules")
     trump, cards = data.draw(suited_cards(rules), label="cards")
-    other = data.draw(st.sampled_from(
-        [c for c in ALL_CARDS if trump.suit_of(c) != trump.suit_of(cards[0])]))
+    other = data.draw(one_of(
+        tuple(c for c in ALL_CARDS if trump.suit_of(c) != trump.suit_of(cards[0]))))
     assert readings([*cards, other], trump, rules) == []
     assert as_unit([*cards, other], trump, rules) is None
 
