@@ -7,7 +7,6 @@ rows and the same play) and plays exactly as the heuristic where no model fits t
 
 from __future__ import annotations
 
-import gc
 import gzip
 import json
 import pickle
@@ -34,7 +33,6 @@ from shengji.game.presets import preset
 from shengji.game.round import Round
 from shengji.game.view import SeatView
 from shengji.players import HeuristicPlayer, LearnedPlayer, make_player
-from shengji.players import heuristic as heuristic_module
 from shengji.players.features import (
     BURY_FEATURES,
     FEATURES,
@@ -87,17 +85,6 @@ def test_a_forest_adds_the_leaf_each_tree_reaches_to_its_base() -> None:
     assert Forest.from_data(json.loads(json.dumps(two.to_data()))).predict([0.0, 9.0]) == 12.5
     again = pickle.loads(pickle.dumps(two))  # pickled as its lists, linked again
     assert again.to_data() == two.to_data() and again.predict([1.5, 3.0]) == 22.5
-
-
-def test_a_forests_numbers_leave_the_garbage_collectors_sight() -> None:
-    """A shipped forest's 100,000 numbers a list were read through at every full collection
-    (a tenth of a learned deal's time); kept as tuples of numbers, they are untracked after
-    one collection."""
-    forest = shipped_model("tractor").follow
-    gc.collect()
-    kept = (forest.roots, forest.feature, forest.threshold, forest.left, forest.right,
-            forest.value)
-    assert len(forest.feature) > 10_000 and not any(gc.is_tracked(seq) for seq in kept)
 
 
 def test_threads_predicting_with_one_forest_each_get_their_own_rows_value() -> None:
@@ -738,29 +725,3 @@ def test_decide_takes_a_learned_players_forced_plays_without_asking() -> None:
         action = decide(rnd, seat, player)
         assert action == decide(rnd, seat, heuristic)
         rnd.apply(action)
-
-
-def test_a_decision_reads_the_view_into_memory_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The heuristic's choice and the model's rows share one :class:`Memory` of the view (it
-    was made twice a decision); a new view gets a new one."""
-    made: list[SeatView] = []
-
-    class Counted(Memory):
-        def __init__(self, view: SeatView, **options: object) -> None:
-            made.append(view)
-            super().__init__(view, **options)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(heuristic_module, "Memory", Counted)
-    player = LearnedPlayer(1)
-    compared = 0
-    for rnd, seat in positions(preset("tractor"), 3, 7):
-        if rnd.phase != Phase.PLAY:
-            continue
-        view, legal = rnd.view(seat), rnd.legal(seat)
-        made.clear()
-        valued = player.valued(view, legal)
-        compared += len(valued) > 1
-        assert made == [view] or (not made and len(view.hand) <= 1)
-        player.act(view, legal)
-        assert made == [view] or (not made and len(view.hand) <= 1)
-    assert compared

@@ -1,7 +1,7 @@
 """A forest of regression trees (gradient boosting's sum of trees), read from plain data.
 
 Trained elsewhere (``scripts/train_learned.py`` fits scikit-learn's
-``HistGradientBoostingRegressor``), a forest is kept as flat tuples of numbers, so that
+``HistGradientBoostingRegressor``), a forest is kept as flat lists of numbers, so that
 evaluating one needs nothing but this module: each node is a split (a feature, a
 threshold, a left and a right child) or a leaf (feature ``-1``, a value). A row goes left
 where its feature is at most the threshold; the prediction is the base value plus the
@@ -61,42 +61,37 @@ back to itself, made once)."""
 class Forest:
     """A sum of regression trees over rows of ``features``."""
 
-    def __init__(self, features: Sequence[str], base: float, roots: Sequence[int],
-                 feature: Sequence[int], threshold: Sequence[float], left: Sequence[int],
-                 right: Sequence[int], value: Sequence[float]) -> None:
-        # kept as tuples of numbers: the garbage collector stops looking into them after its
-        # first pass (lists of 100,000 numbers were read through at every full collection)
-        self.features = tuple(features)
-        self.base = base
-        self.roots = tuple(roots)
-        self.feature = tuple(feature)
-        self.threshold = tuple(threshold)
-        self.left = tuple(left)
-        self.right = tuple(right)
-        self.value = tuple(value)
-        nodes = len(self.feature)
-        if not (len(self.threshold) == len(self.left) == len(self.right) == len(self.value)
-                == nodes):
+    def __init__(self, features: Sequence[str], base: float, roots: list[int],
+                 feature: list[int], threshold: list[float], left: list[int],
+                 right: list[int], value: list[float]) -> None:
+        nodes = len(feature)
+        if not (len(threshold) == len(left) == len(right) == len(value) == nodes):
             raise ValueError("a forest's node lists must have one entry per node")
-        features_of, lefts, rights = self.feature, self.left, self.right
         for i in range(nodes):
-            f = features_of[i]
+            f = feature[i]
             if f >= len(features) or (f >= 0 and not (
-                    i < lefts[i] < nodes and i < rights[i] < nodes)):
+                    i < left[i] < nodes and i < right[i] < nodes)):
                 # (children after their parent: every walk down a tree ends)
                 raise ValueError(f"node {i} names a missing feature or child")
-        if any(not 0 <= r < nodes for r in self.roots):
+        if any(not 0 <= r < nodes for r in roots):
             raise ValueError("a forest's roots must be nodes")
+        self.features = tuple(features)
+        self.base = base
+        self.roots = roots
+        self.feature = feature
+        self.threshold = threshold
+        self.left = left
+        self.right = right
+        self.value = value
         self._cells = [Cell() for _ in features]
         self._lock = threading.Lock()
-        thresholds, values = self.threshold, self.value
         linked: list[Node] = [NOWHERE] * nodes
         for i in range(nodes - 1, -1, -1):  # children first (they come after their parent)
-            f = features_of[i]
-            linked[i] = Node(f, self._cells[f], thresholds[i], values[i], linked[lefts[i]],
-                             linked[rights[i]]) if f >= 0 else Node(
-                                 -1, NOWHERE.cell, thresholds[i], values[i], NOWHERE, NOWHERE)
-        self._trees = [linked[r] for r in self.roots]
+            f = feature[i]
+            linked[i] = Node(f, self._cells[f], threshold[i], value[i], linked[left[i]],
+                             linked[right[i]]) if f >= 0 else Node(
+                                 -1, NOWHERE.cell, threshold[i], value[i], NOWHERE, NOWHERE)
+        self._trees = [linked[r] for r in roots]
 
     def __repr__(self) -> str:
         return f"Forest({len(self.roots)} trees, {len(self.feature)} nodes)"
@@ -120,9 +115,9 @@ class Forest:
 
     def to_data(self) -> dict[str, object]:
         """The forest as JSON-ready data (:meth:`from_data` reads it back)."""
-        return {"features": list(self.features), "base": self.base, "roots": list(self.roots),
-                "feature": list(self.feature), "threshold": list(self.threshold),
-                "left": list(self.left), "right": list(self.right), "value": list(self.value)}
+        return {"features": list(self.features), "base": self.base, "roots": self.roots,
+                "feature": self.feature, "threshold": self.threshold, "left": self.left,
+                "right": self.right, "value": self.value}
 
     @classmethod
     def from_data(cls, data: Mapping[str, object]) -> Forest:

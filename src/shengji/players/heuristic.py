@@ -95,21 +95,9 @@ class HeuristicPlayer:
         self._listed: tuple[LegalPlays, list[tuple[Card, ...]] | None] | None = None
         """The follows :meth:`forced_play` listed, for the legal set they were listed from
         (read again by :meth:`follow` on that set)."""
-        self._remembered: tuple[SeatView, Memory] | None = None
-        """The memory :meth:`memory` made, for the view it was made from."""
 
     def __repr__(self) -> str:
         return f"HeuristicPlayer(remember={self.remember})"
-
-    def memory(self, view: SeatView) -> Memory:
-        """What the player remembers at ``view``: made at the decision's first use, then
-        shared by the decision's parts (its parts each compute once)."""
-        remembered = self._remembered
-        if remembered is not None and remembered[0] is view:
-            return remembered[1]
-        memory = Memory(view, remember=self.remember, log=self.log)
-        self._remembered = (view, memory)
-        return memory
 
     @property
     def rng(self) -> Random:
@@ -301,7 +289,7 @@ class HeuristicPlayer:
     def lead(self, view: SeatView, legal: LegalLeads) -> tuple[Card, ...]:
         """Choose a lead (see the module docstring for the order of preferences)."""
         trump = legal.trump
-        memory = self.memory(view)
+        memory = Memory(view, remember=self.remember, log=self.log)
         units = _lead_units(legal, self._tables(trump))
         reserve = self._reserve(view, memory)
         plain = [u for u in units if u.suit != TRUMP]
@@ -415,7 +403,7 @@ class HeuristicPlayer:
         first = candidates[0]
         if len(candidates) == 1 or candidates.count(first) == len(candidates):
             return first  # one choice (every card forced, or one follow listed)
-        memory = self.memory(view)
+        memory = Memory(view, remember=self.remember, log=self.log)
         state = current_winner(view, trump, legal.lead)
         assert state is not None
         winner, reading, lead = state

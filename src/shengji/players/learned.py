@@ -60,6 +60,7 @@ from shengji.players.features import (
 )
 from shengji.players.forest import Forest
 from shengji.players.heuristic import HeuristicPlayer, strongest_bid
+from shengji.players.memory import Memory
 from shengji.players.options import bury_choices, play_key
 
 FORMAT: Final = "shengji-play-model"
@@ -366,7 +367,7 @@ class LearnedPlayer(HeuristicPlayer):
         assert isinstance(default, Play)
         plays = legal.plays
         assert plays is not None
-        memory = self.memory(view)
+        memory = Memory(view, remember=self.remember, log=self.log)
         kind, rows = option_rows(view, plays, memory, default.cards)
         default_key = play_key(default.cards)
         keys = [play_key(cards) for cards in rows.options]
