@@ -238,7 +238,7 @@ def test_beats_is_a_strict_order(trump: Trump, a: Card, b: Card, led: int) -> No
 
 
 @FAST
-@given(st.none() | st.sampled_from(list(Rank)), st.data())
+@given(RANKS_OR_NONE, st.data())
 def test_trump_parse_round_trips(rank: Rank | None, data: st.DataObject) -> None:
     suit = None if rank is None else data.draw(SUITS_OR_NONE)
     trump = Trump(rank, suit)

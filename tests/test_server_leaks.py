@@ -137,8 +137,6 @@ def test_whole_rounds_with_leak_check(server: Server, leaks: LeakLog, preset: st
     assert leaks.checks > 100
 
 
-
-
 @pytest.fixture
 def leaky(monkeypatch: pytest.MonkeyPatch) -> None:
     """State messages whose history also shows the next seat's hand (installed before the
