@@ -26,7 +26,7 @@ from shengji.game.view import SeatView
 from shengji.players.memory import Memory, current_winner
 from shengji.players.options import (
     FOLLOW_LABELS,
-    follow_options,
+    labelled_follows,
     lead_options,
     play_cost,
 )
@@ -154,7 +154,7 @@ def follow_rows(view: SeatView, legal: LegalPlays, memory: Memory,
     """The labelled follows and their rows (:data:`FOLLOW_FEATURES`); ``default`` is the
     heuristic's choice."""
     trump = legal.trump
-    labelled = follow_options(view, legal)
+    labelled = labelled_follows(view, legal)
     state = current_winner(view, trump, legal.lead)
     if not labelled or state is None:
         return Rows([], [])
@@ -194,9 +194,7 @@ def follow_rows(view: SeatView, legal: LegalPlays, memory: Memory,
     ]
     options: list[tuple[Card, ...]] = []
     rows: list[list[float]] = []
-    rules = view.rules
-    for label, cards in labelled:
-        better = beats(cards, reading, lead, trump, rules)
+    for label, cards, better in labelled:
         safe_win = better is not None and memory.safe(better, after, side, lead)
         row = [1.0 if label == name else 0.0 for name in FOLLOW_LABELS]
         row += position
@@ -220,8 +218,11 @@ def lead_rows(view: SeatView, legal: LegalLeads, memory: Memory) -> Rows:
     unseen_trumps = float(_unseen_in(memory, TRUMP, trump))
     options: list[tuple[Card, ...]] = []
     rows: list[list[float]] = []
+    unseen: dict[int, float] = {}  # (each suit's top and low unit: counted once)
     for label, unit in lead_options(legal):
         suit = unit.suit
+        if suit not in unseen:
+            unseen[suit] = float(_unseen_in(memory, suit, trump))
         opponent_void = partner_void = False
         for s in range(players):
             if suit in voids[s]:
@@ -236,7 +237,7 @@ def lead_rows(view: SeatView, legal: LegalLeads, memory: Memory) -> Rows:
             float(unit.size), float(unit.width), 1.0 if sure else 0.0,
             float(card_points(unit.cards)), 1.0 if opponent_void else 0.0,
             1.0 if partner_void else 0.0, float(_suit_count(hand, suit, trump)),
-            float(_unseen_in(memory, suit, trump)), _height(unit, trump),
+            unseen[suit], _height(unit, trump),
         ])
         options.append(unit.cards)
     return Rows(options, rows)

@@ -29,7 +29,7 @@ from shengji.engine.lead import LegalLeads
 from shengji.engine.trick import beats
 from shengji.engine.trump import TRUMP as _TRUMP_SUIT
 from shengji.engine.trump import Trump
-from shengji.engine.units import Unit
+from shengji.engine.units import Reading, Unit
 from shengji.game.actions import Bury
 from shengji.game.legal import Legal
 from shengji.game.view import SeatView
@@ -89,17 +89,29 @@ def lead_options(legal: LegalLeads) -> list[tuple[str, Unit]]:
 def follow_options(view: SeatView, legal: LegalPlays) -> list[tuple[str, tuple[Card, ...]]]:
     """The labelled follows (see the module docstring): the legal follows are listed up
     to :data:`ENUMERATE`, with 40 random ones beyond (seeded by the position)."""
+    return [(label, cards) for label, cards, _ in labelled_follows(view, legal)]
+
+
+def labelled_follows(view: SeatView, legal: LegalPlays
+                     ) -> list[tuple[str, tuple[Card, ...], Reading | None]]:
+    """:func:`follow_options`, each with the reading by which it beats the trick's winning
+    play (``None`` where it does not)."""
     trump = legal.trump
-    plays = list(islice(iter(legal), ENUMERATE))
-    if len(plays) == ENUMERATE:
+    listed = legal.plays_if_fewer(ENUMERATE)  # (the legal set's fast path where it has one)
+    if listed is not None:
+        plays = listed
+    else:
+        plays = list(islice(iter(legal), ENUMERATE))
         rng = Random(len(view.history))
         plays.extend(legal.random(rng) for _ in range(40))
     state = current_winner(view, trump, legal.lead)
     if not plays or state is None:
         return []
     _, reading, lead = state
+    rules = view.rules
     costs = [play_cost(p, trump) for p in plays]
     points = [card_points(p) for p in plays]
+    taking = [beats(p, reading, lead, trump, rules) for p in plays]
     cheapest = richest = 0
     winners: list[int] = []
     for i in range(len(plays)):
@@ -109,9 +121,9 @@ def follow_options(view: SeatView, legal: LegalPlays) -> list[tuple[str, tuple[C
         if (points[i], -costs[i], plays[i]) > (points[richest], -costs[richest],
                                                plays[richest]):
             richest = i
-        if beats(plays[i], reading, lead, trump, view.rules) is not None:
+        if taking[i] is not None:
             winners.append(i)
-    found = [("cheapest", plays[cheapest]), ("richest", plays[richest])]
+    chosen = [("cheapest", cheapest), ("richest", richest)]
     if winners:
         cheap = strong = rich = winners[0]
         for i in winners[1:]:
@@ -121,9 +133,8 @@ def follow_options(view: SeatView, legal: LegalPlays) -> list[tuple[str, tuple[C
                 strong = i
             if (points[i], -costs[i], plays[i]) > (points[rich], -costs[rich], plays[rich]):
                 rich = i
-        found += [("cheapwin", plays[cheap]), ("strongwin", plays[strong]),
-                  ("richwin", plays[rich])]
-    return found
+        chosen += [("cheapwin", cheap), ("strongwin", strong), ("richwin", rich)]
+    return [(label, plays[i], taking[i]) for label, i in chosen]
 
 
 def bury_options(view: SeatView, legal: Legal) -> list[Bury]:
@@ -180,4 +191,5 @@ def bury_choices(view: SeatView, legal: Legal, default: tuple[Card, ...]
 
 
 __all__ = ["ENUMERATE", "FOLLOW_LABELS", "LEAD_LABELS", "bury_choices", "bury_options",
-           "card_cost", "follow_options", "lead_options", "play_cost", "play_key"]
+           "card_cost", "follow_options", "labelled_follows", "lead_options", "play_cost",
+           "play_key"]
