@@ -26,7 +26,7 @@ from typing import Final
 from shengji.engine.cards import Card, card_points
 from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import LegalLeads
-from shengji.engine.trick import beats
+from shengji.engine.trick import beats, beats_single
 from shengji.engine.trump import TRUMP as _TRUMP_SUIT
 from shengji.engine.trump import Trump
 from shengji.engine.units import Reading, Unit
@@ -111,29 +111,22 @@ def labelled_follows(view: SeatView, legal: LegalPlays
     rules = view.rules
     costs = [play_cost(p, trump) for p in plays]
     points = [card_points(p) for p in plays]
-    taking = [beats(p, reading, lead, trump, rules) for p in plays]
-    cheapest = richest = 0
-    winners: list[int] = []
-    for i in range(len(plays)):
-        if (costs[i] + 3 * points[i], plays[i]) < (
-                costs[cheapest] + 3 * points[cheapest], plays[cheapest]):
-            cheapest = i
-        if (points[i], -costs[i], plays[i]) > (points[richest], -costs[richest],
-                                               plays[richest]):
-            richest = i
-        if taking[i] is not None:
-            winners.append(i)
-    chosen = [("cheapest", cheapest), ("richest", richest)]
+    if lead.size == 1 and not lead.rainbow:  # one card led: the engine's single-card test
+        taking = [beats_single(p, reading[0], trump) for p in plays]
+    else:
+        taking = [beats(p, reading, lead, trump, rules) for p in plays]
+    # each order's key made once per play (the plays break ties: the first of equals wins)
+    cheap_keys = [(costs[i] + 3 * points[i], plays[i]) for i in range(len(plays))]
+    rich_keys = [(points[i], -costs[i], plays[i]) for i in range(len(plays))]
+    indices = range(len(plays))
+    chosen = [("cheapest", min(indices, key=cheap_keys.__getitem__)),
+              ("richest", max(indices, key=rich_keys.__getitem__))]
+    winners = [i for i in indices if taking[i] is not None]
     if winners:
-        cheap = strong = rich = winners[0]
-        for i in winners[1:]:
-            if (costs[i], plays[i]) < (costs[cheap], plays[cheap]):
-                cheap = i
-            if (costs[i], plays[i]) > (costs[strong], plays[strong]):
-                strong = i
-            if (points[i], -costs[i], plays[i]) > (points[rich], -costs[rich], plays[rich]):
-                rich = i
-        chosen += [("cheapwin", cheap), ("strongwin", strong), ("richwin", rich)]
+        cost_keys = {i: (costs[i], plays[i]) for i in winners}
+        chosen += [("cheapwin", min(winners, key=cost_keys.__getitem__)),
+                   ("strongwin", max(winners, key=cost_keys.__getitem__)),
+                   ("richwin", max(winners, key=rich_keys.__getitem__))]
     return [(label, plays[i], taking[i]) for label, i in chosen]
 
 
