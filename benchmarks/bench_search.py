@@ -188,6 +188,9 @@ class Setting:
     """Games start with a dealer set (the seat of the deal's seed modulo the players), as
     every round after a match's first: no bid for the first round's dealership."""
     endgame: int | None = ENDGAME
+    trees: int | None = None
+    """The trees a forest of the model that the log names (default: the model's own;
+    400 for the models shipped before 2026-12-02, to report their logs)."""
 
     def model(self, rules: Rules) -> PlayModel | None:
         """The learned base's model where one fits ``rules``: the ``model_file``'s (read
@@ -230,6 +233,9 @@ class Setting:
                 key["prior"] = self.prior
             if self.model_file:
                 key["model"] = self.model_file
+            trees = self.trees or model.info.get("trees", 400)
+            if trees != 400:  # (logs without: models of 400 trees a forest)
+                key["trees"] = trees
             if model.lead_margin or model.follow_margin:  # (logs without: the first model)
                 key["margins"] = [model.lead_margin, model.follow_margin]
             if model.bury is not None:  # (logs without: models without a kitty forest)
@@ -432,7 +438,8 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
                 "before its first-round bid --no-grab, one of a model without a kitty "
                 "forest --no-bury --no-grab, one of the first shipped model (no margins) "
                 "--margins 0,0 --no-bury --no-grab (each with --endgame off beyond one "
-                "world)"
+                "world); one of a model shipped before 2026-12-02 "
+                "--trees 400"
                 if key.get("base") == "learned" or "grab" in key else "")
         raise ValueError(f"{log} holds none of these deals ({key}){hint}")
     levels = [r[0] for r in results]
@@ -830,6 +837,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-grab", action="store_true",
                         help="games: the learned base bids for the first round's dealership "
                         "as the heuristic (to --report logs made before it bid at once)")
+    parser.add_argument("--trees", type=int, default=0,
+                        help="games: name models of this many trees a forest in the log "
+                        "(400: to --report logs of the models shipped before 2026-12-02)")
     parser.add_argument("--set-dealer", action="store_true",
                         help="games start with a dealer set, as every round after the "
                         "first: no bid for the dealership")
@@ -954,7 +964,7 @@ def main(argv: list[str] | None = None) -> int:
         key["refine"] = args.refine
     setting = Setting(infer, args.z, race, tuple(phases), args.base == "learned", args.prior,
                       args.rollouts, args.model, margins, not args.no_bury, not args.no_grab,
-                      args.set_dealer, endgame)
+                      args.set_dealer, endgame, args.trees or None)
     figures = []
     for budget in budgets:
         try:

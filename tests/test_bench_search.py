@@ -120,9 +120,11 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
     model = shipped_model("tractor")
     assert model.bury is not None
     named = {"base": "learned", "margins": [0.07, 0.02], "bury": model.bury_margin,
-             "grab": True}
+             "trees": 150, "grab": True}
     assert bench.Setting().key(preset("tractor")) == {**named, "prior": 1.0, "endgame": 12}
     assert bench.Setting(prior=0.0, endgame=None).key(preset("tractor")) == named
+    # (the models shipped before 2026-12-02 had 400 trees a forest: their logs name none)
+    assert "trees" not in bench.Setting(trees=400).key(preset("tractor"))
     assert "bury" not in bench.Setting(bury=False).key(preset("tractor"))
     # ... and whether it bids at once for the first round's dealership (where the first
     # bidder deals, and the games do not start with a dealer set)
@@ -144,17 +146,20 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
      "+0.318 ± 0.032 levels per deal over 1000 duplicate deals", "needs --base heuristic"),
     # docs/experiments.md's figure of the learned player before its model had margins
     ("tractor-learned-1w-seed7-compiled", "200", "1", "7",
-     ["--margins", "0,0", "--no-bury", "--no-grab"],
+     ["--margins", "0,0", "--no-bury", "--no-grab", "--trees", "400"],
      "+0.405 ± 0.066 levels per deal over 200 duplicate deals",
      "--margins 0,0 --no-bury --no-grab"),
     # ... and with margins, before the kitty forest
-    ("tractor-learned-margins-1w-seed13-compiled", "1000", "1", "13", ["--no-bury", "--no-grab"],
+    ("tractor-learned-margins-1w-seed13-compiled", "1000", "1", "13", ["--no-bury", "--no-grab",
+                                                                       "--trees", "400"],
      "+0.420 ± 0.027 levels per deal over 1000 duplicate deals", "--no-bury --no-grab"),
     # ... and with the kitty forest, before the first round's bid at once
-    ("tractor-learned-kitty-1w-seed13-compiled", "1000", "1", "13", ["--no-grab"],
+    ("tractor-learned-kitty-1w-seed13-compiled", "1000", "1", "13",
+     ["--no-grab", "--trees", "400"],
      "+0.429 ± 0.029 levels per deal over 1000 duplicate deals", "--no-grab"),
     # ... and 32 worlds searching every decision, before the endgame rule
-    ("tractor-learned-grab-32w-seed13-compiled", "1000", "32", "13", ["--endgame", "off"],
+    ("tractor-learned-grab-32w-seed13-compiled", "1000", "32", "13",
+     ["--endgame", "off", "--trees", "400"],
      "+0.476 ± 0.050 levels per deal over 429 duplicate deals", "--endgame off"),
 ])
 def test_a_stored_log_of_an_earlier_player_reports_with_the_flags_that_name_it(
@@ -176,7 +181,7 @@ def test_the_stored_log_of_the_default_player_reports_the_readmes_figure(
     # back with today's default settings (the endgame rule among them)
     log = SCRIPT.parent / "results" / "tractor-endgame-32w-seed13-compiled.jsonl.gz"
     out = script(capsys, "--report", "--log", str(log), "--deals", "1000", "--iterations",
-                 "32", "--seed", "13", check=True)
+                 "32", "--seed", "13", "--trees", "400", check=True)
     assert "+0.643 ± 0.031 levels per deal over 1000 duplicate deals" in out.stdout
 
 
