@@ -26,6 +26,7 @@ from shengji.engine.choices import Partnership
 from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import LegalLeads
 from shengji.engine.rules import Rules
+from shengji.engine.trick import beats
 from shengji.game.actions import Bid, Bury, Draw, Pass, Play
 from shengji.game.legal import Legal
 from shengji.game.phase import Phase
@@ -44,8 +45,14 @@ from shengji.players.features import (
 )
 from shengji.players.forest import Forest
 from shengji.players.learned import MODELS, PlayModel, model_for, model_table, shipped_model
-from shengji.players.memory import Memory
-from shengji.players.options import FOLLOW_LABELS, bury_options, follow_options, lead_options
+from shengji.players.memory import Memory, current_winner
+from shengji.players.options import (
+    FOLLOW_LABELS,
+    bury_options,
+    follow_options,
+    labelled_follows,
+    lead_options,
+)
 from shengji.players.search import SearchPlayer
 from shengji.players.table import decide, play_round
 from shengji.players.training import Sample, collect
@@ -146,6 +153,12 @@ def test_options_are_legal_and_labelled_and_rows_fit_the_features(name: str) -> 
             labelled = follow_options(view, plays)
             assert [label for label, _ in labelled] in (
                 list(FOLLOW_LABELS[:2]), list(FOLLOW_LABELS))
+            # each keeps the reading by which beats() says it takes the trick, if any
+            state = current_winner(view, plays.trump, plays.lead)
+            assert state is not None
+            _, winning, lead = state
+            assert [(label, cards, beats(cards, winning, lead, plays.trump, rules))
+                    for label, cards in labelled] == labelled_follows(view, plays)
             default = HeuristicPlayer(1).act(view, legal)
             assert isinstance(default, Play)
             rows = follow_rows(view, plays, memory, default.cards)
