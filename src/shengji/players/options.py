@@ -26,7 +26,7 @@ from typing import Final
 from shengji.engine.cards import Card, card_points
 from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import LegalLeads
-from shengji.engine.trick import beats, beats_single
+from shengji.engine.trick import Beater
 from shengji.engine.trump import TRUMP as _TRUMP_SUIT
 from shengji.engine.trump import Trump
 from shengji.engine.units import Reading, Unit
@@ -108,13 +108,10 @@ def labelled_follows(view: SeatView, legal: LegalPlays
     if not plays or state is None:
         return []
     _, reading, lead = state
-    rules = view.rules
     costs = [play_cost(p, trump) for p in plays]
     points = [card_points(p) for p in plays]
-    if lead.size == 1 and not lead.rainbow:  # one card led: the engine's single-card test
-        taking = [beats_single(p, reading[0], trump) for p in plays]
-    else:
-        taking = [beats(p, reading, lead, trump, rules) for p in plays]
+    beater = Beater(reading, lead, trump, view.rules)  # (beats() with the engine's fast paths)
+    taking = [beater.beat(p) for p in plays]
     # each order's key made once per play (the plays break ties: the first of equals wins)
     cheap_keys = [(costs[i] + 3 * points[i], plays[i]) for i in range(len(plays))]
     rich_keys = [(points[i], -costs[i], plays[i]) for i in range(len(plays))]
