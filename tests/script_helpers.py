@@ -17,7 +17,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def load_script(path: Path) -> ModuleType:
     """The script at ``path`` as a fresh module named after its file (registered in
-    ``sys.modules``: its dataclasses look their module up)."""
+    ``sys.modules``: its dataclasses look their module up), with its folder on ``sys.path``
+    as when Python runs it (the modules beside it import)."""
+    folder = str(path.parent)
+    if folder not in sys.path:
+        sys.path.append(folder)
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

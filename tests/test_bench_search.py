@@ -216,10 +216,10 @@ def test_two_logs_of_the_same_deals_are_paired_by_deal(tmp_path: Path, capsys: C
     lines = bench.compare_logs(one, two)
     mine, theirs = a["per_deal"][:2], b["per_deal"]
     paired = [x - y for x, y in zip(mine, theirs, strict=True)]
-    assert lines == [f"2 deals of both logs: {sum(mine) / 2:+.3f} ± {bench._ci95(mine):.3f} "
-                     f"(1 world) against {sum(theirs) / 2:+.3f} ± {bench._ci95(theirs):.3f} "
+    assert lines == [f"2 deals of both logs: {sum(mine) / 2:+.3f} ± {bench.ci95(mine):.3f} "
+                     f"(1 world) against {sum(theirs) / 2:+.3f} ± {bench.ci95(theirs):.3f} "
                      f"(2 worlds) levels per deal; paired {sum(paired) / 2:+.3f} "
-                     f"± {bench._ci95(paired):.3f}"]
+                     f"± {bench.ci95(paired):.3f}"]
     out = script(capsys, "--report", "--log", one, "--against", two)
     assert out.returncode == 0 and out.stdout.strip() == lines[0]
     other = str(tmp_path / "other.jsonl")  # (its seed is refused before its one deal counts)

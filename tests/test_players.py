@@ -93,7 +93,7 @@ def finished(rnd: Round) -> None:
         result.trick_points + result.declarer_points)
 
 
-ROUNDS = 10
+ROUNDS = 6
 
 
 @pytest.mark.slow

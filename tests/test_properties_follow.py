@@ -447,7 +447,7 @@ COMBOS = [(t, f) for t in TupleFollow for f in TractorFollow]
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", list(VARIANTS))
 @pytest.mark.parametrize(("tuple_follow", "tractor_follow"), COMBOS, ids=lambda v: str(v))
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=18, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), seed=st.integers(0, 2**16))
 def test_follow_agrees_with_brute_force(
     tuple_follow: TupleFollow, tractor_follow: TractorFollow, variant: str,
@@ -483,7 +483,7 @@ def bomb_rules(tuple_follow: TupleFollow) -> st.SearchStrategy[Rules]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("tuple_follow", "tractor_follow"), COMBOS, ids=lambda v: str(v))
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=28, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), seed=st.integers(0, 2**16))
 def test_follow_agrees_with_brute_force_with_many_decks(
     tuple_follow: TupleFollow, tractor_follow: TractorFollow, data: st.DataObject, seed: int,

@@ -271,7 +271,7 @@ def throw_positions(draw: st.DrawFn) -> tuple[Rules, Trump, list[Card], list[Car
 
 
 @pytest.mark.slow
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(throw_positions(), st.integers(0, 2**16))
 def test_rainbow_throw_follows_agree_with_brute_force(
     position: tuple[Rules, Trump, list[Card], list[Card]], seed: int,
