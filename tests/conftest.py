@@ -38,9 +38,14 @@ TIMED = {  # module: its tests that wait on a short timeout or for work off the 
 }
 
 
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto``: one worker more than the cores this process may run on."""
-    return len(os.sched_getaffinity(0)) + 1
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto``: one worker more than pytest-xdist's own count of the cores, on every
+    platform (``PYTEST_XDIST_AUTO_NUM_WORKERS``, when set, is taken as it is)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # (xdist's own hook reads it)
+    from xdist.plugin import pytest_xdist_auto_num_workers as cores
+
+    return cores(config) + 1
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
