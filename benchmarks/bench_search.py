@@ -39,11 +39,13 @@ player before the learned player, as in the tractor logs stored before it, which
 the same player but for the first round's bid, and their logs match with ``--no-grab``);
 ``--iterations 1`` plays the base alone (one world never
 overrides it). ``--prior W`` and ``--rollouts`` are the search player's ``prior`` and
-``rollouts``; ``--model FILE`` gives the learned base a model file of
-``scripts/train_learned.py`` instead of the shipped model, and ``--margins LEAD,FOLLOW`` its
-margins instead of the model's (``--margins 0,0 --no-bury --report`` reads the logs of
-the first shipped model, which had none); ``--no-bury`` leaves the kitty to the heuristic
-(as every model before the kitty forest: ``--no-bury --report`` reads their logs);
+``rollouts`` (``--rollouts heuristic`` reads the logs from before the learned rollouts of
+2026-12-02 where they apply, fixed partnerships with a model); ``--model FILE`` gives the
+learned base a model file of ``scripts/train_learned.py`` instead of the shipped model,
+and ``--margins LEAD,FOLLOW`` its margins instead of the model's (``--margins 0,0
+--no-bury --report`` reads the logs of the first shipped model, which had none);
+``--no-bury`` leaves the kitty to the heuristic (as every model before the kitty forest:
+``--no-bury --report`` reads their logs);
 ``--no-grab`` lets the learned base bid for the first round's dealership as the heuristic
 does, instead of at its first chance (every log before that needs it). ``--endgame N``
 is the search player's ``endgame`` (where the learned base's model fits the rules, search
@@ -108,6 +110,7 @@ from shengji.game.presets import preset
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.learned import PlayModel, check_margins, model_for
 from shengji.players.search import (
+    DEFAULT_ROLLOUTS,
     ENDGAME,
     PRIOR,
     RACE,
@@ -115,6 +118,7 @@ from shengji.players.search import (
     ROLLOUTS,
     SearchPlayer,
     Z,
+    rollout_policy,
 )
 from shengji.players.table import decide
 from shengji.players.worlds import Inference, PlayReading, Refine
@@ -164,7 +168,8 @@ class Setting:
     phases: tuple[Phase, ...] = ()
     learned: bool = True
     prior: float = PRIOR
-    rollouts: str = "heuristic"
+    rollouts: str | None = None
+    """Who finishes the worlds' rounds (default: the search player's for its base)."""
     model_file: str = ""
     margins: tuple[float, float] | None = None
     bury: bool = True
@@ -227,8 +232,10 @@ class Setting:
                 key["bury"] = model.bury_margin
             if self.endgame is not None:  # (logs without: search in every decision)
                 key["endgame"] = self.endgame
-        if self.rollouts != "heuristic":
-            key["rollouts"] = self.rollouts
+        player = SearchPlayer(0, learned=self.learned, rollouts=self.rollouts)
+        rollouts = rollout_policy(rules, player.rollouts)
+        if rollouts != "heuristic":  # (logs without: heuristic rollouts)
+            key["rollouts"] = rollouts
         if self.set_dealer:
             key["set_dealer"] = True
         elif self.learned and self.grab and rules.first_dealer != FirstDealer.RANDOM:
@@ -388,9 +395,10 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
     the figures are those of the deals the log holds (of the first ``deals``)."""
     key = {**(key or {}), "budget": str(budget), "seed": seed, "solo": solo, "z": setting.z,
            **setting.key(rules)}
-    if budget.iterations == 1:  # (one world never overrides: neither can act)
+    if budget.iterations == 1:  # (one world never overrides: none of them can act)
         key.pop("prior", None)
         key.pop("endgame", None)
+        key.pop("rollouts", None)
     race = setting.race
     if race is not None and (budget.iterations is None or budget.iterations > RACE_FROM):
         key["race"] = race  # (where racing can act: older logs of such budgets need --race off)
@@ -424,7 +432,8 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
                 "forest --no-bury --no-grab, one of the first shipped model (no margins) "
                 "--margins 0,0 --no-bury --no-grab (each with --endgame off beyond one "
                 "world); one of a model shipped before 2026-12-02 "
-                "--trees 400"
+                "--trees 400; one from before the learned rollouts (2026-12-02) "
+                "--rollouts heuristic"
                 if key.get("base") == "learned" or "grab" in key else "")
         raise ValueError(f"{log} holds none of these deals ({key}){hint}")
     levels = [r[0] for r in results]
@@ -579,9 +588,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set-dealer", action="store_true",
                         help="games start with a dealer set, as every round after the "
                         "first: no bid for the dealership")
-    parser.add_argument("--rollouts", default="heuristic", choices=ROLLOUTS,
+    parser.add_argument("--rollouts", choices=ROLLOUTS,
                         help="games: who finishes the rounds of the worlds (learned: learned "
-                        "players on the searching side)")
+                        "players on the searching side where partnerships are fixed and a "
+                        f"model fits; default {DEFAULT_ROLLOUTS} on the learned base)")
     parser.add_argument("--endgame", default=str(ENDGAME), metavar="N|off",
                         help="games: where the learned base's model fits, search only the "
                         "leads and follows made with N cards or fewer in hand (off: every "

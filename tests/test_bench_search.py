@@ -121,8 +121,10 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
     assert model.bury is not None
     named = {"base": "learned", "margins": [0.07, 0.02], "bury": model.bury_margin,
              "trees": 150, "grab": True}
-    assert bench.Setting().key(preset("tractor")) == {**named, "prior": 1.0, "endgame": 12}
-    assert bench.Setting(prior=0.0, endgame=None).key(preset("tractor")) == named
+    assert bench.Setting().key(preset("tractor")) == {**named, "prior": 1.0, "endgame": 12,
+                                                      "rollouts": "learned"}
+    assert bench.Setting(prior=0.0, endgame=None, rollouts="heuristic").key(
+        preset("tractor")) == named
     # (the models shipped before 2026-12-02 had 400 trees a forest: their logs name none)
     assert "trees" not in bench.Setting(trees=400).key(preset("tractor"))
     assert "bury" not in bench.Setting(bury=False).key(preset("tractor"))
@@ -135,7 +137,10 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
     one_deck = shipped_model("da-bai-fen")  # da-bai-fen and the Hundred
     assert bench.Setting().key(preset("hundred")) == {
         "base": "learned", "margins": [0.07, 0.02], "bury": one_deck.bury_margin,
-        "prior": 1.0, "endgame": 12}
+        "prior": 1.0, "endgame": 12, "rollouts": "learned"}
+    # (the rollouts are named only where learned players can finish them: fixed partners
+    # and a model; logs without: heuristic rollouts)
+    assert "rollouts" not in bench.Setting().key(preset("finding-friends", players=5))
     assert bench.Setting(learned=False).key(preset("tractor")) == {}
 
 
@@ -159,8 +164,12 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
      "+0.429 ± 0.029 levels per deal over 1000 duplicate deals", "--no-grab"),
     # ... and 32 worlds searching every decision, before the endgame rule
     ("tractor-learned-grab-32w-seed13-compiled", "1000", "32", "13",
-     ["--endgame", "off", "--trees", "400"],
+     ["--endgame", "off", "--trees", "400", "--rollouts", "heuristic"],
      "+0.476 ± 0.050 levels per deal over 429 duplicate deals", "--endgame off"),
+    # ... and the default player before the learned rollouts
+    ("tractor-endgame-150-32w-seed13-compiled", "1000", "32", "13",
+     ["--rollouts", "heuristic"],
+     "+0.622 ± 0.032 levels per deal over 1000 duplicate deals", "--rollouts heuristic"),
 ])
 def test_a_stored_log_of_an_earlier_player_reports_with_the_flags_that_name_it(
         stored: str, deals: str, worlds: str, seed: str, fix: list[str], figure: str,
@@ -179,14 +188,15 @@ def test_the_stored_log_of_the_default_player_reports_the_readmes_figure(
         capsys: Capsys) -> None:
     # the measure: 1,000 duplicate deals at the default budget (32 worlds), read
     # back with today's default settings (the endgame rule among them)
-    log = SCRIPT.parent / "results" / "tractor-endgame-150-32w-seed13-compiled.jsonl.gz"
+    log = SCRIPT.parent / "results" / "tractor-learned-rollouts-32w-seed13-compiled.jsonl.gz"
     out = script(capsys, "--report", "--log", str(log), "--deals", "1000", "--iterations",
                  "32", "--seed", "13", check=True)
-    assert "+0.622 ± 0.032 levels per deal over 1000 duplicate deals" in out.stdout
-    # (the log of the 400-tree model shipped before, read with the flag that names it)
+    assert "+0.660 ± 0.033 levels per deal over 1000 duplicate deals" in out.stdout
+    # (the log of the 400-tree model shipped before, read with the flags that name it)
     old = SCRIPT.parent / "results" / "tractor-endgame-32w-seed13-compiled.jsonl.gz"
     out = script(capsys, "--report", "--log", str(old), "--deals", "1000", "--iterations",
-                 "32", "--seed", "13", "--trees", "400", check=True)
+                 "32", "--seed", "13", "--trees", "400", "--rollouts", "heuristic",
+                 check=True)
     assert "+0.643 ± 0.031 levels per deal over 1000 duplicate deals" in out.stdout
 
 
