@@ -119,6 +119,7 @@ from shengji.players.search import (
     SearchPlayer,
     Z,
     rollout_policy,
+    rollouts_for,
 )
 from shengji.players.table import decide
 from shengji.players.worlds import Inference, PlayReading, Refine
@@ -232,8 +233,7 @@ class Setting:
                 key["bury"] = model.bury_margin
             if self.endgame is not None:  # (logs without: search in every decision)
                 key["endgame"] = self.endgame
-        player = SearchPlayer(0, learned=self.learned, rollouts=self.rollouts)
-        rollouts = rollout_policy(rules, player.rollouts)
+        rollouts = rollout_policy(rules, rollouts_for(self.learned, self.rollouts))
         if rollouts != "heuristic":  # (logs without: heuristic rollouts)
             key["rollouts"] = rollouts
         if self.set_dealer:

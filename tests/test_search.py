@@ -485,31 +485,36 @@ def test_learned_rollouts_finish_the_round_with_learned_players_on_the_seats_sid
     assert rollout_policy(preset("da-bai-fen", players=6), "learned") == "heuristic"  # no model
     assert SearchPlayer(1).rollouts == "learned"
     assert SearchPlayer(1, learned=False).rollouts == "heuristic"
-    game = Round(Rules(), seed=4)
-    while not (game.phase == Phase.PLAY and len(game.hands[1]) == 12):
-        mover = game.to_move
-        assert mover is not None
-        game.apply(decide(game, mover, HeuristicPlayer(mover)))
-    seat = game.to_move
-    assert seat is not None
-    first = decide(game, seat, HeuristicPlayer(0))
-    for rollouts in ROLLOUTS:
-        done = finish(game, first, seat, 7, rollouts)
-        replay = game.copy()
-        replay.apply(first)
-        learned = [LearnedPlayer(7 + s, grab=False) for s in range(4)]
-        heuristic = [HeuristicPlayer(7 + s) for s in range(4)]
-        differ = 0
-        for action in done.history[len(replay.history):]:
-            mover = replay.to_move
+    for rules, left, learned_seats in ((Rules(), 12, True),
+                                       (preset("finding-friends", players=5), 10, False)):
+        game = Round(rules, seed=4)  # (played on until seat 1 holds ``left`` cards or fewer)
+        while not (game.phase == Phase.PLAY and len(game.hands[1]) <= left):
+            mover = game.to_move
             assert mover is not None
-            side = rollouts == "learned" and mover % 2 == seat % 2
-            expected = decide(replay, mover, (learned if side else heuristic)[mover])
-            assert action == expected
-            if side and decide(replay, mover, heuristic[mover]) != expected:
-                differ += 1
-            replay.apply(action)
-        assert differ > 0 or rollouts == "heuristic"  # (the model's own plays were made)
+            game.apply(decide(game, mover, HeuristicPlayer(mover)))
+        seat = game.to_move
+        assert seat is not None
+        first = decide(game, seat, HeuristicPlayer(0))
+        players = rules.players
+        for rollouts in ROLLOUTS:
+            done = finish(game, first, seat, 7, rollouts)
+            replay = game.copy()
+            replay.apply(first)
+            learned = [LearnedPlayer(7 + s, grab=False) for s in range(players)]
+            heuristic = [HeuristicPlayer(7 + s) for s in range(players)]
+            differ = 0
+            for action in done.history[len(replay.history):]:
+                mover = replay.to_move
+                assert mover is not None
+                side = (rollouts == "learned" and learned_seats
+                        and replay.teams[mover] == replay.teams[seat])
+                expected = decide(replay, mover, (learned if side else heuristic)[mover])
+                assert action == expected
+                if side and decide(replay, mover, heuristic[mover]) != expected:
+                    differ += 1
+                replay.apply(action)
+            # (the model's own plays were made where learned players finished the round)
+            assert (differ > 0) == (rollouts == "learned" and learned_seats)
     rnd = short_round(["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"])
     view, legal = rnd.view(0), rnd.legal(0)
     player = SearchPlayer(1, iterations=6, rollouts="learned")

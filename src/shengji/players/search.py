@@ -100,10 +100,12 @@ PRIOR: Final = 1.0
 """The default ``prior``: the weight of the learned model's values in the override rule."""
 ROLLOUTS: Final = ("heuristic", "learned")
 """Who finishes the round in a rollout: heuristic players, or learned players on the
-searching seat's side (where partnerships are fixed) and heuristic ones on the other."""
+searching seat's side and heuristic ones on the other (where :func:`rollout_policy`
+allows: fixed partners and a shipped model that fits the rules)."""
 DEFAULT_ROLLOUTS: Final = "learned"
-"""The default ``rollouts`` (where :func:`rollout_policy` allows it: the learned player
-finishes its side's rounds better than the heuristic, for about 1.7 times the time)."""
+"""The default ``rollouts`` on the learned base (:func:`rollouts_for`): the learned
+player finishes its side's rounds better than the heuristic, for about 1.7 times the
+time."""
 ENDGAME: Final = 12
 """The default ``endgame``: where the base's model fits the rules, search takes the leads
 and follows made with this many cards or fewer in hand, and no other decision."""
@@ -133,9 +135,9 @@ class SearchPlayer:
     (``False``: the heuristic), playing ``model`` (default: the shipped model that fits the
     rules); where its model fits, its best plays are the candidates of a lead or a follow
     and ``prior`` weighs its values into the override rule (:func:`choose`'s ``shift``);
-    ``rollouts``: one of :data:`ROLLOUTS` (learned rollouts play the shipped model where
-    :func:`rollout_policy` allows them; default :data:`DEFAULT_ROLLOUTS` on the learned
-    base, ``"heuristic"`` on the heuristic's);
+    ``rollouts``: one of :data:`ROLLOUTS` (learned rollouts play the shipped model, even
+    where ``model`` gives the base another, and only where :func:`rollout_policy` allows
+    them; default: :func:`rollouts_for` the base);
     ``grab``: the learned base bids at its first chance to become the first round's
     dealer (:class:`~shengji.players.learned.LearnedPlayer`'s ``grab``);
     ``endgame``: where the base's model fits the rules, search only the leads and follows
@@ -163,10 +165,7 @@ class SearchPlayer:
             raise ValueError("z, race and prior must be 0 or more")
         if endgame is not None and endgame < 1:
             raise ValueError("endgame must be at least 1 card (or None)")
-        if rollouts is None:
-            rollouts = DEFAULT_ROLLOUTS if learned else "heuristic"
-        if rollouts not in ROLLOUTS:
-            raise ValueError(f"rollouts must be one of {', '.join(ROLLOUTS)}")
+        rollouts = rollouts_for(learned, rollouts)
         named = frozenset(phases)
         searched = named or SEARCHED
         if not searched <= SEARCHED:
@@ -454,6 +453,17 @@ def evaluate_many(knowledge: Knowledge, options: Sequence[Action], seeds: Sequen
     return [evaluate(knowledge, options, s, infer, rollouts) for s in seeds]
 
 
+def rollouts_for(learned: bool, rollouts: str | None = None) -> str:
+    """The ``rollouts`` of a search player on the learned base (``learned``) or the
+    heuristic's: ``rollouts`` if given (one of :data:`ROLLOUTS`), else
+    :data:`DEFAULT_ROLLOUTS` on the learned base and ``"heuristic"`` on the other."""
+    if rollouts is None:
+        return DEFAULT_ROLLOUTS if learned else "heuristic"
+    if rollouts not in ROLLOUTS:
+        raise ValueError(f"rollouts must be one of {', '.join(ROLLOUTS)}")
+    return rollouts
+
+
 def rollout_policy(rules: Rules, rollouts: str) -> str:
     """Who finishes the rollouts of ``rollouts`` in ``rules``: ``"learned"`` (the
     searching seat's side plays the shipped model, the other side the heuristic) only where
@@ -570,4 +580,4 @@ def _call_options(view: SeatView, legal: Legal) -> list[Action]:
 __all__ = ["DEFAULT_ROLLOUTS", "ENDGAME", "MAX_WORLDS", "PRIOR", "RACE", "ROLLOUTS",
            "SearchPlayer", "SearchStats", "Z", "candidates", "checkpoints", "choose",
            "evaluate", "evaluate_many", "finish", "raced", "rollout", "rollout_policy",
-           "round_value", "survivors", "verdict"]
+           "rollouts_for", "round_value", "survivors", "verdict"]
