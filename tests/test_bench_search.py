@@ -138,12 +138,9 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
     assert bench.Setting().key(preset("hundred")) == {
         "base": "learned", "margins": [0.07, 0.02], "bury": one_deck.bury_margin,
         "prior": 1.0, "endgame": 12, "rollouts": "learned"}
-    # (the rollouts are named only where learned players can finish them, where a model
-    # fits: the seat's side with fixed partners, the seat alone with friends found in
-    # play; logs without: heuristic rollouts)
-    five = preset("finding-friends", players=5)
-    assert bench.Setting().key(five)["rollouts"] == "seat"
-    assert "rollouts" not in bench.Setting(rollouts="heuristic").key(five)
+    # (the rollouts are named only where learned players can finish them: fixed partners
+    # and a model; logs without: heuristic rollouts)
+    assert "rollouts" not in bench.Setting().key(preset("finding-friends", players=5))
     assert bench.Setting(learned=False).key(preset("tractor")) == {}
 
 

@@ -477,17 +477,16 @@ def test_search_starts_from_the_learned_players_choice_and_its_best_options() ->
 
 def test_learned_rollouts_finish_the_round_with_learned_players_on_the_seats_side() -> None:
     """Where partners are fixed and a model fits, the seat's side finishes a rollout as the
-    learned player and the other side as the heuristic; where the friends are found in
-    play, the seat alone plays the model; elsewhere the heuristic plays every seat."""
+    learned player and the other side as the heuristic; elsewhere the heuristic plays
+    every seat."""
     assert rollout_policy(Rules(), "learned") == "learned"
     assert rollout_policy(Rules(), "heuristic") == "heuristic"
-    assert rollout_policy(preset("finding-friends", players=5), "learned") == "seat"
-    assert rollout_policy(preset("finding-friends", players=5), "heuristic") == "heuristic"
+    assert rollout_policy(preset("finding-friends", players=5), "learned") == "heuristic"
     assert rollout_policy(preset("da-bai-fen", players=6), "learned") == "heuristic"  # no model
     assert SearchPlayer(1).rollouts == "learned"
     assert SearchPlayer(1, learned=False).rollouts == "heuristic"
-    for rules, left, learned_seats in ((Rules(), 12, "side"),
-                                       (preset("finding-friends", players=5), 10, "seat")):
+    for rules, left, learned_seats in ((Rules(), 12, True),
+                                       (preset("finding-friends", players=5), 10, False)):
         game = Round(rules, seed=4)  # (played on until seat 1 holds ``left`` cards or fewer)
         while not (game.phase == Phase.PLAY and len(game.hands[1]) <= left):
             mover = game.to_move
@@ -507,16 +506,15 @@ def test_learned_rollouts_finish_the_round_with_learned_players_on_the_seats_sid
             for action in done.history[len(replay.history):]:
                 mover = replay.to_move
                 assert mover is not None
-                side = rollouts == "learned" and (
-                    mover == seat if learned_seats == "seat"
-                    else replay.teams[mover] == replay.teams[seat])
+                side = (rollouts == "learned" and learned_seats
+                        and replay.teams[mover] == replay.teams[seat])
                 expected = decide(replay, mover, (learned if side else heuristic)[mover])
                 assert action == expected
                 if side and decide(replay, mover, heuristic[mover]) != expected:
                     differ += 1
                 replay.apply(action)
             # (the model's own plays were made where learned players finished the round)
-            assert (differ > 0) == (rollouts == "learned")
+            assert (differ > 0) == (rollouts == "learned" and learned_seats)
     rnd = short_round(["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"])
     view, legal = rnd.view(0), rnd.legal(0)
     player = SearchPlayer(1, iterations=6, rollouts="learned")

@@ -24,13 +24,12 @@ At each decision worth searching, the player
    it, :class:`~shengji.players.worlds.Refine` moves each world towards those plays by
    a chain of card swaps;
 3. plays each candidate in each world and **rolls the round out** to the end (a seat with
-   one legal action takes it): where a shipped model fits the rules, the seat's side
-   plays as the learned player and the other side as the heuristic (where the friends
-   are found in play, the seat alone plays the model); elsewhere the heuristic plays
-   every seat (``rollouts``, :func:`rollout_policy`). It scores the result for the
-   seat's side: levels gained by its side minus those of the other side, plus a small
-   share of the points (the same worlds for every candidate, so the comparison is
-   paired);
+   one legal action takes it): where partnerships are fixed and a shipped model fits the
+   rules, the seat's side plays as the learned player and the other side as the
+   heuristic; elsewhere the heuristic plays every seat (``rollouts``,
+   :func:`rollout_policy`). It scores the result for the seat's side: levels gained by
+   its side minus those of the other side, plus a small share of the points (the same
+   worlds for every candidate, so the comparison is paired);
 4. keeps the default unless the best candidate's paired gain over it has a
    **lower confidence bound above zero** (mean − ``z`` standard errors; where the model
    valued the candidates, ``prior`` times its value of the candidate less that of the
@@ -102,8 +101,7 @@ PRIOR: Final = 1.0
 ROLLOUTS: Final = ("heuristic", "learned")
 """Who finishes the round in a rollout: heuristic players, or learned players on the
 searching seat's side and heuristic ones on the other (where :func:`rollout_policy`
-allows: a shipped model that fits the rules; with partners found in play, the seat
-alone)."""
+allows: fixed partners and a shipped model that fits the rules)."""
 DEFAULT_ROLLOUTS: Final = "learned"
 """The default ``rollouts`` on the learned base (:func:`rollouts_for`): the learned
 player finishes its side's rounds better than the heuristic, for about 1.7 times the
@@ -467,24 +465,21 @@ def rollouts_for(learned: bool, rollouts: str | None = None) -> str:
 
 
 def rollout_policy(rules: Rules, rollouts: str) -> str:
-    """Who finishes the rollouts of ``rollouts`` in ``rules``, where a shipped model fits
-    the rules: ``"learned"`` where partnerships are fixed (the searching seat's side plays
-    the model, the other side the heuristic), ``"seat"`` where the friends are found in
-    play (the searching seat alone plays the model: who its partners are is not known);
-    else ``"heuristic"`` (every seat)."""
-    if rollouts != "learned" or model_for(rules) is None:
-        return "heuristic"
-    return "learned" if rules.partnership == Partnership.FIXED else "seat"
+    """Who finishes the rollouts of ``rollouts`` in ``rules``: ``"learned"`` (the
+    searching seat's side plays the shipped model, the other side the heuristic) only where
+    partnerships are fixed and a shipped model fits the rules; else ``"heuristic"``."""
+    if (rollouts == "learned" and rules.partnership == Partnership.FIXED
+            and model_for(rules) is not None):
+        return "learned"
+    return "heuristic"
 
 
 def _play_out(rnd: Round, seed: int, seat: int, rollouts: str) -> Round:
     """Play ``rnd`` to the end (through :func:`decide`: a seat with one legal action takes
     it without building a view, as the player would)."""
-    policy = rollout_policy(rnd.rules, rollouts)
+    own = rollout_policy(rnd.rules, rollouts) == "learned"
     teams = rnd.teams
-    players = [LearnedPlayer(seed + s, grab=False)
-               if (s == seat and policy != "heuristic")
-               or (policy == "learned" and teams[s] == teams[seat])
+    players = [LearnedPlayer(seed + s, grab=False) if own and teams[s] == teams[seat]
                else HeuristicPlayer(seed + s) for s in range(rnd.rules.players)]
     while rnd.phase != Phase.DONE:
         mover = rnd.to_move
