@@ -5,7 +5,7 @@
 [--infer KEEP,PLAYS | --refine STEPS,KEEP] [--solo] [--z Z] [--race R|off]
 [--log FILE [--report [--against FILE]]] [--phases P,P] [--base learned|heuristic]
 [--prior W] [--model FILE] [--margins LEAD,FOLLOW] [--no-bury] [--no-grab] [--set-dealer]
-[--rollouts heuristic|learned] [--endgame N|off]
+[--rollouts heuristic|learned] [--endgame N|auto|off]
 [--held-out N [--reference R] | --truth N]
 [--plays-only] [--score FILE [--against FILE]]``
 
@@ -49,9 +49,11 @@ and ``--margins LEAD,FOLLOW`` its margins instead of the model's (``--margins 0,
 ``--no-grab`` lets the learned base bid for the first round's dealership as the heuristic
 does, instead of at its first chance (every log before that needs it). ``--endgame N``
 is the search player's ``endgame`` (where the learned base's model fits the rules, search
-takes only the leads and follows made with N cards or fewer in hand); ``--endgame off``
-searches every decision as where no model fits (every learned-base log of more than one
-world before the endgame rule needs it).
+takes only the leads and follows made with N cards or fewer in hand; the default,
+``auto``, is the player's own: 16 cards where learned players finish the rollouts of the
+searching side, else 12, and the logs of 12 cards with learned rollouts need
+``--endgame 12``); ``--endgame off`` searches every decision as where no model fits (every
+learned-base log of more than one world before the endgame rule needs it).
 
 Each game is a match's first round, where the rules may give the dealership to the first
 bidder (tractor's ``first_dealer``); ``--set-dealer`` starts each with a dealer set
@@ -100,7 +102,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from search_decisions import ci95, compare_truth, held_out, score_rules, truth  # beside it
 from shengji.engine.rules import FirstDealer, Rules
@@ -112,12 +114,14 @@ from shengji.players.learned import PlayModel, check_margins, model_for
 from shengji.players.search import (
     DEFAULT_ROLLOUTS,
     ENDGAME,
+    LEARNED_ENDGAME,
     PRIOR,
     RACE,
     RACE_FROM,
     ROLLOUTS,
     SearchPlayer,
     Z,
+    endgame_for,
     rollout_policy,
     rollouts_for,
 )
@@ -178,7 +182,8 @@ class Setting:
     set_dealer: bool = False
     """Games start with a dealer set (the seat of the deal's seed modulo the players), as
     every round after a match's first: no bid for the first round's dealership."""
-    endgame: int | None = ENDGAME
+    endgame: int | Literal["auto"] | None = "auto"
+    """The search player's ``endgame`` (``"auto"``: :func:`endgame_for` the rules)."""
     trees: int | None = None
     """The trees a forest of the model that the log names (default: the model's own;
     400 for the models shipped before 2026-12-02, to report their logs)."""
@@ -231,9 +236,11 @@ class Setting:
                 key["margins"] = [model.lead_margin, model.follow_margin]
             if model.bury is not None:  # (logs without: models without a kitty forest)
                 key["bury"] = model.bury_margin
-            if self.endgame is not None:  # (logs without: search in every decision)
-                key["endgame"] = self.endgame
         rollouts = rollout_policy(rules, rollouts_for(self.learned, self.rollouts))
+        if model is not None and self.endgame is not None:
+            # (logs without: search in every decision)
+            key["endgame"] = (endgame_for(rules, rollouts) if self.endgame == "auto"
+                              else self.endgame)
         if rollouts != "heuristic":  # (logs without: heuristic rollouts)
             key["rollouts"] = rollouts
         if self.set_dealer:
@@ -433,7 +440,8 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
                 "--margins 0,0 --no-bury --no-grab (each with --endgame off beyond one "
                 "world); one of a model shipped before 2026-12-02 "
                 "--trees 400; one from before the learned rollouts (2026-12-02) "
-                "--rollouts heuristic"
+                "--rollouts heuristic; one of learned rollouts from before their endgame "
+                "of 16 cards --endgame 12"
                 if key.get("base") == "learned" or "grab" in key else "")
         raise ValueError(f"{log} holds none of these deals ({key}){hint}")
     levels = [r[0] for r in results]
@@ -479,14 +487,16 @@ def _race(text: str) -> float | None:
     return race
 
 
-def _endgame(text: str) -> int | None:
-    """The ``--endgame`` value: ``off`` or a number of cards, 1 or more (``ValueError``
-    saying what the flag takes)."""
+def _endgame(text: str) -> int | Literal["auto"] | None:
+    """The ``--endgame`` value: ``auto``, ``off`` or a number of cards, 1 or more
+    (``ValueError`` saying what the flag takes)."""
     if text == "off":
         return None
+    if text == "auto":
+        return "auto"
     if not text.isdigit() or int(text) < 1:
-        raise ValueError(f"--endgame takes a number of cards (1 or more, e.g. {ENDGAME}) or "
-                         f"off, got {text!r}")
+        raise ValueError(f"--endgame takes a number of cards (1 or more, e.g. {ENDGAME}), "
+                         f"auto or off, got {text!r}")
     return int(text)
 
 
@@ -592,10 +602,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="games: who finishes the rounds of the worlds (learned: learned "
                         "players on the searching side where partnerships are fixed and a "
                         f"model fits; default {DEFAULT_ROLLOUTS} on the learned base)")
-    parser.add_argument("--endgame", default=str(ENDGAME), metavar="N|off",
+    parser.add_argument("--endgame", default="auto", metavar="N|auto|off",
                         help="games: where the learned base's model fits, search only the "
                         "leads and follows made with N cards or fewer in hand (off: every "
-                        f"decision, as before the rule; default {ENDGAME})")
+                        f"decision, as before the rule; default auto: {LEARNED_ENDGAME} "
+                        f"where learned players finish the side's rollouts, else {ENDGAME})")
     parser.add_argument("--phases", default="", metavar="P,P",
                         help="games: the phases search plays in (e.g. play; default all: "
                         "bid, call, declare, kitty, play, but where a model fits the play's "

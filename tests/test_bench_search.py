@@ -121,8 +121,11 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
     assert model.bury is not None
     named = {"base": "learned", "margins": [0.07, 0.02], "bury": model.bury_margin,
              "trees": 150, "grab": True}
-    assert bench.Setting().key(preset("tractor")) == {**named, "prior": 1.0, "endgame": 12,
+    assert bench.Setting().key(preset("tractor")) == {**named, "prior": 1.0, "endgame": 16,
                                                       "rollouts": "learned"}
+    # (the endgame is the player's own, 16 cards with learned rollouts, else 12)
+    assert bench.Setting(rollouts="heuristic").key(preset("tractor"))["endgame"] == 12
+    assert bench.Setting(endgame=12).key(preset("tractor"))["endgame"] == 12
     assert bench.Setting(prior=0.0, endgame=None, rollouts="heuristic").key(
         preset("tractor")) == named
     # (the models shipped before 2026-12-02 had 400 trees a forest: their logs name none)
@@ -137,7 +140,7 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
     one_deck = shipped_model("da-bai-fen")  # da-bai-fen and the Hundred
     assert bench.Setting().key(preset("hundred")) == {
         "base": "learned", "margins": [0.07, 0.02], "bury": one_deck.bury_margin,
-        "prior": 1.0, "endgame": 12, "rollouts": "learned"}
+        "prior": 1.0, "endgame": 16, "rollouts": "learned"}
     # (the rollouts are named only where learned players can finish them: fixed partners
     # and a model; logs without: heuristic rollouts)
     assert "rollouts" not in bench.Setting().key(preset("finding-friends", players=5))
@@ -170,6 +173,10 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
     ("tractor-endgame-150-32w-seed13-compiled", "1000", "32", "13",
      ["--rollouts", "heuristic"],
      "+0.622 ± 0.032 levels per deal over 1000 duplicate deals", "--rollouts heuristic"),
+    # ... and with learned rollouts, searching the last 12 cards
+    ("tractor-learned-rollouts-32w-seed13-compiled", "1000", "32", "13",
+     ["--endgame", "12"],
+     "+0.660 ± 0.033 levels per deal over 1000 duplicate deals", "--endgame 12"),
 ])
 def test_a_stored_log_of_an_earlier_player_reports_with_the_flags_that_name_it(
         stored: str, deals: str, worlds: str, seed: str, fix: list[str], figure: str,
@@ -188,10 +195,11 @@ def test_the_stored_log_of_the_default_player_reports_the_readmes_figure(
         capsys: Capsys) -> None:
     # the measure: 1,000 duplicate deals at the default budget (32 worlds), read
     # back with today's default settings (the endgame rule among them)
-    log = SCRIPT.parent / "results" / "tractor-learned-rollouts-32w-seed13-compiled.jsonl.gz"
+    log = (SCRIPT.parent / "results"
+           / "tractor-learned-rollouts-endgame16-32w-seed13-compiled.jsonl.gz")
     out = script(capsys, "--report", "--log", str(log), "--deals", "1000", "--iterations",
                  "32", "--seed", "13", check=True)
-    assert "+0.660 ± 0.033 levels per deal over 1000 duplicate deals" in out.stdout
+    assert "+0.689 ± 0.032 levels per deal over 1000 duplicate deals" in out.stdout
     # (the log of the 400-tree model shipped before, read with the flags that name it)
     old = SCRIPT.parent / "results" / "tractor-endgame-32w-seed13-compiled.jsonl.gz"
     out = script(capsys, "--report", "--log", str(old), "--deals", "1000", "--iterations",
@@ -204,7 +212,7 @@ def test_the_stored_log_of_the_default_player_reports_the_readmes_figure(
 @pytest.mark.parametrize(("bad", "said"), [
     (["--margins", "0.1"], "two numbers"), (["--margins", "0,1"], "from 0 up to 1"),
     (["--model", "/no/such.json"], "--model"), (["--endgame", "0"], "number of cards"),
-    (["--endgame", "all"], "or off, got 'all'")])
+    (["--endgame", "all"], "auto or off, got 'all'")])
 def test_bad_margins_or_model_files_are_refused_in_one_line(bad: list[str], said: str,
                                                               capsys: Capsys) -> None:
     out = script(capsys, "--deals", "1", *bad)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from itertools import islice
+from typing import Literal
 
 import pytest
 
@@ -34,6 +35,7 @@ from shengji.players import (
 from shengji.players.learned import model_for
 from shengji.players.search import (
     ENDGAME,
+    LEARNED_ENDGAME,
     RACE,
     ROLLOUTS,
     Z,
@@ -41,6 +43,7 @@ from shengji.players.search import (
     candidates,
     checkpoints,
     choose,
+    endgame_for,
     evaluate_many,
     finish,
     raced,
@@ -232,12 +235,19 @@ def test_where_a_model_fits_search_takes_only_the_endgames_leads_and_follows() -
     """In tractor (the shipped model fits) the bids, the kitty and the plays made with more
     than ``endgame`` cards in hand are the learned player's, unsearched; the plays made
     with ``endgame`` cards or fewer are searched. Without the rule (``endgame=None``) every
-    decision with a choice is."""
+    decision with a choice is. By default the endgame is 16 cards where learned players
+    finish the side's rollouts, 12 where heuristic ones do (and where the friends are
+    found in play)."""
     rules = preset("tractor")
-    assert model_for(rules) is not None and SearchPlayer(1).endgame == ENDGAME
-    for endgame in (ENDGAME, 6, None):
+    assert model_for(rules) is not None and SearchPlayer(1).endgame == "auto"
+    assert endgame_for(rules, "learned") == LEARNED_ENDGAME == 16
+    assert endgame_for(rules, "heuristic") == ENDGAME == 12
+    assert endgame_for(preset("finding-friends", players=5), "learned") == ENDGAME
+    cases: list[tuple[int | Literal["auto"] | None, str | None, int | None]] = [
+        ("auto", None, 16), ("auto", "heuristic", 12), (6, None, 6), (None, None, None)]
+    for endgame, rollouts, cards in cases:
         rnd = Round(rules, seed=3, dealer=0, track_undo=False)
-        player = SearchPlayer(1, iterations=2, endgame=endgame)
+        player = SearchPlayer(1, iterations=2, endgame=endgame, rollouts=rollouts)
         base = LearnedPlayer(1)
         phases = set()
         while rnd.phase != Phase.DONE:
@@ -248,8 +258,8 @@ def test_where_a_model_fits_search_takes_only_the_endgames_leads_and_follows() -
                 rnd.apply(decide(rnd, seat, HeuristicPlayer(seat)))
                 continue
             action = player.act(view, legal)
-            inside = endgame is None or (rnd.phase == Phase.PLAY
-                                         and len(view.hand) <= endgame)
+            inside = cards is None or (rnd.phase == Phase.PLAY
+                                       and len(view.hand) <= cards)
             if player.last is None:
                 assert action == base.act(view, legal)
             else:
@@ -258,9 +268,11 @@ def test_where_a_model_fits_search_takes_only_the_endgames_leads_and_follows() -
             assert inside == player.searches(view)
             rnd.apply(action)
         assert Phase.PLAY in phases
-        assert phases == {Phase.PLAY} if endgame is not None else Phase.KITTY in phases
-    with pytest.raises(ValueError, match="endgame must be at least 1 card"):
-        SearchPlayer(1, endgame=0)
+        assert phases == {Phase.PLAY} if cards is not None else Phase.KITTY in phases
+    assert endgame_for(preset("tractor-6"), "learned") == LEARNED_ENDGAME
+    for bad in (0, -1, "all", True, 12.0):
+        with pytest.raises(ValueError, match="endgame must be at least 1 card"):
+            SearchPlayer(1, endgame=bad)  # type: ignore[arg-type]
 
 
 def test_where_a_model_fits_phases_named_are_searched_beside_the_endgame() -> None:
@@ -295,7 +307,7 @@ def test_registered_as_a_player_kind() -> None:
 def test_bad_budgets_are_refused() -> None:
     for options in ({"iterations": 0}, {"time_budget": 0.0}, {"workers": 0}):
         with pytest.raises(ValueError):
-            SearchPlayer(1, **options)  # type: ignore[arg-type]
+            SearchPlayer(1, **options)
 
 
 TABLES = [*((name, {}) for name in PRESETS if name != "finding-friends"),

@@ -22,7 +22,13 @@ from shengji.players.base import Player
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.learned import LearnedPlayer, model_for
 from shengji.players.random_player import RandomPlayer
-from shengji.players.search import ENDGAME, MAX_WORLDS, TIME_BUDGET, SearchPlayer
+from shengji.players.search import (
+    ENDGAME,
+    LEARNED_ENDGAME,
+    MAX_WORLDS,
+    TIME_BUDGET,
+    SearchPlayer,
+)
 from shengji.players.table import play_match, play_round
 
 PLAYER_KINDS = {
@@ -32,8 +38,9 @@ PLAYER_KINDS = {
     "learned": ("the heuristic with leads, follows and the kitty chosen by a learned model, "
                 "bidding at once for the first round's dealership (quick)"),
     "search": (f"the learned player with determinized Monte-Carlo search (up to {MAX_WORLDS} "
-               f"sampled deals or {TIME_BUDGET:g} s per decision): in its last {ENDGAME} "
-               "cards where a model fits, else in every decision"),
+               f"sampled deals or {TIME_BUDGET:g} s per decision): in its last "
+               f"{LEARNED_ENDGAME} cards where a model fits ({ENDGAME} where the partners "
+               "are found in play), else in every decision"),
 }
 
 THINKING_KINDS = frozenset({"search"})

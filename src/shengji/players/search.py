@@ -55,8 +55,9 @@ Where search is not worth it the player plays its base player's choice: drawing 
 may be made, the Hundred's exposing, showing a hand for a redeal, decisions with one
 candidate, and any position where no consistent world could be sampled. Where the base's
 model fits the rules, search takes only the **endgame** (``endgame``, default
-:data:`ENDGAME`): the leads and follows made with that many cards or fewer in hand, where
-the hidden cards are few and the rollouts short. The earlier plays, the kitty and the bids
+:func:`endgame_for`: 16 cards where learned players finish the rollouts, else 12): the
+leads and follows made with that many cards or fewer in hand, where the hidden cards are
+few and the rollouts short. The earlier plays, the kitty and the bids
 are the base's: searching every decision there played worse than the model alone, and
 searching the kitty alone no better (docs/experiments.md).
 """
@@ -69,7 +70,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from random import Random
-from typing import Final
+from typing import Final, Literal
 
 from shengji.engine.cards import Card, Rank, Suit
 from shengji.engine.follow import LegalPlays
@@ -107,8 +108,13 @@ DEFAULT_ROLLOUTS: Final = "learned"
 player finishes its side's rounds better than the heuristic, for about 1.7 times the
 time."""
 ENDGAME: Final = 12
-"""The default ``endgame``: where the base's model fits the rules, search takes the leads
-and follows made with this many cards or fewer in hand, and no other decision."""
+"""The default ``endgame`` where the heuristic finishes the rollouts (:func:`endgame_for`):
+where the base's model fits the rules, search takes the leads and follows made with this
+many cards or fewer in hand, and no other decision."""
+LEARNED_ENDGAME: Final = 16
+"""The default ``endgame`` where learned players finish the rollouts of the seat's side
+(:func:`rollout_policy` ``"learned"``): their imagined rounds are worth searching from
+earlier in the round."""
 RACE_FROM: Final = 32
 """The first checkpoint of racing (then each doubling)."""
 
@@ -143,7 +149,8 @@ class SearchPlayer:
     ``endgame``: where the base's model fits the rules, search only the leads and follows
     made with at most this many cards in hand (if ``phases`` holds the play) and the
     other phases only where ``phases`` names them, keeping the base's choice in every
-    other decision (``None``: search as where no model fits).
+    other decision (``None``: search as where no model fits; default ``"auto"``:
+    :func:`endgame_for` the rules and the rollouts).
     """
 
     def __init__(self, seed: int | None = None, *, time_budget: float = TIME_BUDGET,
@@ -152,7 +159,8 @@ class SearchPlayer:
                  workers: int = 1, infer: PlayReading | None = None,
                  phases: Iterable[Phase] = (), learned: bool = True, prior: float = PRIOR,
                  rollouts: str | None = None, model: PlayModel | None = None,
-                 grab: bool = True, endgame: int | None = ENDGAME) -> None:
+                 grab: bool = True, endgame: int | Literal["auto"] | None = "auto"
+                 ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
         if max_worlds < 1:
@@ -163,8 +171,10 @@ class SearchPlayer:
             raise ValueError("candidates and workers must be at least 1")
         if not z >= 0 or (race is not None and not race >= 0) or not prior >= 0:
             raise ValueError("z, race and prior must be 0 or more")
-        if endgame is not None and endgame < 1:
-            raise ValueError("endgame must be at least 1 card (or None)")
+        if endgame != "auto" and endgame is not None and not (
+                type(endgame) is int and endgame >= 1):
+            raise ValueError(f"endgame must be at least 1 card, \"auto\" or None, "
+                             f"got {endgame!r}")
         rollouts = rollouts_for(learned, rollouts)
         named = frozenset(phases)
         searched = named or SEARCHED
@@ -241,11 +251,14 @@ class SearchPlayer:
         if phase not in self.phases:
             return False
         base = self.base
-        if (self.endgame is None or not isinstance(base, LearnedPlayer)
+        endgame = self.endgame
+        if (endgame is None or not isinstance(base, LearnedPlayer)
                 or base.fitted(view.rules) is None):
             return True
         if phase == Phase.PLAY:
-            return len(view.hand) <= self.endgame
+            if endgame == "auto":
+                endgame = endgame_for(view.rules, self.rollouts)
+            return len(view.hand) <= endgame
         return phase in self._named
 
     def _search(self, view: SeatView, options: list[Action], priors: list[float] | None
@@ -464,6 +477,13 @@ def rollouts_for(learned: bool, rollouts: str | None = None) -> str:
     return rollouts
 
 
+def endgame_for(rules: Rules, rollouts: str) -> int:
+    """The default ``endgame`` of a search player with ``rollouts`` in ``rules``:
+    :data:`LEARNED_ENDGAME` where :func:`rollout_policy` lets learned players finish the
+    seat's side's rollouts, else :data:`ENDGAME`."""
+    return LEARNED_ENDGAME if rollout_policy(rules, rollouts) == "learned" else ENDGAME
+
+
 def rollout_policy(rules: Rules, rollouts: str) -> str:
     """Who finishes the rollouts of ``rollouts`` in ``rules``: ``"learned"`` (the
     searching seat's side plays the shipped model, the other side the heuristic) only where
@@ -577,7 +597,8 @@ def _call_options(view: SeatView, legal: Legal) -> list[Action]:
     return [a for a in found if a in legal]
 
 
-__all__ = ["DEFAULT_ROLLOUTS", "ENDGAME", "MAX_WORLDS", "PRIOR", "RACE", "ROLLOUTS",
-           "SearchPlayer", "SearchStats", "Z", "candidates", "checkpoints", "choose",
-           "evaluate", "evaluate_many", "finish", "raced", "rollout", "rollout_policy",
-           "rollouts_for", "round_value", "survivors", "verdict"]
+__all__ = ["DEFAULT_ROLLOUTS", "ENDGAME", "LEARNED_ENDGAME", "MAX_WORLDS", "PRIOR", "RACE",
+           "ROLLOUTS", "SearchPlayer", "SearchStats", "Z", "candidates", "checkpoints",
+           "choose", "endgame_for", "evaluate", "evaluate_many", "finish", "raced",
+           "rollout", "rollout_policy", "rollouts_for", "round_value", "survivors",
+           "verdict"]
