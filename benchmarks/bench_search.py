@@ -236,8 +236,6 @@ class Setting:
                 key["margins"] = [model.lead_margin, model.follow_margin]
             if model.bury is not None:  # (logs without: models without a kitty forest)
                 key["bury"] = model.bury_margin
-            if model.bid is not None:  # (logs without: models without a bid forest)
-                key["bid"] = model.bid_margin
         rollouts = rollout_policy(rules, rollouts_for(self.learned, self.rollouts))
         if model is not None and self.endgame is not None:
             # (logs without: search in every decision)

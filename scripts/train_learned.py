@@ -118,16 +118,14 @@ from shengji.players.training import KINDS, collect
 _JOB: dict[str, Any] = {}
 
 
-def _init(rules: Rules, seed: int, model_path: str, kinds: list[str], set_dealer: bool
-          ) -> None:
-    _JOB.update(rules=rules, seed=seed, kinds=kinds, set_dealer=set_dealer,
+def _init(rules: Rules, seed: int, model_path: str, kinds: list[str]) -> None:
+    _JOB.update(rules=rules, seed=seed, kinds=kinds,
                 model=PlayModel.load(model_path) if model_path else None)
 
 
 def _chunk(rounds: range) -> dict[str, list[tuple[list[list[float]], list[float]]]]:
     found: dict[str, list[tuple[list[list[float]], list[float]]]] = {k: [] for k in KINDS}
-    for sample in collect(_JOB["rules"], _JOB["seed"], rounds, _JOB["model"], _JOB["kinds"],
-                          _JOB["set_dealer"]):
+    for sample in collect(_JOB["rules"], _JOB["seed"], rounds, _JOB["model"], _JOB["kinds"]):
         found[sample.kind].append((sample.rows, sample.gains))
     return found
 
@@ -143,7 +141,7 @@ def run_collect(args: argparse.Namespace) -> int:
     gains: dict[str, list[float]] = {k: [] for k in KINDS}
     start = time.time()
     with Pool(args.workers, initializer=_init, initargs=(rules, args.seed, args.model,
-                                                           args.kinds, args.set_dealer)) as pool:
+                                                           args.kinds)) as pool:
         for done, part in enumerate(pool.imap(_chunk, chunks), 1):
             for kind, samples in part.items():
                 for sample_rows, sample_gains in samples:
@@ -153,8 +151,7 @@ def run_collect(args: argparse.Namespace) -> int:
                   f"{time.time() - start:.0f} s", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     info = {"preset": args.preset, "table": rules.players, "rounds": args.rounds,
-            "seed": args.seed, "model": args.model or None, "kinds": args.kinds,
-            "set_dealer": args.set_dealer}
+            "seed": args.seed, "model": args.model or None, "kinds": args.kinds}
     arrays: dict[str, Any] = {}
     for kind, names in FEATURES.items():
         arrays[f"{kind}_x"] = np.array(rows[kind], np.float32).reshape(-1, len(names))
@@ -246,7 +243,7 @@ def run_fit(args: argparse.Namespace) -> int:
         if kept is not None:
             forests[kind] = kept
             print(f"{kind}: no rows, the forest of {args.keep} kept")
-        elif kind in ("lead", "follow"):  # (a model may leave the kitty and bids alone)
+        elif kind != "bury":  # (a model may leave the kitty to the heuristic)
             print(f"no {kind} rows in the data: collect them, or --keep a model whose "
                   f"{kind} forest serves", file=sys.stderr)
             return 2
@@ -271,8 +268,7 @@ def run_fit(args: argparse.Namespace) -> int:
     model = PlayModel(args.name or first["preset"], forests["lead"], forests["follow"],
                       players, decks, partnership, info,
                       lead_margin=args.lead_margin, follow_margin=args.follow_margin,
-                      bury=forests.get("bury"), bury_margin=args.bury_margin,
-                      bid=forests.get("bid"), bid_margin=args.bid_margin, also=also)
+                      bury=forests.get("bury"), bury_margin=args.bury_margin, also=also)
     model.save(args.out)
     print(f"wrote {args.out}")
     return 0
@@ -297,10 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--workers", type=int, default=2)
     c.add_argument("--model", default="", help="the model the learning seats play (a file)")
     c.add_argument("--kinds", default="lead,follow",
-                   help="the decisions to value, comma-separated: lead, follow, bury, bid")
-    c.add_argument("--set-dealer", action="store_true",
-                   help="rounds start with a dealer set, as after a match's first (bids "
-                        "are valued once a dealer is set)")
+                   help="the decisions to value, comma-separated: lead, follow, bury")
     c.add_argument("--out", required=True, help="the .npz file to write")
     f = commands.add_parser("fit", help="fit a model to collected rows")
     f.add_argument("data", nargs="+", help=".npz files written by collect")
@@ -321,15 +314,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="the same for follow options")
     f.add_argument("--bury-margin", type=float, default=0.0,
                    help="the same for buries (over the heuristic's bury's value)")
-    f.add_argument("--bid-margin", type=float, default=0.0,
-                   help="the same for bids and waiting (over the heuristic's choice's)")
     args = parser.parse_args(argv)
     if args.command == "fit":
         try:
-            check_margins(args.lead_margin, args.follow_margin, args.bury_margin,
-                          args.bid_margin)
+            check_margins(args.lead_margin, args.follow_margin, args.bury_margin)
         except ValueError as error:
-            parser.error(f"--lead-margin/--follow-margin/--bury-margin/--bid-margin: {error}")
+            parser.error(f"--lead-margin/--follow-margin/--bury-margin: {error}")
 
     if args.command == "collect":
         if args.rounds < 1 or args.workers < 1:

@@ -614,9 +614,9 @@ def test_the_trainer_refuses_a_bad_model_file_or_margin(
                   "--bury-margin", "-0.1")
     assert out.returncode == 2 and "--bury-margin" in out.stderr and "-0.1" in out.stderr
     assert not (tmp_path / "m.json").exists()
-    for kinds in ("kitty", "lead,kitty", ","):
+    for kinds in ("bid", "lead,kitty", ","):
         out = trainer(capsys, "collect", "--kinds", kinds, "--out", str(tmp_path / "x.npz"))
-        assert out.returncode == 2 and "--kinds" in out.stderr and "lead, follow, bury, bid" in (
+        assert out.returncode == 2 and "--kinds" in out.stderr and "lead, follow, bury" in (
             out.stderr) and "Traceback" not in out.stderr
         assert not (tmp_path / "x.npz").exists()
 
@@ -636,8 +636,7 @@ def test_training_samples_value_every_option_against_the_heuristics_choice(
         one_round: list[Sample]) -> None:
     rules = preset("tractor")
     samples = one_round
-    # (bids are valued once a dealer is set: here after the first bid took the dealership)
-    assert len(samples) > 50 and {s.kind for s in samples} == {"lead", "follow", "bury", "bid"}
+    assert len(samples) > 50 and {s.kind for s in samples} == {"lead", "follow", "bury"}
     for sample in samples:
         width = len(FEATURES[sample.kind])
         assert len(sample.rows) == len(sample.gains) >= 1
@@ -658,8 +657,8 @@ def test_samples_of_one_kind_are_those_of_that_kind_when_both_are_collected(
         assert alone and {s.kind for s in alone} == {kind}
         assert [(s.rows, s.gains) for s in alone] == [
             (s.rows, s.gains) for s in both if s.kind == kind]
-    with pytest.raises(ValueError, match=r"no kind of decision.*lead, follow, bury, bid"):
-        next(collect(rules, 4, range(1), kinds=("kitty",)))
+    with pytest.raises(ValueError, match=r"no kind of decision.*lead, follow, bury"):
+        next(collect(rules, 4, range(1), kinds=("bid",)))
 
 
 @pytest.mark.slow

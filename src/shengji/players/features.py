@@ -3,10 +3,9 @@ labelled option (:mod:`shengji.players.options`), from the seat's view alone.
 
 A row describes the position (the trick so far, the seat's hand, what it remembers of
 the cards played, the points taken) and the option (its label, points, strength, suit).
-A bury's row (:data:`BURY_FEATURES`) describes the hand it keeps and the cards it buries; a
-bid's (:data:`BID_FEATURES`), the hand dealt so far, the bids standing and the suit the bid
-would make trumps (or waiting). The names of the columns are :data:`FOLLOW_FEATURES`,
-:data:`LEAD_FEATURES`, :data:`BURY_FEATURES` and :data:`BID_FEATURES`; a model is
+A bury's row (:data:`BURY_FEATURES`) describes the hand it keeps and the cards it buries.
+The names of the columns are :data:`FOLLOW_FEATURES`, :data:`LEAD_FEATURES` and
+:data:`BURY_FEATURES`; a model is
 trained on exactly these rows (``scripts/train_learned.py``) and read with them
 (:class:`~shengji.players.learned.LearnedPlayer`), so this module is the one place that
 says what they mean. Nothing here reads a hidden card: a row depends only on the view.
@@ -16,15 +15,13 @@ from __future__ import annotations
 
 from typing import Final
 
-from shengji.engine.bidding import takes_dealer
-from shengji.engine.cards import Card, Rank, card_points
+from shengji.engine.cards import Card, card_points
 from shengji.engine.follow import LegalPlays
 from shengji.engine.lead import LegalLeads
 from shengji.engine.trick import beats
 from shengji.engine.trump import TRUMP as _TRUMP_SUIT
 from shengji.engine.trump import Trump
 from shengji.engine.units import Unit
-from shengji.game.actions import Action, Bid, Draw, Pass
 from shengji.game.view import SeatView
 from shengji.players.memory import Memory, current_winner
 from shengji.players.options import (
@@ -110,29 +107,7 @@ BURY_FEATURES: Final = (
     "doubletons",            # plain suits of two cards left
 )
 """The columns of a bury's row."""
-BID_FEATURES: Final = (
-    "bid",                   # 1 for a bid, 0 for waiting (drawing on, or passing)
-    "default",               # the option is the heuristic's choice
-    "drawn",                 # the share of the hand dealt so far (1 once the deal is done)
-    "dealer_known",          # a dealer is set (every round but a match's first)
-    "declaring",             # the seat is on the dealer's side (as known)
-    "takes_dealer",          # the bid would make the seat the first round's dealer
-    "standing",              # cards shown by the bid standing (0 if none)
-    "standing_own",          # the standing bid is the seat's own
-    "standing_side",         # ... or a known partner's
-    "size",                  # cards the option shows
-    "no_trump",              # the option shows jokers (no trump suit)
-    "suit_cards",            # the hand's cards of the suit it names, its level's aside
-    "suit_points",
-    "suit_pairs",            # faces of that suit held twice or more
-    "suit_high",             # aces and kings of that suit held
-    "rank_cards",            # the hand's cards of the level it shows (the seat's own if none)
-    "jokers",                # jokers held
-    "hand_points",           # points in the hand
-)
-"""The columns of a bid's row."""
-FEATURES: Final = {"lead": LEAD_FEATURES, "follow": FOLLOW_FEATURES, "bury": BURY_FEATURES,
-                   "bid": BID_FEATURES}
+FEATURES: Final = {"lead": LEAD_FEATURES, "follow": FOLLOW_FEATURES, "bury": BURY_FEATURES}
 """The columns of each kind of decision's rows (the kinds a model's forests serve)."""
 
 
@@ -325,63 +300,10 @@ def bury_rows(view: SeatView, buries: list[tuple[Card, ...]]) -> list[list[float
     return rows
 
 
-def bid_rows(view: SeatView, options: list[Bid | Draw | Pass], default: Action
-             ) -> list[list[float]]:
-    """A row (:data:`BID_FEATURES`) for each of ``options`` (a bid, or waiting: a draw or
-    a pass) of the seat at a bid for trump; ``default`` is the heuristic's choice."""
-    hand = view.hand
-    rules = view.rules
-    drawn = min(len(hand) / max(rules.hand_size, 1), 1.0)
-    dealer_known = view.dealer is not None
-    declaring = 1.0 if dealer_known and view.seat in view.declarers else 0.0
-    standing = own = side = 0.0
-    if view.bids:
-        bidder, shown = view.bids[-1]
-        standing = float(len(shown))
-        own = 1.0 if bidder == view.seat else 0.0
-        side = 1.0 if bidder != view.seat and dealer_known and (
-            bidder in view.declarers) == (view.seat in view.declarers) else 0.0
-    jokers = hand_points = 0
-    by_face: dict[Card, int] = {}
-    for card in hand:
-        by_face[card] = by_face.get(card, 0) + 1
-        jokers += card.is_joker
-        hand_points += card.points
-    own_rank = view.levels[view.seat]
-    context = [drawn, 1.0 if dealer_known else 0.0, declaring]
-    stand = [standing, own, side]
-    rows: list[list[float]] = []
-    for option in options:
-        row = [1.0 if isinstance(option, Bid) else 0.0, 1.0 if option == default else 0.0,
-               *context]
-        if not isinstance(option, Bid):
-            rank_cards = sum(n for c, n in by_face.items() if c.rank == own_rank)
-            rows.append([*row, 0.0, *stand, *[0.0] * 6, float(rank_cards), float(jokers),
-                         float(hand_points)])
-            continue
-        first = option.cards[0]
-        takes = 1.0 if not dealer_known and takes_dealer(rules, option.cards) else 0.0
-        rank = first.rank if not first.is_joker else own_rank
-        suit = first.suit
-        suit_cards = suit_points = pairs = high = 0
-        for card, n in by_face.items():
-            if suit is not None and card.suit == suit and card.rank != rank:
-                suit_cards += n
-                suit_points += card.points * n
-                pairs += n >= 2
-                high += n if card.rank in (Rank.ACE, Rank.KING) else 0
-        rank_cards = sum(n for c, n in by_face.items() if c.rank == rank)
-        rows.append([*row, takes, *stand, float(len(option.cards)),
-                     1.0 if first.is_joker else 0.0, float(suit_cards), float(suit_points),
-                     float(pairs), float(high), float(rank_cards), float(jokers),
-                     float(hand_points)])
-    return rows
-
-
 def _height(unit: Unit, trump: Trump) -> float:
     size = trump.suit_size(unit.suit)
     return unit.top / (size - 1) if size > 1 else 1.0
 
 
-__all__ = ["BID_FEATURES", "BURY_FEATURES", "FEATURES", "FOLLOW_FEATURES", "LEAD_FEATURES",
-           "Rows", "bid_rows", "bury_rows", "follow_rows", "lead_rows", "option_rows"]
+__all__ = ["BURY_FEATURES", "FEATURES", "FOLLOW_FEATURES", "LEAD_FEATURES", "Rows", "bury_rows",
+           "follow_rows", "lead_rows", "option_rows"]

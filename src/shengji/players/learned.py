@@ -13,16 +13,14 @@ buries of :func:`~shengji.players.options.bury_options`, describes each by the h
 keeps (:func:`~shengji.players.features.bury_rows`) and buries the one the model values
 most, where that beats the heuristic's bury by the bury margin. In a first round whose
 dealer is the first to bid (``first_dealer``), it bids at its first chance to become the
-dealer (with ``grab=False`` it waits, as the heuristic does). Once a dealer is set, a
-model with a bid forest values waiting and each legal bid for trump
-(:func:`~shengji.players.features.bid_rows`) the same way, over the heuristic's choice by
-the bid margin. Everything else (friend calls, trump naming) it does as the heuristic does. The margins keep the player
+dealer (with ``grab=False`` it waits, as the heuristic does). Everything else (other bids,
+friend calls, trump naming) it does as the heuristic does. The margins keep the player
 from leaving a sound choice for a gain within the model's error (their values were chosen
 by duplicate deals, docs/experiments.md).
 
-A model is two to four forests of regression trees
+A model is two or three forests of regression trees
 (:class:`~shengji.players.forest.Forest`): one for leads, one for follows and maybe one
-for the kitty and one for bids, trained by ``scripts/train_learned.py`` on positions of
+for the kitty, trained by ``scripts/train_learned.py`` on positions of
 many rounds: at each, every option was played in the real deal and the round finished by
 the players the model will play beside (the heuristic, or an earlier learned player, on
 its own side; the heuristic on the other), and the model learned the gain over the
@@ -37,7 +35,6 @@ the first round's bid.
 
 from __future__ import annotations
 
-import copy
 import gzip
 import io
 import json
@@ -55,18 +52,16 @@ from shengji.game.legal import Legal
 from shengji.game.phase import DEALER_BID_PHASES
 from shengji.game.view import SeatView
 from shengji.players.features import (
-    BID_FEATURES,
     BURY_FEATURES,
     FOLLOW_FEATURES,
     LEAD_FEATURES,
-    bid_rows,
     bury_rows,
     option_rows,
 )
 from shengji.players.forest import Forest
 from shengji.players.heuristic import HeuristicPlayer, strongest_bid
 from shengji.players.memory import Memory
-from shengji.players.options import bid_choices, bury_choices, play_key
+from shengji.players.options import bury_choices, play_key
 
 FORMAT: Final = "shengji-play-model"
 """The ``format`` field of a model file."""
@@ -143,20 +138,17 @@ def read_model_file(path: str | Path, limit: int = MODEL_FILE_LIMIT) -> object:
 
 
 class PlayModel:
-    """Forests that value lead and follow options (and maybe buries and bids) over the
-    heuristic's choice, for rules of ``players`` seats, ``decks`` decks and
-    ``partnership`` (the table it was trained for, or the first of them) and the ``also``
-    tables (others it serves)."""
+    """Forests that value lead and follow options over the heuristic's choice, for rules
+    of ``players`` seats, ``decks`` decks and ``partnership`` (the table it was trained
+    for, or the first of them) and the ``also`` tables (others it serves)."""
 
     def __init__(self, name: str, lead: Forest, follow: Forest, players: int, decks: int,
                  partnership: str, info: dict[str, object] | None = None, *,
                  lead_margin: float = 0.0, follow_margin: float = 0.0,
                  bury: Forest | None = None, bury_margin: float = 0.0,
-                 bid: Forest | None = None, bid_margin: float = 0.0,
                  also: tuple[Table, ...] = ()) -> None:
         if lead.features != LEAD_FEATURES or follow.features != FOLLOW_FEATURES or (
-                bury is not None and bury.features != BURY_FEATURES) or (
-                bid is not None and bid.features != BID_FEATURES):
+                bury is not None and bury.features != BURY_FEATURES):
             raise ValueError(f"model {name!r} reads other features than this version's "
                              "(train it again with scripts/train_learned.py)")
         self.name = name
@@ -164,9 +156,6 @@ class PlayModel:
         self.follow = follow
         self.bury = bury
         """The forest that values buries (``None``: the player buries as the heuristic)."""
-        self.bid = bid
-        """The forest that values bids for trump in rounds with a dealer set (``None``: the
-        player bids as the heuristic)."""
         self.players = players
         self.decks = decks
         self.partnership = partnership
@@ -176,7 +165,7 @@ class PlayModel:
         self.info = info or {}
         """How the model was trained (command, positions, date), as written by the trainer."""
         try:
-            check_margins(lead_margin, follow_margin, bury_margin, bid_margin)
+            check_margins(lead_margin, follow_margin, bury_margin)
         except ValueError as error:
             raise ValueError(f"model {name!r}: {error}") from None
         self.lead_margin = float(lead_margin)
@@ -186,15 +175,12 @@ class PlayModel:
         """The same for follow options."""
         self.bury_margin = float(bury_margin)
         """The same for buries (over the value of the heuristic's bury)."""
-        self.bid_margin = float(bid_margin)
-        """The same for bids and waiting (over the value of the heuristic's choice)."""
 
     def __repr__(self) -> str:
         kitty = f", kitty margin {self.bury_margin:g}" if self.bury is not None else ""
-        bids = f", bid margin {self.bid_margin:g}" if self.bid is not None else ""
         return (f"PlayModel({self.name!r}, {self.players} players, {self.decks} decks, "
                 f"{self.partnership}, margins {self.lead_margin:g}/{self.follow_margin:g}"
-                f"{kitty}{bids})")
+                f"{kitty})")
 
     def fits(self, rules: Rules) -> bool:
         """True if the model serves rules like these (their players, decks and kind of
@@ -208,19 +194,13 @@ class PlayModel:
         return PlayModel(self.name, self.lead, self.follow, self.players, self.decks,
                          self.partnership, self.info, lead_margin=lead, follow_margin=follow,
                          bury=self.bury, bury_margin=self.bury_margin if bury is None else bury,
-                         bid=self.bid, bid_margin=self.bid_margin, also=self.tables[1:])
+                         also=self.tables[1:])
 
     def without_bury(self) -> PlayModel:
         """The same model without its kitty forest (burying as the heuristic)."""
-        model = copy.copy(self)
-        model.bury = None
-        return model
-
-    def without_bid(self) -> PlayModel:
-        """The same model without its bid forest (bidding as the heuristic)."""
-        model = copy.copy(self)
-        model.bid = None
-        return model
+        return PlayModel(self.name, self.lead, self.follow, self.players, self.decks,
+                         self.partnership, self.info, lead_margin=self.lead_margin,
+                         follow_margin=self.follow_margin, also=self.tables[1:])
 
     def to_data(self) -> dict[str, object]:
         """The model as JSON-ready data (:meth:`from_data` reads it back)."""
@@ -232,9 +212,6 @@ class PlayModel:
         if self.bury is not None:
             data["bury"] = self.bury.to_data()
             data["bury_margin"] = self.bury_margin
-        if self.bid is not None:
-            data["bid"] = self.bid.to_data()
-            data["bid_margin"] = self.bid_margin
         if len(self.tables) > 1:
             data["also"] = [list(table) for table in self.tables[1:]]
         return data
@@ -247,26 +224,23 @@ class PlayModel:
         try:
             lead, follow = data["lead"], data["follow"]
             players, decks, info = data["players"], data["decks"], data.get("info", {})
-            bury, bid = data.get("bury"), data.get("bid")
+            bury = data.get("bury")
             name, partnership = data["name"], data["partnership"]
             margins = (data.get("lead_margin", 0.0), data.get("follow_margin", 0.0),
-                       data.get("bury_margin", 0.0), data.get("bid_margin", 0.0))
+                       data.get("bury_margin", 0.0))
             also = data.get("also", [])
             if not (isinstance(lead, dict) and isinstance(follow, dict) and isinstance(
                     players, int) and isinstance(decks, int) and isinstance(info, dict)
                     and isinstance(name, str) and isinstance(partnership, str)
                     and (bury is None or isinstance(bury, dict))
-                    and (bid is None or isinstance(bid, dict))
                     and all(isinstance(m, float | int) for m in margins)):
-                raise TypeError("lead, follow, bury, bid and info must be tables; name and "
+                raise TypeError("lead, follow, bury and info must be tables; name and "
                                 "partnership strings; players, decks and margins numbers")
             return cls(name, Forest.from_data(lead), Forest.from_data(follow),
                        players, decks, partnership, info,
                        lead_margin=margins[0], follow_margin=margins[1],
                        bury=Forest.from_data(bury) if bury is not None else None,
-                       bury_margin=margins[2],
-                       bid=Forest.from_data(bid) if bid is not None else None,
-                       bid_margin=margins[3], also=_tables(also))
+                       bury_margin=margins[2], also=_tables(also))
         except (KeyError, TypeError) as error:
             raise ValueError(f"not a play model: {error}") from None
 
@@ -319,14 +293,6 @@ def model_for(rules: Rules) -> PlayModel | None:
     return None
 
 
-def _best(forest: Forest, rows: list[list[float]], margin: float) -> int:
-    """The index of the row ``forest`` values most where it beats the first row's value
-    (the heuristic's choice) by more than ``margin``, else 0 (the first of equals)."""
-    values = [forest.predict(row) for row in rows]
-    best = max(range(len(rows)), key=lambda i: (values[i], -i))
-    return best if values[best] - values[0] > margin else 0
-
-
 class LearnedPlayer(HeuristicPlayer):
     """The heuristic player with leads, follows and (where the model has a kitty forest)
     buries chosen by a :class:`PlayModel` (by default the shipped model that fits the
@@ -362,23 +328,13 @@ class LearnedPlayer(HeuristicPlayer):
     def bid(self, view: SeatView, legal: Legal) -> Action:
         """Where a bid would make this seat the first round's dealer (the rules'
         ``first_dealer``), the strongest such bid at once: the dealership is worth more
-        than a better trump suit (docs/experiments.md). Else, once a dealer is set, where
-        the model has a bid forest, the choice (waiting or a bid) the model values
-        most where it beats the heuristic's by the bid margin; else the heuristic's."""
+        than a better trump suit (docs/experiments.md); else the heuristic's bid."""
         if self.grab and view.dealer is None and view.phase in DEALER_BID_PHASES:
             grabs = [a for a in legal if isinstance(a, Bid) and takes_dealer(view.rules,
                                                                               a.cards)]
             if grabs:
                 return strongest_bid(view.hand, grabs)
-        default = super().bid(view, legal)
-        model = self.fitted(view.rules)
-        if (model is None or model.bid is None or view.dealer is None
-                or view.phase not in DEALER_BID_PHASES):
-            return default
-        options = bid_choices(legal, default)
-        if len(options) < 2:
-            return default
-        return options[_best(model.bid, bid_rows(view, options, default), model.bid_margin)]
+        return super().bid(view, legal)
 
     def bury(self, view: SeatView, legal: Legal) -> Action:
         """The bury the model values most where it beats the heuristic's by the model's
@@ -387,11 +343,15 @@ class LearnedPlayer(HeuristicPlayer):
         model = self.fitted(view.rules)
         if model is None or model.bury is None or not isinstance(default, Bury):
             return default
+        forest = model.bury
         options = bury_choices(view, legal, default.cards)
         if len(options) < 2:
             return default
-        best = _best(model.bury, bury_rows(view, options), model.bury_margin)
-        return Bury(view.seat, options[best]) if best else default
+        values = [forest.predict(row) for row in bury_rows(view, options)]
+        best = max(range(len(options)), key=lambda i: (values[i], -i))
+        if values[best] - values[0] > model.bury_margin:
+            return Bury(view.seat, options[best])
+        return default
 
     def valued(self, view: SeatView, legal: Legal) -> list[tuple[Play, float]]:
         """The plays the model compares at a lead or a follow, each with its expected gain

@@ -13,8 +13,7 @@ values) choose among these, each named by a *label* that says what kind of play 
 A play's worth keeping is :func:`play_cost`: trumps most, then high plain cards.
 
 For the kitty, :func:`bury_options` lists the buries worth comparing (unlabelled: the
-learned player describes each by the hand it keeps); at a bid for trump,
-:func:`bid_choices` lists waiting and each legal bid.
+learned player describes each by the hand it keeps).
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ from shengji.engine.trick import Beater
 from shengji.engine.trump import TRUMP as _TRUMP_SUIT
 from shengji.engine.trump import Trump
 from shengji.engine.units import Reading, Unit
-from shengji.game.actions import Action, Bid, Bury, Draw, Pass
+from shengji.game.actions import Bury
 from shengji.game.legal import Legal
 from shengji.game.view import SeatView
 from shengji.players.memory import current_winner
@@ -181,20 +180,6 @@ def bury_choices(view: SeatView, legal: Legal, default: tuple[Card, ...]
     return [default] + [b.cards for b in bury_options(view, legal) if play_key(b.cards) != base]
 
 
-def bid_choices(legal: Legal, default: Action) -> list[Bid | Draw | Pass]:
-    """The choices a bid model compares at a bid for trump (the learned player's and its
-    training's): the heuristic's ``default`` first, then waiting (the legal draw, else
-    the pass) and every legal bid; ``[]`` where ``default`` is neither a bid nor waiting."""
-    if not isinstance(default, Bid | Draw | Pass):
-        return []
-    found: list[Bid | Draw | Pass] = [default]
-    draws: list[Bid | Draw | Pass] = [a for a in legal if isinstance(a, Draw)]
-    waits = draws or [a for a in legal if isinstance(a, Pass)]
-    bids: list[Bid | Draw | Pass] = [a for a in legal if isinstance(a, Bid)]
-    found += [action for action in waits[:1] + bids if action != default]
-    return found
-
-
-__all__ = ["ENUMERATE", "FOLLOW_LABELS", "LEAD_LABELS", "bid_choices", "bury_choices",
-           "bury_options", "card_cost", "follow_options", "labelled_follows", "lead_options",
-           "play_cost", "play_key"]
+__all__ = ["ENUMERATE", "FOLLOW_LABELS", "LEAD_LABELS", "bury_choices", "bury_options",
+           "card_cost", "follow_options", "labelled_follows", "lead_options", "play_cost",
+           "play_key"]

@@ -2,9 +2,8 @@
 
 Rounds are played, and at each lead and follow of the *learning* seats every labelled
 option (:mod:`shengji.players.options`) and the heuristic's choice are played in the
-real deal (at the kitty: every bury of ``bury_options`` and the heuristic's; at a bid for
-trump once a dealer is set: waiting and every legal bid), each round then finished by
-the same players; an option's *gain* is its
+real deal (at the kitty: every bury of ``bury_options`` and the heuristic's), each round
+then finished by the same players; an option's *gain* is its
 :func:`~shengji.players.search.round_value` for the seat less that of the heuristic's
 choice. A :class:`Sample` holds the decision's rows (:mod:`shengji.players.features`)
 and gains: a model learns the gain from the row.
@@ -24,14 +23,14 @@ from typing import Final
 
 from shengji.engine.cards import Card
 from shengji.engine.rules import Partnership, Rules
-from shengji.game.actions import Action, Bury, Play, made_play
-from shengji.game.phase import DEALER_BID_PHASES, Phase
+from shengji.game.actions import Bury, Play, made_play
+from shengji.game.phase import Phase
 from shengji.game.round import Round
-from shengji.players.features import FEATURES, bid_rows, bury_rows, option_rows
+from shengji.players.features import FEATURES, bury_rows, option_rows
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.learned import LearnedPlayer, PlayModel
 from shengji.players.memory import Memory
-from shengji.players.options import bid_choices, bury_choices, play_key
+from shengji.players.options import bury_choices, play_key
 from shengji.players.search import round_value
 from shengji.players.table import decide
 
@@ -52,23 +51,19 @@ def round_seed(seed: int, number: int) -> int:
 
 
 KINDS: Final = tuple(FEATURES)
-"""The kinds of decision a sample may be: ``lead``, ``follow``, ``bury`` and ``bid``."""
+"""The kinds of decision a sample may be: ``lead``, ``follow`` and ``bury``."""
 
 
 def collect(rules: Rules, seed: int, rounds: Iterable[int], model: PlayModel | None = None,
-            kinds: Collection[str] = KINDS, set_dealer: bool = False) -> Iterator[Sample]:
+            kinds: Collection[str] = KINDS) -> Iterator[Sample]:
     """The samples of the given rounds (see the module docstring), of the given ``kinds``
-    of decision only (the others are played, not valued). With ``set_dealer`` each round
-    starts with its dealer set (the round's number modulo the players), as every round
-    after a match's first; bids are valued once a dealer is set (in a first round, only
-    once a bid has taken the dealership)."""
+    of decision only (the others are played, not valued)."""
     unknown = set(kinds) - set(KINDS)
     if unknown:
         raise ValueError(f"no kind of decision {sorted(unknown)}; the kinds are "
                          f"{', '.join(KINDS)}")
     for number in rounds:
-        dealer = number % rules.players if set_dealer else None
-        yield from _round(rules, round_seed(seed, number), number % 2, model, kinds, dealer)
+        yield from _round(rules, round_seed(seed, number), number % 2, model, kinds)
 
 
 def _learning(rules: Rules, seat: int, side: int, model: PlayModel | None) -> bool:
@@ -86,8 +81,8 @@ def _players(rules: Rules, seed: int, side: int, model: PlayModel | None
 
 
 def _round(rules: Rules, seed: int, side: int, model: PlayModel | None,
-           kinds: Collection[str], dealer: int | None) -> Iterator[Sample]:
-    rnd = Round(rules, seed=seed, dealer=dealer, track_undo=False)
+           kinds: Collection[str]) -> Iterator[Sample]:
+    rnd = Round(rules, seed=seed, track_undo=False)
     players = _players(rules, seed, side, model)
     baseline = [HeuristicPlayer(seed + s) for s in range(rules.players)]
     while rnd.phase != Phase.DONE:
@@ -99,9 +94,6 @@ def _round(rules: Rules, seed: int, side: int, model: PlayModel | None,
                 sample = _sample(rnd, seat, baseline[seat], seed, side, model)
             elif rnd.phase == Phase.KITTY and "bury" in kinds:
                 sample = _bury_sample(rnd, seat, baseline[seat], seed, side, model)
-            elif (rnd.phase in DEALER_BID_PHASES and rnd.dealer is not None
-                  and "bid" in kinds):
-                sample = _bid_sample(rnd, seat, baseline[seat], seed, side, model)
         if sample is not None:
             yield sample
         rnd.apply(decide(rnd, seat, players[seat]))
@@ -149,25 +141,11 @@ def _bury_sample(rnd: Round, seat: int, heuristic: HeuristicPlayer, seed: int, s
     return Sample("bury", bury_rows(view, options), [v - values[0] for v in values])
 
 
-def _bid_sample(rnd: Round, seat: int, heuristic: HeuristicPlayer, seed: int, side: int,
-                model: PlayModel | None) -> Sample | None:
-    """The choices of ``bid_choices`` (the heuristic's first), each with its gain over
-    the heuristic's (0 for it)."""
-    view = rnd.view(seat)
-    legal = rnd.legal(seat)
-    default = heuristic.act(view, legal)
-    options = bid_choices(legal, default)
-    if len(options) < 2:
-        return None
-    values = [_finish(rnd, action, seat, seed, side, model) for action in options]
-    return Sample("bid", bid_rows(view, options, default), [v - values[0] for v in values])
-
-
-def _finish(rnd: Round, action: Action, seat: int, seed: int, side: int,
+def _finish(rnd: Round, play: Play | Bury, seat: int, seed: int, side: int,
             model: PlayModel | None) -> float:
-    """``action`` made in a copy of ``rnd``, the round finished by fresh players."""
+    """``play`` made in a copy of ``rnd``, the round finished by fresh players."""
     world = rnd.copy()
-    world.apply(action)
+    world.apply(play)
     players = _players(rnd.rules, seed * 31 + len(rnd.history), side, model)
     while world.phase != Phase.DONE:
         mover = world.to_move
