@@ -121,9 +121,9 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
     assert model.bury is not None
     named = {"base": "learned", "margins": [0.07, 0.02], "bury": model.bury_margin,
              "trees": 150, "grab": True}
-    assert bench.Setting().key(preset("tractor")) == {**named, "prior": 1.0, "endgame": 16,
+    assert bench.Setting().key(preset("tractor")) == {**named, "prior": 1.0, "endgame": 20,
                                                       "rollouts": "learned"}
-    # (the endgame is the player's own, 16 cards with learned rollouts, else 12)
+    # (the endgame is the player's own, 20 cards with learned rollouts, else 12)
     assert bench.Setting(rollouts="heuristic").key(preset("tractor"))["endgame"] == 12
     assert bench.Setting(endgame=12).key(preset("tractor"))["endgame"] == 12
     assert bench.Setting(prior=0.0, endgame=None, rollouts="heuristic").key(
@@ -140,7 +140,7 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
     one_deck = shipped_model("da-bai-fen")  # da-bai-fen and the Hundred
     assert bench.Setting().key(preset("hundred")) == {
         "base": "learned", "margins": [0.07, 0.02], "bury": one_deck.bury_margin,
-        "prior": 1.0, "endgame": 16, "rollouts": "learned"}
+        "prior": 1.0, "endgame": 20, "rollouts": "learned"}
     # (the rollouts are named only where learned players can finish them: fixed partners
     # and a model; logs without: heuristic rollouts)
     assert "rollouts" not in bench.Setting().key(preset("finding-friends", players=5))
@@ -196,10 +196,10 @@ def test_the_stored_log_of_the_default_player_reports_the_readmes_figure(
     # the measure: 1,000 duplicate deals at the default budget (32 worlds), read
     # back with today's default settings (the endgame rule among them)
     log = (SCRIPT.parent / "results"
-           / "tractor-learned-rollouts-endgame16-32w-seed13-compiled.jsonl.gz")
+           / "tractor-learned-rollouts-endgame20-32w-seed13-compiled.jsonl.gz")
     out = script(capsys, "--report", "--log", str(log), "--deals", "1000", "--iterations",
                  "32", "--seed", "13", check=True)
-    assert "+0.689 ± 0.032 levels per deal over 1000 duplicate deals" in out.stdout
+    assert "+0.706 ± 0.032 levels per deal over 1000 duplicate deals" in out.stdout
     # (the log of the 400-tree model shipped before, read with the flags that name it)
     old = SCRIPT.parent / "results" / "tractor-endgame-32w-seed13-compiled.jsonl.gz"
     out = script(capsys, "--report", "--log", str(old), "--deals", "1000", "--iterations",

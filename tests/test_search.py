@@ -235,16 +235,16 @@ def test_where_a_model_fits_search_takes_only_the_endgames_leads_and_follows() -
     """In tractor (the shipped model fits) the bids, the kitty and the plays made with more
     than ``endgame`` cards in hand are the learned player's, unsearched; the plays made
     with ``endgame`` cards or fewer are searched. Without the rule (``endgame=None``) every
-    decision with a choice is. By default the endgame is 16 cards where learned players
+    decision with a choice is. By default the endgame is 20 cards where learned players
     finish the side's rollouts, 12 where heuristic ones do (and where the friends are
     found in play)."""
     rules = preset("tractor")
     assert model_for(rules) is not None and SearchPlayer(1).endgame == "auto"
-    assert endgame_for(rules, "learned") == LEARNED_ENDGAME == 16
+    assert endgame_for(rules, "learned") == LEARNED_ENDGAME == 20
     assert endgame_for(rules, "heuristic") == ENDGAME == 12
     assert endgame_for(preset("finding-friends", players=5), "learned") == ENDGAME
     cases: list[tuple[int | Literal["auto"] | None, str | None, int | None]] = [
-        ("auto", None, 16), ("auto", "heuristic", 12), (6, None, 6), (None, None, None)]
+        ("auto", None, 20), ("auto", "heuristic", 12), (6, None, 6), (None, None, None)]
     for endgame, rollouts, cards in cases:
         rnd = Round(rules, seed=3, dealer=0, track_undo=False)
         player = SearchPlayer(1, iterations=2, endgame=endgame, rollouts=rollouts)

@@ -55,7 +55,7 @@ Where search is not worth it the player plays its base player's choice: drawing 
 may be made, the Hundred's exposing, showing a hand for a redeal, decisions with one
 candidate, and any position where no consistent world could be sampled. Where the base's
 model fits the rules, search takes only the **endgame** (``endgame``, default
-:func:`endgame_for`: 16 cards where learned players finish the rollouts, else 12): the
+:func:`endgame_for`: 20 cards where learned players finish the rollouts, else 12): the
 leads and follows made with that many cards or fewer in hand, where the hidden cards are
 few and the rollouts short. The earlier plays, the kitty and the bids
 are the base's: searching every decision there played worse than the model alone, and
@@ -111,7 +111,7 @@ ENDGAME: Final = 12
 """The default ``endgame`` where the heuristic finishes the rollouts (:func:`endgame_for`):
 where the base's model fits the rules, search takes the leads and follows made with this
 many cards or fewer in hand, and no other decision."""
-LEARNED_ENDGAME: Final = 16
+LEARNED_ENDGAME: Final = 20
 """The default ``endgame`` where learned players finish the rollouts of the seat's side
 (:func:`rollout_policy` ``"learned"``): their imagined rounds are worth searching from
 earlier in the round."""
