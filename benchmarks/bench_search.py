@@ -238,9 +238,11 @@ class Setting:
                 key["bury"] = model.bury_margin
         rollouts = rollout_policy(rules, rollouts_for(self.learned, self.rollouts))
         if model is not None and self.endgame is not None:
-            # (logs without: search in every decision)
-            key["endgame"] = (endgame_for(rules, rollouts) if self.endgame == "auto"
-                              else self.endgame)
+            # (logs without: search in every decision); an endgame of the whole hand or
+            # more searches every play alike, so it is recorded as the hand's size
+            endgame = (endgame_for(rules, rollouts) if self.endgame == "auto"
+                       else self.endgame)
+            key["endgame"] = min(endgame, rules.hand_size)
         if rollouts != "heuristic":  # (logs without: heuristic rollouts)
             key["rollouts"] = rollouts
         if self.set_dealer:

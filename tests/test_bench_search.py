@@ -126,6 +126,10 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
     # (the endgame is the player's own, 20 cards with learned rollouts, else 12)
     assert bench.Setting(rollouts="heuristic").key(preset("tractor"))["endgame"] == 12
     assert bench.Setting(endgame=12).key(preset("tractor"))["endgame"] == 12
+    # (an endgame of the whole hand or more searches every play: recorded as the hand, so
+    # Da Bai Fen's 12-card logs read back whatever the default endgame)
+    for endgame in (12, 16, "auto"):
+        assert bench.Setting(endgame=endgame).key(preset("da-bai-fen"))["endgame"] == 12
     assert bench.Setting(prior=0.0, endgame=None, rollouts="heuristic").key(
         preset("tractor")) == named
     # (the models shipped before 2026-12-02 had 400 trees a forest: their logs name none)
@@ -140,7 +144,7 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
     one_deck = shipped_model("da-bai-fen")  # da-bai-fen and the Hundred
     assert bench.Setting().key(preset("hundred")) == {
         "base": "learned", "margins": [0.07, 0.02], "bury": one_deck.bury_margin,
-        "prior": 1.0, "endgame": 20, "rollouts": "learned"}
+        "prior": 1.0, "endgame": 12, "rollouts": "learned"}  # (12 cards a hand)
     # (the rollouts are named only where learned players can finish them: fixed partners
     # and a model; logs without: heuristic rollouts)
     assert "rollouts" not in bench.Setting().key(preset("finding-friends", players=5))
