@@ -31,8 +31,9 @@ of the same deals (e.g. two budgets) deal by deal. ``--z`` and ``--race`` set th
 decision rule (:class:`~shengji.players.search.SearchPlayer`'s ``z`` and ``race``) in games,
 ``--held-out``, ``--truth`` and ``--score``. ``--phases play`` (or any of bid, call,
 declare, kitty, play) lets the search players search in those phases only, the base's
-choice elsewhere (where a model fits, the play's endgame alone, and the other phases
-named). ``--base`` names the player whose choice search keeps unless
+choice elsewhere (where a model fits, the play's endgame and the other phases named;
+without ``--phases`` the endgame and the model's own, the kitty with one deck: the log
+names them). ``--base`` names the player whose choice search keeps unless
 the worlds show a better one (``learned``, the default, or ``heuristic``: the search
 player before the learned player, as in the tractor logs stored before it, which
 ``--report`` reads with ``--base heuristic``; where no model fits the rules the two are
@@ -115,6 +116,7 @@ from shengji.players.search import (
     DEFAULT_ROLLOUTS,
     ENDGAME,
     LEARNED_ENDGAME,
+    MODEL_PHASES,
     PRIOR,
     RACE,
     RACE_FROM,
@@ -243,6 +245,9 @@ class Setting:
             endgame = (endgame_for(rules, rollouts) if self.endgame == "auto"
                        else self.endgame)
             key["endgame"] = min(endgame, rules.hand_size)
+            named = MODEL_PHASES.get(model.name)
+            if named and not self.phases:  # (logs without: the endgame's plays alone)
+                key["phases"] = ",".join([*sorted(p.value for p in named), "play"])
         if rollouts != "heuristic":  # (logs without: heuristic rollouts)
             key["rollouts"] = rollouts
         if self.set_dealer:
@@ -408,6 +413,8 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
         key.pop("prior", None)
         key.pop("endgame", None)
         key.pop("rollouts", None)
+        if not setting.phases:
+            key.pop("phases", None)
     race = setting.race
     if race is not None and (budget.iterations is None or budget.iterations > RACE_FROM):
         key["race"] = race  # (where racing can act: older logs of such budgets need --race off)
@@ -443,7 +450,8 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
                 "world); one of a model shipped before 2026-12-02 "
                 "--trees 400; one from before the learned rollouts (2026-12-02) "
                 "--rollouts heuristic; one of learned rollouts from before their endgame "
-                "of 16 cards --endgame 12"
+                "of 16 cards --endgame 12; one of Da Bai Fen or the Hundred from before "
+                "their kitty was searched (2026-12-03) --phases play"
                 if key.get("base") == "learned" or "grab" in key else "")
         raise ValueError(f"{log} holds none of these deals ({key}){hint}")
     levels = [r[0] for r in results]
@@ -612,7 +620,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--phases", default="", metavar="P,P",
                         help="games: the phases search plays in (e.g. play; default all: "
                         "bid, call, declare, kitty, play, but where a model fits the play's "
-                        "endgame alone)")
+                        "endgame and the model's phases: the kitty with one deck)")
     parser.add_argument("--log", default="", metavar="FILE",
                         help="games: append each deal to FILE as it ends, and do not play "
                         "again the deals FILE holds for the same settings (resume)")

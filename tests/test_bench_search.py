@@ -13,6 +13,7 @@ from types import ModuleType
 import pytest
 
 from script_helpers import ROOT, Ran, load_script, run_main
+from shengji.game.phase import Phase
 from shengji.game.presets import preset
 from shengji.players.learned import shipped_model
 from shengji.players.search import RACE, Z, verdict
@@ -144,7 +145,10 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
     one_deck = shipped_model("da-bai-fen")  # da-bai-fen and the Hundred
     assert bench.Setting().key(preset("hundred")) == {
         "base": "learned", "margins": [0.07, 0.02], "bury": one_deck.bury_margin,
-        "prior": 1.0, "endgame": 12, "rollouts": "learned"}  # (12 cards a hand)
+        "prior": 1.0, "endgame": 12, "rollouts": "learned",  # (12 cards a hand)
+        "phases": "kitty,play"}  # (the model's phases: its logs before had the play alone)
+    assert "phases" not in bench.Setting(phases=(Phase.PLAY,)).key(preset("hundred"))
+    assert "phases" not in bench.Setting(endgame=None).key(preset("hundred"))
     # (the rollouts are named only where learned players can finish them: fixed partners
     # and a model; logs without: heuristic rollouts)
     assert "rollouts" not in bench.Setting().key(preset("finding-friends", players=5))
@@ -192,6 +196,23 @@ def test_a_stored_log_of_an_earlier_player_reports_with_the_flags_that_name_it(
     assert figure in out.stdout
     refused = script(capsys, *flags)
     assert refused.returncode == 2 and hint in refused.stderr
+
+
+def test_the_one_deck_logs_read_back_by_the_phases_they_searched(capsys: Capsys) -> None:
+    # the default searches Da Bai Fen's kitty too: its log reads back with no flag; the log
+    # from before, of the endgame's plays alone, with --phases play (and is refused without)
+    flags = ["--report", "--preset", "da-bai-fen", "--deals", "1000", "--iterations", "32",
+             "--seed", "13", "--log"]
+    results = SCRIPT.parent / "results"
+    out = script(capsys, *flags, str(results / "da-bai-fen-kitty-32w-seed13-compiled.jsonl.gz"),
+                 check=True)
+    assert "+0.417 ± 0.025 levels per deal over 1000 duplicate deals" in out.stdout
+    old = str(results / "da-bai-fen-learned-rollouts-32w-seed13-compiled.jsonl.gz")
+    out = script(capsys, *flags, old, "--phases", "play", check=True)
+    assert "+0.386 ± 0.026 levels per deal over 1000 duplicate deals" in out.stdout
+    refused = script(capsys, *flags, old)
+    assert refused.returncode == 2 and "kitty was searched (2026-12-03) --phases play" in (
+        refused.stderr)
 
 
 @pytest.mark.slow

@@ -36,6 +36,7 @@ from shengji.players.learned import model_for
 from shengji.players.search import (
     ENDGAME,
     LEARNED_ENDGAME,
+    MODEL_PHASES,
     RACE,
     ROLLOUTS,
     Z,
@@ -294,6 +295,32 @@ def test_where_a_model_fits_phases_named_are_searched_beside_the_endgame() -> No
     assert searched_phases == {Phase.KITTY}
 
 
+def test_with_one_deck_the_default_searches_the_kitty_too() -> None:
+    """Da Bai Fen's model names the kitty (:data:`MODEL_PHASES`): the dealer's bury is
+    searched beside the endgame by default, and not where ``phases`` names others."""
+    rules = preset("da-bai-fen")
+    model = model_for(rules)
+    assert model is not None and MODEL_PHASES[model.name] == {Phase.KITTY}
+    for phases, kitty in (((), True), ((Phase.PLAY,), False)):
+        rnd = Round(rules, seed=3, dealer=0, track_undo=False)
+        player = SearchPlayer(1, iterations=2, phases=phases)
+        searched = set()
+        while rnd.phase != Phase.DONE:
+            seat = rnd.to_move
+            assert seat is not None
+            if seat == 0 and has_choice(rnd.legal(0)):
+                view = rnd.view(0)
+                action = player.act(view, rnd.legal(0))
+                assert player.searches(view) == (view.phase == Phase.PLAY
+                                                 or (kitty and view.phase == Phase.KITTY))
+                if player.last is not None:
+                    searched.add(rnd.phase)
+                rnd.apply(action)
+                continue
+            rnd.apply(decide(rnd, seat, HeuristicPlayer(seat)))
+        assert searched == ({Phase.KITTY, Phase.PLAY} if kitty else {Phase.PLAY})
+
+
 def test_unknown_phases_are_refused_with_the_allowed_ones() -> None:
     with pytest.raises(ValueError, match="phases must be among bid, call, deal, declare"):
         SearchPlayer(1, phases=(Phase.SHOW,))
@@ -336,8 +363,10 @@ def test_every_preset_plays_a_round_with_a_search_seat(
                 searched_phases.add(rnd.phase)
         rnd.apply(action)
     assert Phase.PLAY in searched_phases
-    if model_for(rules) is not None:  # the endgame's plays alone
-        assert searched_phases == {Phase.PLAY}
+    model = model_for(rules)
+    if model is not None:  # the endgame's plays, and the phases the model names
+        assert searched_phases == {Phase.PLAY} | (
+            decided & MODEL_PHASES.get(model.name, frozenset()))
     else:  # the kitty bury, the friend call and the Hundred's trump are searched too
         assert decided & {Phase.KITTY, Phase.CALL, Phase.DECLARE} <= searched_phases
     assert rnd.result is not None

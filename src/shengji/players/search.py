@@ -57,9 +57,10 @@ candidate, and any position where no consistent world could be sampled. Where th
 model fits the rules, search takes only the **endgame** (``endgame``, default
 :func:`endgame_for`: 20 cards where learned players finish the rollouts, else 12): the
 leads and follows made with that many cards or fewer in hand, where the hidden cards are
-few and the rollouts short. The earlier plays, the kitty and the bids
-are the base's: searching every decision there played worse than the model alone, and
-searching the kitty alone no better (docs/experiments.md).
+few and the rollouts short, and the phases :data:`MODEL_PHASES` names for that model (the
+kitty with one deck). The earlier plays, the bids and elsewhere the kitty are the base's:
+searching every decision there played worse than the model alone, and searching
+tractor's kitty alone no better (docs/experiments.md).
 """
 
 from __future__ import annotations
@@ -118,6 +119,11 @@ earlier in the round."""
 RACE_FROM: Final = 32
 """The first checkpoint of racing (then each doubling)."""
 
+MODEL_PHASES: Final[dict[str, frozenset[Phase]]] = {"da-bai-fen": frozenset((Phase.KITTY,))}
+"""The phases beyond the endgame's leads and follows that search takes by default where
+the shipped model of that name fits the rules: the kitty with one deck, whose 12-card
+round is quick to imagine from the bury (over the plays alone, Da Bai Fen +0.032 and the
+Hundred +0.015 levels per deal; tractor's kitty searched gained nothing)."""
 SEARCHED: Final = frozenset((Phase.DEAL, Phase.BID, Phase.OVERBID, Phase.KITTY, Phase.CALL,
                             Phase.DECLARE, Phase.PLAY))
 """The phases where search compares candidates (bids during and after the deal, the kitty,
@@ -148,8 +154,9 @@ class SearchPlayer:
     dealer (:class:`~shengji.players.learned.LearnedPlayer`'s ``grab``);
     ``endgame``: where the base's model fits the rules, search only the leads and follows
     made with at most this many cards in hand (if ``phases`` holds the play) and the
-    other phases only where ``phases`` names them, keeping the base's choice in every
-    other decision (``None``: search as where no model fits; default ``"auto"``:
+    other phases only where ``phases`` names them (where it names none, those
+    :data:`MODEL_PHASES` gives the model), keeping the base's choice in every other
+    decision (``None``: search as where no model fits; default ``"auto"``:
     :func:`endgame_for` the rules and the rollouts).
     """
 
@@ -246,20 +253,21 @@ class SearchPlayer:
     def searches(self, view: SeatView) -> bool:
         """Whether search compares candidates in ``view``'s position: in the phases
         searched; where the base's model fits the rules and ``endgame`` is set, only the
-        leads and follows of its endgame and the phases ``phases`` names."""
+        leads and follows of its endgame and the phases ``phases`` names (if none, the
+        model's :data:`MODEL_PHASES`)."""
         phase = view.phase
         if phase not in self.phases:
             return False
         base = self.base
         endgame = self.endgame
-        if (endgame is None or not isinstance(base, LearnedPlayer)
-                or base.fitted(view.rules) is None):
+        model = base.fitted(view.rules) if isinstance(base, LearnedPlayer) else None
+        if endgame is None or model is None:
             return True
         if phase == Phase.PLAY:
             if endgame == "auto":
                 endgame = endgame_for(view.rules, self.rollouts)
             return len(view.hand) <= endgame
-        return phase in self._named
+        return phase in (self._named or MODEL_PHASES.get(model.name, frozenset()))
 
     def _search(self, view: SeatView, options: list[Action], priors: list[float] | None
                 ) -> SearchStats:
