@@ -5,7 +5,7 @@
 [--infer KEEP,PLAYS | --refine STEPS,KEEP] [--solo] [--z Z] [--race R|off]
 [--log FILE [--report [--against FILE]]] [--phases P,P] [--base learned|heuristic]
 [--prior W] [--model FILE] [--margins LEAD,FOLLOW] [--no-bury] [--no-grab] [--set-dealer]
-[--rollouts heuristic|learned] [--endgame N|auto|off]
+[--rollouts heuristic|learned] [--endgame N|auto|off] [--read-kitty auto|on|off]
 [--held-out N [--reference R] | --truth N]
 [--plays-only] [--score FILE [--against FILE]]``
 
@@ -48,7 +48,10 @@ and ``--margins LEAD,FOLLOW`` its margins instead of the model's (``--margins 0,
 ``--no-bury`` leaves the kitty to the heuristic (as every model before the kitty forest:
 ``--no-bury --report`` reads their logs);
 ``--no-grab`` lets the learned base bid for the first round's dealership as the heuristic
-does, instead of at its first chance (every log before that needs it). ``--endgame N``
+does, instead of at its first chance (every log before that needs it). ``--read-kitty
+on|off`` sets the search player's ``read_kitty`` (the worlds' hidden kitty buried as the
+heuristic would; the default, ``auto``, is the player's own: on where the Da Bai Fen model
+fits, and the logs from before need ``--read-kitty off``). ``--endgame N``
 is the search player's ``endgame`` (where the learned base's model fits the rules, search
 takes only the leads and follows made with N cards or fewer in hand; the default,
 ``auto``, is the player's own: 16 cards where learned players finish the rollouts of the
@@ -124,6 +127,7 @@ from shengji.players.search import (
     SearchPlayer,
     Z,
     endgame_for,
+    reads_kitty,
     rollout_policy,
     rollouts_for,
 )
@@ -189,6 +193,8 @@ class Setting:
     trees: int | None = None
     """The trees a forest of the model that the log names (default: the model's own;
     400 for the models shipped before 2026-12-02, to report their logs)."""
+    read_kitty: bool | None = None
+    """The search players' ``read_kitty`` (``None``: their default)."""
 
     def model(self, rules: Rules) -> PlayModel | None:
         """The learned base's model where one fits ``rules``: the ``model_file``'s (read
@@ -216,7 +222,7 @@ class Setting:
                             max_worlds=_NO_CAP, infer=self.infer, z=self.z, race=self.race,
                             phases=self.phases, learned=self.learned, prior=self.prior,
                             rollouts=self.rollouts, model=self.model(rules),
-                            grab=self.grab,
+                            grab=self.grab, read_kitty=self.read_kitty,
                             # (one world never overrides: every decision is timed, as before)
                             endgame=self.endgame if budget.iterations != 1 else None)
 
@@ -250,6 +256,8 @@ class Setting:
                 key["phases"] = ",".join([*sorted(p.value for p in named), "play"])
         if rollouts != "heuristic":  # (logs without: heuristic rollouts)
             key["rollouts"] = rollouts
+        if reads_kitty(model, self.read_kitty):  # (logs without: a random hidden kitty)
+            key["read_kitty"] = True
         if self.set_dealer:
             key["set_dealer"] = True
         elif self.learned and self.grab and rules.first_dealer != FirstDealer.RANDOM:
@@ -415,6 +423,8 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
         key.pop("rollouts", None)
         if not setting.phases:
             key.pop("phases", None)
+        if setting.read_kitty is None:
+            key.pop("read_kitty", None)
     race = setting.race
     if race is not None and (budget.iterations is None or budget.iterations > RACE_FROM):
         key["race"] = race  # (where racing can act: older logs of such budgets need --race off)
@@ -451,7 +461,9 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
                 "--trees 400; one from before the learned rollouts (2026-12-02) "
                 "--rollouts heuristic; one of learned rollouts from before their endgame "
                 "of 16 cards --endgame 12; one of Da Bai Fen or the Hundred from before "
-                "their kitty was searched (2026-12-03) --phases play"
+                "their kitty was searched (2026-12-03) --phases play --read-kitty off, "
+                "one from before they read the kitty into the worlds (the same day) "
+                "--read-kitty off"
                 if key.get("base") == "learned" or "grab" in key else "")
         raise ValueError(f"{log} holds none of these deals ({key}){hint}")
     levels = [r[0] for r in results]
@@ -605,6 +617,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trees", type=int, default=0,
                         help="games: name models of this many trees a forest in the log "
                         "(400: to --report logs of the models shipped before 2026-12-02)")
+    parser.add_argument("--read-kitty", choices=("auto", "on", "off"), default="auto",
+                        help="the worlds' hidden kitty buried as the heuristic would "
+                             "(auto: the search player's default)")
     parser.add_argument("--set-dealer", action="store_true",
                         help="games start with a dealer set, as every round after the "
                         "first: no bid for the dealership")
@@ -731,7 +746,8 @@ def main(argv: list[str] | None = None) -> int:
         key["refine"] = args.refine
     setting = Setting(infer, args.z, race, tuple(phases), args.base == "learned", args.prior,
                       args.rollouts, args.model, margins, not args.no_bury, not args.no_grab,
-                      args.set_dealer, endgame, args.trees or None)
+                      args.set_dealer, endgame, args.trees or None,
+                      {"auto": None, "on": True, "off": False}[args.read_kitty])
     figures = []
     for budget in budgets:
         try:

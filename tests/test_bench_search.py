@@ -146,8 +146,13 @@ def test_the_log_names_the_learned_base_only_where_a_model_fits_the_rules() -> N
     assert bench.Setting().key(preset("hundred")) == {
         "base": "learned", "margins": [0.07, 0.02], "bury": one_deck.bury_margin,
         "prior": 1.0, "endgame": 12, "rollouts": "learned",  # (12 cards a hand)
-        "phases": "kitty,play"}  # (the model's phases: its logs before had the play alone)
+        "phases": "kitty,play",  # (the model's phases: its logs before had the play alone)
+        "read_kitty": True}  # (the model reads the kitty: its logs before had a random one)
     assert "phases" not in bench.Setting(phases=(Phase.PLAY,)).key(preset("hundred"))
+    # ... and the worlds' kitty read from its burier (logs without: a random kitty)
+    assert "read_kitty" not in bench.Setting(read_kitty=False).key(preset("hundred"))
+    assert "read_kitty" not in bench.Setting().key(preset("tractor"))
+    assert bench.Setting(read_kitty=True).key(preset("tractor"))["read_kitty"] is True
     assert "phases" not in bench.Setting(endgame=None).key(preset("hundred"))
     # (the rollouts are named only where learned players can finish them: fixed partners
     # and a model; logs without: heuristic rollouts)
@@ -199,20 +204,26 @@ def test_a_stored_log_of_an_earlier_player_reports_with_the_flags_that_name_it(
 
 
 def test_the_one_deck_logs_read_back_by_the_phases_they_searched(capsys: Capsys) -> None:
-    # the default searches Da Bai Fen's kitty too: its log reads back with no flag; the log
-    # from before, of the endgame's plays alone, with --phases play (and is refused without)
+    # the default searches Da Bai Fen's kitty too and reads the hidden kitty into its
+    # worlds: its log reads back with no flag; the logs from before, of a random hidden
+    # kitty with --read-kitty off, and of the endgame's plays alone also with --phases play
+    # (and they are refused without)
     flags = ["--report", "--preset", "da-bai-fen", "--deals", "1000", "--iterations", "32",
              "--seed", "13", "--log"]
     results = SCRIPT.parent / "results"
-    out = script(capsys, *flags, str(results / "da-bai-fen-kitty-32w-seed13-compiled.jsonl.gz"),
-                 check=True)
+    new = str(results / "da-bai-fen-read-kitty-32w-seed13-compiled.jsonl.gz")
+    out = script(capsys, *flags, new, check=True)
+    assert "+0.439 ± 0.024 levels per deal over 1000 duplicate deals" in out.stdout
+    kitty = str(results / "da-bai-fen-kitty-32w-seed13-compiled.jsonl.gz")
+    out = script(capsys, *flags, kitty, "--read-kitty", "off", check=True)
     assert "+0.417 ± 0.025 levels per deal over 1000 duplicate deals" in out.stdout
     old = str(results / "da-bai-fen-learned-rollouts-32w-seed13-compiled.jsonl.gz")
-    out = script(capsys, *flags, old, "--phases", "play", check=True)
+    out = script(capsys, *flags, old, "--phases", "play", "--read-kitty", "off", check=True)
     assert "+0.386 ± 0.026 levels per deal over 1000 duplicate deals" in out.stdout
-    refused = script(capsys, *flags, old)
-    assert refused.returncode == 2 and "kitty was searched (2026-12-03) --phases play" in (
-        refused.stderr)
+    for log in (kitty, old):
+        refused = script(capsys, *flags, log)
+        assert refused.returncode == 2 and "(the same day) --read-kitty off" in (
+            refused.stderr)
 
 
 @pytest.mark.slow

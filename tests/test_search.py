@@ -38,6 +38,7 @@ from shengji.players.search import (
     LEARNED_ENDGAME,
     MODEL_PHASES,
     RACE,
+    READ_KITTY,
     ROLLOUTS,
     Z,
     _position_seed,
@@ -319,6 +320,44 @@ def test_with_one_deck_the_default_searches_the_kitty_too() -> None:
                 continue
             rnd.apply(decide(rnd, seat, HeuristicPlayer(seat)))
         assert searched == ({Phase.KITTY, Phase.PLAY} if kitty else {Phase.PLAY})
+
+
+def test_with_one_deck_the_default_reads_the_kitty_into_its_worlds() -> None:
+    """Where the Da Bai Fen model fits (:data:`READ_KITTY`), the default player imagines
+    a kitty it did not see buried as a heuristic burier would; elsewhere at random, unless
+    ``read_kitty`` says otherwise."""
+    assert {"da-bai-fen"} == READ_KITTY
+    for name, default in (("da-bai-fen", True), ("hundred", True), ("tractor", False),
+                          ("finding-friends", False)):
+        rules = preset(name)
+        assert SearchPlayer(1).reads_kitty(rules) is default
+        assert SearchPlayer(1, read_kitty=not default).reads_kitty(rules) is not default
+    assert not SearchPlayer(1, learned=False).reads_kitty(preset("da-bai-fen"))
+
+
+def test_read_kitty_reaches_every_worker_s_worlds() -> None:
+    """``read_kitty`` (the worlds' hidden kitty buried as a heuristic burier would) gives
+    the same figures with one worker process and with two, and other figures than a
+    random kitty, at a Da Bai Fen follow of a seat that did not bury."""
+    rules = preset("da-bai-fen")
+    rnd = Round(rules, seed=4, dealer=0, track_undo=False)
+    while not (rnd.phase == Phase.PLAY and rnd.to_move not in (None, 0)
+               and len(rnd.tricks) >= 2 and has_choice(rnd.legal(rnd.to_move))):
+        seat = rnd.to_move
+        assert seat is not None
+        rnd.apply(decide(rnd, seat, HeuristicPlayer(seat)))
+    seat = rnd.to_move
+    assert seat is not None
+    view, legal = rnd.view(seat), rnd.legal(seat)
+    means = {}
+    for read, workers in ((True, 1), (True, 2), (False, 1)):
+        player = SearchPlayer(3, iterations=6, workers=workers, read_kitty=read,
+                              endgame=None)
+        player.act(view, legal)
+        player.close()
+        assert player.last is not None and player.last.worlds == 6
+        means[read, workers] = player.last.means
+    assert means[True, 1] == means[True, 2] != means[False, 1]
 
 
 def test_unknown_phases_are_refused_with_the_allowed_ones() -> None:

@@ -16,13 +16,13 @@ from random import Random
 import pytest
 
 from flow_helpers import positions, swap_hidden
-from shengji.game.actions import Bury, Play
+from shengji.game.actions import ActionError, Bury, Play
 from shengji.game.deal import pack
 from shengji.game.phase import Phase
 from shengji.game.presets import PRESETS, preset
 from shengji.game.round import Round
 from shengji.game.view import SeatView
-from shengji.players import HeuristicPlayer, RandomPlayer
+from shengji.players import HeuristicPlayer, RandomPlayer, worlds
 from shengji.players.table import decide
 from shengji.players.worlds import (
     Inference,
@@ -142,10 +142,12 @@ def test_proven_voids_are_respected() -> None:
     assert shown > 0
 
 
+@pytest.mark.parametrize("read_kitty", [False, True])
 @pytest.mark.parametrize("name", ["tractor", "finding-friends", "hundred"])
-def test_the_real_hidden_cards_are_not_read(name: str) -> None:
-    """Two rounds that differ only in cards the seat cannot see give the same view and
-    exactly the same sampled worlds for a seed."""
+def test_the_real_hidden_cards_are_not_read(name: str, read_kitty: bool) -> None:
+    """Two rounds that differ only in cards the seat cannot see (another hand's, or the
+    kitty's) give the same view and exactly the same sampled worlds for a seed, also
+    where the worlds' kitty is the one a heuristic would have buried."""
     rules = preset(name)
     compared = 0
     for rnd, seat in positions(rules, 5, every=9):
@@ -156,8 +158,10 @@ def test_the_real_hidden_cards_are_not_read(name: str) -> None:
             continue
         assert changed.hands != rnd.hands and changed.view(seat) == rnd.view(seat)
         for i in range(2):
-            one = sample_world(Knowledge.of(rnd.view(seat)), Random(i))
-            two = sample_world(Knowledge.of(changed.view(seat)), Random(i))
+            one = sample_world(Knowledge.of(rnd.view(seat)), Random(i),
+                               read_kitty=read_kitty)
+            two = sample_world(Knowledge.of(changed.view(seat)), Random(i),
+                               read_kitty=read_kitty)
             assert one is not None and two is not None
             assert hidden_places(one, seat) == hidden_places(two, seat)
         compared += 1
@@ -310,3 +314,73 @@ def test_bad_refine_settings_are_refused() -> None:
     for options in ({"keep": 1.5}, {"keep": -0.1}, {"steps": -1}):
         with pytest.raises(ValueError):
             Refine(**options)  # type: ignore[arg-type]
+
+
+def heuristic_buried(world: Round) -> bool:
+    """True if a heuristic player in the burier's seat, replaying ``world`` from its deal
+    and keeping the cards it plays later in the round, buries the kitty the world's round
+    buried."""
+    index = next(i for i, a in enumerate(world.history) if isinstance(a, Bury))
+    bury = world.history[index]
+    assert isinstance(bury, Bury)
+    replay = Round(world.rules, deal=world.deal, levels=world.levels,
+                   dealer=world.dealer, track_undo=False)
+    for action in world.history[:index]:
+        replay.apply(action)
+    later = [c for a in world.history[index:] if isinstance(a, Play) and a.seat == bury.seat
+             for c in a.cards]
+    model = HeuristicPlayer(bury.seat).bury_keeping(replay.view(bury.seat),
+                                                    replay.legal(bury.seat), later)
+    return isinstance(model, Bury) and Counter(model.cards) == Counter(bury.cards)
+
+
+@pytest.mark.parametrize("name", ["da-bai-fen", "tractor", "finding-friends"])
+def test_read_kitty_worlds_hold_the_heuristics_bury(name: str) -> None:
+    """With ``read_kitty``, a seat that did not bury the kitty imagines the kitty a
+    heuristic burier would have buried from the cards the world dealt it, keeping those it
+    played since (in heuristic rounds: nearly always; a position where no such world is
+    found falls back to a random kitty), where random kitties almost never are; the
+    worlds still agree with the view, and their kitties hold fewer points than random
+    ones."""
+    rules = preset(name)
+    matched = {True: 0, False: 0}
+    points = {True: 0, False: 0}
+    total = 0
+    for seed in range(4):
+        for rnd, seat in positions(rules, seed, every=11):
+            if rnd.phase != Phase.PLAY or seat == rnd.kitty_owner:
+                continue
+            view = rnd.view(seat)
+            knowledge = Knowledge.of(view)
+            for read in (True, False):
+                world = sample_world(knowledge, Random(total), read_kitty=read)
+                assert world is not None
+                check_world(world, view, knowledge)
+                matched[read] += heuristic_buried(world)
+                points[read] += sum(c.points for c in world.kitty)
+            total += 1
+    assert total >= 10
+    assert matched[True] >= 0.8 * total and matched[False] <= 0.2 * total, (matched, total)
+    assert points[True] < points[False], points
+
+
+def test_read_kitty_falls_back_to_a_random_kitty(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where no world with the heuristic's bury is consistent with the view (here: the
+    heuristic never buries), a world with a random kitty is sampled as without
+    ``read_kitty``."""
+    def never(world: Round, seat: int, played: object) -> Bury:
+        raise ActionError("no bury")
+
+    monkeypatch.setattr(worlds, "_heuristic_bury", never)
+    rules = preset("da-bai-fen")
+    found = 0
+    for rnd, seat in positions(rules, 1, every=7):
+        if rnd.phase != Phase.PLAY or seat == rnd.kitty_owner:
+            continue
+        view = rnd.view(seat)
+        knowledge = Knowledge.of(view)
+        world = sample_world(knowledge, Random(found), read_kitty=True)
+        assert world is not None
+        check_world(world, view, knowledge)
+        found += 1
+    assert found >= 3

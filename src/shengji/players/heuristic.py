@@ -83,6 +83,14 @@ _POINTS: Final = tuple(Card(i).points for i in range(54))
 """The points of each face."""
 
 
+def _spend(counts: Counter[Card], card: Card) -> bool:
+    """Take one ``card`` from ``counts`` if one is left (True if taken)."""
+    if counts[card] > 0:
+        counts[card] -= 1
+        return True
+    return False
+
+
 class HeuristicPlayer:
     """A rule-based player; ``remember=False`` forgets played cards and voids."""
 
@@ -214,6 +222,11 @@ class HeuristicPlayer:
 
     def bury(self, view: SeatView, legal: Legal) -> Action:
         """Bury low cards of short plain suits, keeping trumps, pairs, aces and points."""
+        return self.bury_keeping(view, legal, ())
+
+    def bury_keeping(self, view: SeatView, legal: Legal, keep: Sequence[Card]) -> Action:
+        """:meth:`bury`, keeping the cards ``keep`` names too (a world sampler's burier,
+        known to have played them after the bury)."""
         trump = view.trump
         assert trump is not None
         size = view.rules.kitty_size
@@ -243,6 +256,9 @@ class HeuristicPlayer:
             keyed.append((value, card))
         keyed.sort()
         ordered = [ALL_CARDS[card] for _, card in keyed]
+        if keep:
+            kept = Counter(keep)
+            ordered = [c for c in ordered if not _spend(kept, c)]
         action = Bury(view.seat, tuple(ordered[:size]))
         if action in legal:
             return action
