@@ -50,14 +50,15 @@ and ``--margins LEAD,FOLLOW`` its margins instead of the model's (``--margins 0,
 ``--no-grab`` lets the learned base bid for the first round's dealership as the heuristic
 does, instead of at its first chance (every log before that needs it). ``--read-kitty
 on|off`` sets the search player's ``read_kitty`` (the worlds' hidden kitty buried as the
-heuristic would; the default, ``auto``, is the player's own: on where the Da Bai Fen model
-fits, and the logs from before need ``--read-kitty off``). ``--endgame N``
-is the search player's ``endgame`` (where the learned base's model fits the rules, search
-takes only the leads and follows made with N cards or fewer in hand; the default,
-``auto``, is the player's own: 16 cards where learned players finish the rollouts of the
-searching side, else 12, and the logs of 12 cards with learned rollouts need
-``--endgame 12``); ``--endgame off`` searches every decision as where no model fits (every
-learned-base log of more than one world before the endgame rule needs it).
+heuristic would; the default, ``auto``, is the player's own: on where the Da Bai Fen or
+the Finding Friends model fits, and their logs from before need ``--read-kitty off``).
+``--endgame N`` is the search player's ``endgame`` (where the learned base's model fits
+the rules, search takes only the leads and follows made with N cards or fewer in hand; the
+default, ``auto``, is the player's own: 20 cards where learned players finish the rollouts
+of the searching side, else 12, and the logs of 12 or 16 cards with learned rollouts need
+``--endgame 12`` or ``--endgame 16``); ``--endgame off`` searches every decision as where
+no model fits (every learned-base log of more than one world before the endgame rule needs
+it).
 
 Each game is a match's first round, where the rules may give the dealership to the first
 bidder (tractor's ``first_dealer``); ``--set-dealer`` starts each with a dealer set
@@ -462,8 +463,8 @@ def run(rules: Rules, budget: Budget, deals: int, seed: int, workers: int,
                 "--rollouts heuristic; one of learned rollouts from before their endgame "
                 "of 16 cards --endgame 12; one of Da Bai Fen or the Hundred from before "
                 "their kitty was searched (2026-12-03) --phases play --read-kitty off, "
-                "one from before they read the kitty into the worlds (the same day) "
-                "--read-kitty off"
+                "one of them or of Finding Friends from before the kitty was read into "
+                "the worlds (the same day) --read-kitty off"
                 if key.get("base") == "learned" or "grab" in key else "")
         raise ValueError(f"{log} holds none of these deals ({key}){hint}")
     levels = [r[0] for r in results]

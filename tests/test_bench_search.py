@@ -222,7 +222,7 @@ def test_the_one_deck_logs_read_back_by_the_phases_they_searched(capsys: Capsys)
     assert "+0.386 ± 0.026 levels per deal over 1000 duplicate deals" in out.stdout
     for log in (kitty, old):
         refused = script(capsys, *flags, log)
-        assert refused.returncode == 2 and "(the same day) --read-kitty off" in (
+        assert refused.returncode == 2 and "worlds (the same day) --read-kitty off" in (
             refused.stderr)
 
 

@@ -322,13 +322,13 @@ def test_with_one_deck_the_default_searches_the_kitty_too() -> None:
         assert searched == ({Phase.KITTY, Phase.PLAY} if kitty else {Phase.PLAY})
 
 
-def test_with_one_deck_the_default_reads_the_kitty_into_its_worlds() -> None:
-    """Where the Da Bai Fen model fits (:data:`READ_KITTY`), the default player imagines
-    a kitty it did not see buried as a heuristic burier would; elsewhere at random, unless
-    ``read_kitty`` says otherwise."""
-    assert {"da-bai-fen"} == READ_KITTY
-    for name, default in (("da-bai-fen", True), ("hundred", True), ("tractor", False),
-                          ("finding-friends", False)):
+def test_the_default_reads_the_kitty_where_it_was_measured_to_gain() -> None:
+    """Where the Da Bai Fen or the Finding Friends model fits (:data:`READ_KITTY`), the
+    default player imagines a kitty it did not see buried as a heuristic burier would;
+    elsewhere (tractor's models) at random, unless ``read_kitty`` says otherwise."""
+    assert {"da-bai-fen", "finding-friends"} == READ_KITTY
+    for name, default in (("da-bai-fen", True), ("hundred", True), ("finding-friends", True),
+                          ("tractor", False), ("tractor-6", False)):
         rules = preset(name)
         assert SearchPlayer(1).reads_kitty(rules) is default
         assert SearchPlayer(1, read_kitty=not default).reads_kitty(rules) is not default

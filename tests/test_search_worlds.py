@@ -384,3 +384,22 @@ def test_read_kitty_falls_back_to_a_random_kitty(monkeypatch: pytest.MonkeyPatch
         check_world(world, view, knowledge)
         found += 1
     assert found >= 3
+
+
+def test_refined_worlds_keep_the_kitty_read_from_its_burier() -> None:
+    """A chain that moves a world towards the other seats' plays replays each step with
+    the heuristic's bury, as the world it starts from was."""
+    rules = preset("da-bai-fen")
+    matched = total = 0
+    for rnd, seat in positions(rules, 2, every=5):
+        if rnd.phase != Phase.PLAY or seat == rnd.kitty_owner or len(rnd.tricks) < 2:
+            continue
+        view = rnd.view(seat)
+        knowledge = Knowledge.of(view)
+        world = sample_world(knowledge, Random(total), infer=Refine(steps=20, keep=0.0),
+                             read_kitty=True)
+        assert world is not None
+        check_world(world, view, knowledge)
+        matched += heuristic_buried(world)
+        total += 1
+    assert total >= 4 and matched >= 0.8 * total, (matched, total)

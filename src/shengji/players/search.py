@@ -18,10 +18,10 @@ At each decision worth searching, the player
    the seat knows (:mod:`shengji.players.worlds`: played cards, proven voids and
    unpaired suits, bid and exposed cards, the kitty it buried, hand sizes, during the
    deal the undealt pack; every world is checked by replaying the public history from
-   its deal); with ``read_kitty`` (the default where the Da Bai Fen model fits:
-   :data:`READ_KITTY`) a kitty the seat did not see buried is the one a heuristic burier
-   would have buried from the cards the world dealt it; with ``infer`` (off by default)
-   the worlds also follow the other seats' plays:
+   its deal); with ``read_kitty`` (the default where the Da Bai Fen or the Finding
+   Friends model fits: :data:`READ_KITTY`) a kitty the seat did not see buried is the
+   one a heuristic burier would have buried from the cards the world dealt it; with
+   ``infer`` (off by default) the worlds also follow the other seats' plays:
    :class:`~shengji.players.worlds.Inference` keeps a world only with a chance that
    falls with each of their recent plays that the heuristic would not have made in it,
    :class:`~shengji.players.worlds.Refine` moves each world towards those plays by a
@@ -127,11 +127,12 @@ MODEL_PHASES: Final[dict[str, frozenset[Phase]]] = {"da-bai-fen": frozenset((Pha
 the shipped model of that name fits the rules: the kitty with one deck, whose 12-card
 round is quick to imagine from the bury (over the plays alone, Da Bai Fen +0.032 and the
 Hundred +0.015 levels per deal; tractor's kitty searched gained nothing)."""
-READ_KITTY: Final = frozenset(("da-bai-fen",))
+READ_KITTY: Final = frozenset(("da-bai-fen", "finding-friends"))
 """The shipped models where search reads the hidden kitty into its worlds by default
-(:func:`reads_kitty`): with one deck the worlds' kitty, buried as the heuristic would,
-gained +0.017 levels per deal over Da Bai Fen's and the Hundred's deals, for next to no
-time."""
+(:func:`reads_kitty`): the worlds' kitty, buried as the heuristic would, gained +0.017
+levels per deal over Da Bai Fen's and the Hundred's deals and +0.024 to +0.025 a seat
+in Finding Friends at 5 and 6 players, for next to no time (tractor's is not measured
+yet)."""
 SEARCHED: Final = frozenset((Phase.DEAL, Phase.BID, Phase.OVERBID, Phase.KITTY, Phase.CALL,
                             Phase.DECLARE, Phase.PLAY))
 """The phases where search compares candidates (bids during and after the deal, the kitty,

@@ -235,10 +235,11 @@ def sample_world(knowledge: Knowledge, rng: Random, *, tries: int = 60,
         attempts += 1
         judge = (_Rejection(knowledge, rejecting, rng)
                  if rejecting is not None and attempts <= rejecting.tries else None)
-        world = _replay(knowledge, places, rng, judge, n < reading)
+        read = n < reading
+        world = _replay(knowledge, places, rng, judge, read)
         if world is not None:
             if isinstance(infer, Refine):
-                return refine(knowledge, places, world, rng, infer)
+                return refine(knowledge, places, world, rng, infer, read)
             return world
     return None
 
@@ -334,9 +335,10 @@ def _heuristic_makes(models: dict[int, HeuristicPlayer], world: Round, action: P
 
 
 def refine(knowledge: Knowledge, places: dict[int | str, list[Card]], world: Round,
-           rng: Random, how: Refine) -> Round:
+           rng: Random, how: Refine, read_kitty: bool = False) -> Round:
     """``world`` (dealt as ``places``) moved by ``how.steps`` steps of the chain of
-    :class:`Refine`; each world passed is consistent with everything the seat knows."""
+    :class:`Refine`; each world passed is consistent with everything the seat knows (and,
+    with ``read_kitty``, replayed with the heuristic's buries, as ``world`` was)."""
     view = knowledge.view
     trump = view.trump
     seats = [p for p in places if isinstance(p, int)]
@@ -344,7 +346,7 @@ def refine(knowledge: Knowledge, places: dict[int | str, list[Card]], world: Rou
     if trump is None or view.phase != Phase.PLAY or len(keys) < 2 or how.steps == 0:
         return world
     count = _Count(view.history, seats, math.inf)
-    if _replay(knowledge, places, rng, count) is None:
+    if _replay(knowledge, places, rng, count, read_kitty) is None:
         return world  # cannot happen: the world was just replayed
     found = count.found
     index, voids = trump.suit_index, knowledge.voids
@@ -365,7 +367,7 @@ def refine(knowledge: Knowledge, places: dict[int | str, list[Card]], world: Rou
         moved = {p: list(cards) for p, cards in places.items()}
         moved[a][i], moved[b][j] = y, x
         count = _Count(view.history, touched, before + slack)
-        replayed = _replay(knowledge, moved, rng, count)
+        replayed = _replay(knowledge, moved, rng, count, read_kitty)
         if replayed is not None:
             places, world = moved, replayed
             found.update(count.found)
