@@ -273,9 +273,8 @@ class SearchPlayer:
         phase = view.phase
         if phase not in self.phases:
             return False
-        base = self.base
         endgame = self.endgame
-        model = base.fitted(view.rules) if isinstance(base, LearnedPlayer) else None
+        model = self._model(view.rules)
         if endgame is None or model is None:
             return True
         if phase == Phase.PLAY:
@@ -287,9 +286,12 @@ class SearchPlayer:
     def reads_kitty(self, rules: Rules) -> bool:
         """Whether this player's worlds for ``rules`` read the hidden kitty from its burier
         (:func:`reads_kitty` of its base's model and ``read_kitty``)."""
+        return reads_kitty(self._model(rules), self.read_kitty)
+
+    def _model(self, rules: Rules) -> PlayModel | None:
+        """The base's model where one fits ``rules`` (none for the heuristic base)."""
         base = self.base
-        model = base.fitted(rules) if isinstance(base, LearnedPlayer) else None
-        return reads_kitty(model, self.read_kitty)
+        return base.fitted(rules) if isinstance(base, LearnedPlayer) else None
 
     def _search(self, view: SeatView, options: list[Action], priors: list[float] | None
                 ) -> SearchStats:
