@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from itertools import islice
 from pathlib import Path
+from random import Random
 
 import pytest
 from rich.console import Console
@@ -34,9 +35,12 @@ from shengji.game.match import Match
 from shengji.game.phase import Phase
 from shengji.game.presets import preset
 from shengji.game.record import Record, RecordError, replay, save_record
+from shengji.game.round import Round
 from shengji.game.view import SeatView
 from shengji.players.heuristic import HeuristicPlayer
-from shengji.players.table import play_match
+from shengji.players.search import SearchPlayer
+from shengji.players.table import decide, play_match
+from shengji.players.worlds import Knowledge
 from shengji.terminal.prompt import Prompter
 from shengji.terminal.session import Session
 
@@ -222,6 +226,32 @@ def test_open_hands_are_labelled_and_exact(game: tuple[Record, int, Analysis]) -
     assert "open" not in result.mode and f"what seat {seat} knew" in result.mode
     assert [d.index for d in opened.decisions] == [d.index for d in result.decisions]
     assert all(d.worlds == 1 and d.error == 0 for d in opened.decisions)
+
+
+@pytest.mark.parametrize(("name", "reads"), [("da-bai-fen", True), ("tractor", False)])
+def test_the_worlds_read_the_hidden_kitty_where_the_search_player_does(
+        name: str, reads: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = preset(name)
+    assert SearchPlayer(0).reads_kitty(rules) is reads
+    match = Match(rules, seed=2, max_rounds=1)
+    players = [HeuristicPlayer(s) for s in range(4)]
+    while match.round.phase != Phase.PLAY or match.to_move == match.round.kitty_owner:
+        seat = match.to_move
+        assert seat is not None
+        match.apply(decide(match, seat, players[seat]))
+    seat = match.to_move
+    assert seat is not None
+    asked: list[bool] = []
+    sample = analysis.sample_world
+
+    def spy(knowledge: Knowledge, rng: Random, *, read_kitty: bool = False) -> Round | None:
+        asked.append(read_kitty)
+        return sample(knowledge, rng, read_kitty=read_kitty)
+
+    monkeypatch.setattr(analysis, "sample_world", spy)
+    view, legal = match.view(seat), match.legal(seat)
+    moves, rows = analysis.judge(view, legal, next(iter(legal)), budget=2, seed=0, index=0)
+    assert asked == [reads, reads] and len(rows) == 2 and moves
 
 
 def test_a_round_in_progress_is_neither_analysed_nor_revealed() -> None:

@@ -8,9 +8,11 @@ the rules). Each candidate is played in the same **worlds** and the round rolled
 end with heuristic players (:func:`shengji.players.search.finish`): the worlds are the hidden
 cards dealt at random consistently with what the seat knew then
 (:class:`~shengji.players.worlds.Knowledge` of its :class:`~shengji.game.view.SeatView`,
-as the search player samples them), so a decision is judged only from the seat's own view
-and legal actions (:func:`judge`). With ``open_hands`` the one world is the actual deal as
-the finished round revealed it (:func:`judge_open`: one exact rollout per move).
+as the search player samples them, a hidden kitty read from its burier where the default
+search player reads it: :func:`~shengji.players.search.reads_kitty`), so a decision is
+judged only from the seat's own view and legal actions (:func:`judge`). With
+``open_hands`` the one world is the actual deal as the finished round revealed it
+(:func:`judge_open`: one exact rollout per move).
 
 The **cost** of a decision is the mean over the worlds of (best − played), in levels: the
 levels the seat's side gains minus the other side's, plus a tenth of a level per 10 points
@@ -48,7 +50,7 @@ from shengji.game.round import Round
 from shengji.game.view import SeatView
 from shengji.players.learned import LearnedPlayer
 from shengji.players.search import candidates as search_candidates
-from shengji.players.search import finish, round_value
+from shengji.players.search import finish, reads_kitty, round_value
 from shengji.players.worlds import Knowledge, sample_world
 
 MARKS: Final = (("blunder", 0.6), ("mistake", 0.3), ("inaccuracy", 0.1))
@@ -325,10 +327,11 @@ def judge(view: SeatView, legal: Legal, played: Action, *, budget: int, seed: in
     its legal actions and the move it played."""
     moves = options(view, legal, played, limit, seed)
     knowledge = Knowledge.of(view)
+    read = reads_kitty(LearnedPlayer(seed).fitted(view.rules))
     rows: list[Row] = []
     for w in range(budget):
         key = _world_seed(seed, view.seat, index, w)
-        world = sample_world(knowledge, Random(key))
+        world = sample_world(knowledge, Random(key), read_kitty=read)
         row = _rows(world, moves, view.seat, key) if world is not None else None
         if row is not None:
             rows.append(row)
