@@ -131,8 +131,8 @@ READ_KITTY: Final = frozenset(("da-bai-fen", "finding-friends"))
 """The shipped models where search reads the hidden kitty into its worlds by default
 (:func:`reads_kitty`): the worlds' kitty, buried as the heuristic would, gained +0.017
 levels per deal over Da Bai Fen's and the Hundred's deals and +0.024 to +0.027 a seat
-in Finding Friends at 5, 6 and 8 players, for next to no time (in tractor +0.014 ±
-0.023, not shown: docs/experiments.md)."""
+in Finding Friends at 5, 6 and 8 players, for next to no time (in tractor nothing
+shown over two seeds' deals: docs/experiments.md)."""
 SEARCHED: Final = frozenset((Phase.DEAL, Phase.BID, Phase.OVERBID, Phase.KITTY, Phase.CALL,
                             Phase.DECLARE, Phase.PLAY))
 """The phases where search compares candidates (bids during and after the deal, the kitty,
