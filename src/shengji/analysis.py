@@ -9,8 +9,8 @@ end with heuristic players (:func:`shengji.players.search.finish`): the worlds a
 cards dealt at random consistently with what the seat knew then
 (:class:`~shengji.players.worlds.Knowledge` of its :class:`~shengji.game.view.SeatView`,
 as the search player samples them, a hidden kitty read from its burier where the default
-search player reads it: :func:`~shengji.players.search.reads_kitty`), so a decision is
-judged only from the seat's own view and legal actions (:func:`judge`). With
+search player reads it: :meth:`~shengji.players.search.SearchPlayer.reads_kitty`), so a
+decision is judged only from the seat's own view and legal actions (:func:`judge`). With
 ``open_hands`` the one world is the actual deal as the finished round revealed it
 (:func:`judge_open`: one exact rollout per move).
 
@@ -49,8 +49,8 @@ from shengji.game.record import Record, replay
 from shengji.game.round import Round
 from shengji.game.view import SeatView
 from shengji.players.learned import LearnedPlayer
+from shengji.players.search import SearchPlayer, finish, round_value
 from shengji.players.search import candidates as search_candidates
-from shengji.players.search import finish, reads_kitty, round_value
 from shengji.players.worlds import Knowledge, sample_world
 
 MARKS: Final = (("blunder", 0.6), ("mistake", 0.3), ("inaccuracy", 0.1))
@@ -327,7 +327,7 @@ def judge(view: SeatView, legal: Legal, played: Action, *, budget: int, seed: in
     its legal actions and the move it played."""
     moves = options(view, legal, played, limit, seed)
     knowledge = Knowledge.of(view)
-    read = reads_kitty(LearnedPlayer(seed).fitted(view.rules))
+    read = SearchPlayer(seed).reads_kitty(view.rules)  # the default player's worlds
     rows: list[Row] = []
     for w in range(budget):
         key = _world_seed(seed, view.seat, index, w)
