@@ -50,13 +50,15 @@ to fit)::
         --follow-margin 0.02 --bury-margin 0.05 --out tractor-6.json.gz
 
 The shipped finding-friends model is that first step on rounds of three table sizes
-(2,500 rounds of 5 players, 2,000 of 6 and 1,200 of 8: 657 s beside a compiler job, 418
-and 369 s; 400,064 lead, 968,214 follow and 30,921 bury rows, 69 s to fit), made to serve
-the preset's other sizes too (7 and 9 to 12 players, ``--also-players``)::
+(6,250 rounds of 5 players, 5,000 of 6 and 3,000 of 8: 333, 268 and 338 s; 1,000,282
+lead, 2,426,268 follow and 77,198 bury rows, 86 s to fit), made to serve the preset's
+other sizes too (7 and 9 to 12 players, ``--also-players``). The first model had 2.5
+times fewer rounds (the first rounds of these); twice these rounds played as these do
+(docs/experiments.md, *A larger Finding Friends model*)::
 
     python3 scripts/train_learned.py collect --preset finding-friends --table 5 \\
-        --rounds 2500 --seed 1 --workers 2 --kinds lead,follow,bury --out ff5.npz
-    (the same with --table 6 --rounds 2000 --out ff6.npz, --table 8 --rounds 1200 --out ff8.npz)
+        --rounds 6250 --seed 1 --workers 2 --kinds lead,follow,bury --out ff5.npz
+    (the same with --table 6 --rounds 5000 --out ff6.npz, --table 8 --rounds 3000 --out ff8.npz)
     python3 scripts/train_learned.py fit ff5.npz ff6.npz ff8.npz --name finding-friends \\
         --also-players 7,9,10,11,12 --lead-margin 0.07 --follow-margin 0.02 \\
         --bury-margin 0.05 --out finding-friends.json.gz
