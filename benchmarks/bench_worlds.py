@@ -9,8 +9,10 @@ of its view with a random hidden kitty and as many with ``read_kitty`` (the kitt
 heuristic burier would have buried, :func:`~shengji.players.worlds.sample_world`). It
 prints, for each, the points the worlds' kitties hold on average, how many of their cards
 lie in the real kitty, the worlds not found and the milliseconds a world took; and the
-points of the real kitties. Both ways run on the same positions in the same process, so
-their times compare.
+points of the real kitties; and, for the whole deal, the share of the cards the seat does
+not hold (the other hands and the kitty) that the worlds place where the real deal has them:
+the yardstick of any better way to imagine the hidden cards. Both ways run on the same
+positions in the same process, so their times compare.
 """
 
 from __future__ import annotations
@@ -32,8 +34,10 @@ from shengji.players.worlds import Knowledge, sample_world
 def measure(name: str, table: int | None, rounds: int, worlds: int) -> list[str]:
     """The lines the script prints (see the module docstring)."""
     rules = preset(name, players=table) if table else preset(name)
-    totals = {read: [0, 0, 0, 0, 0.0] for read in (False, True)}  # worlds, points, cards,
-    real: list[int] = []                                           # missed, seconds
+    # per way: worlds, points, kitty cards right, worlds missed, seconds, hidden cards right
+    # and hidden cards in all
+    totals = {read: [0, 0, 0, 0, 0.0, 0, 0] for read in (False, True)}
+    real: list[int] = []
     for deal in range(rounds):
         match = Match(rules, seed=deal, max_rounds=1)
         players = [HeuristicPlayer(s) for s in range(rules.players)]
@@ -55,6 +59,9 @@ def measure(name: str, table: int | None, rounds: int, worlds: int) -> list[str]
             seat = (seat + 1) % rules.players
         kitty = Counter(rnd.kitty)
         real.append(sum(c.points for c in rnd.kitty))
+        others = [s for s in range(rules.players) if s != seat]
+        hands = {s: Counter(rnd.hands[s].cards()) for s in others}
+        hidden = sum(hands[s].total() for s in others) + kitty.total()
         knowledge = Knowledge.of(rnd.view(seat))
         for read, total in totals.items():
             for w in range(worlds):
@@ -66,16 +73,22 @@ def measure(name: str, table: int | None, rounds: int, worlds: int) -> list[str]
                     continue
                 total[0] += 1
                 total[1] += sum(c.points for c in world.kitty)
-                total[2] += sum((Counter(world.kitty) & kitty).values())
+                right = sum((Counter(world.kitty) & kitty).values())
+                total[2] += right
+                total[6] += hidden
+                total[5] += right + sum(
+                    (Counter(world.hands[s].cards()) & hands[s]).total() for s in others)
     if not real:
         return ["no round reached the play"]
     lines = [f"{name}{f'/{table}' if table else ''}: {len(real)} positions, the real kitty "
              f"holds {sum(real) / len(real):.2f} points on average"]
-    for read, (found, points, cards, missed, seconds) in totals.items():
+    for read, (found, points, cards, missed, seconds, placed, held) in totals.items():
         lines.append(f"  {'read_kitty' if read else 'random kitty'}: {points / found:.2f} "
                      f"points, {cards / found:.2f} of {rules.kitty_size} cards in the real "
                      f"kitty, {missed} worlds not found, "
-                     f"{1000 * seconds / (found + missed):.2f} ms a world")
+                     f"{1000 * seconds / (found + missed):.2f} ms a world; "
+                     f"{100 * placed / held:.1f}% of the hidden cards where the real deal "
+                     "has them")
     return lines
 
 
