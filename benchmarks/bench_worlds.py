@@ -73,7 +73,7 @@ def measure(name: str, table: int | None, rounds: int, worlds: int) -> list[str]
                     continue
                 total[0] += 1
                 total[1] += sum(c.points for c in world.kitty)
-                right = sum((Counter(world.kitty) & kitty).values())
+                right = (Counter(world.kitty) & kitty).total()
                 total[2] += right
                 total[6] += hidden
                 total[5] += right + sum(
