@@ -28,7 +28,7 @@ from shengji.game.phase import Phase
 from shengji.game.presets import preset
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.table import decide
-from shengji.players.worlds import Knowledge, sample_world
+from shengji.players.worlds import Knowledge, hidden_places, sample_world
 
 
 def measure(name: str, table: int | None, rounds: int, worlds: int) -> list[str]:
@@ -59,9 +59,8 @@ def measure(name: str, table: int | None, rounds: int, worlds: int) -> list[str]
             seat = (seat + 1) % rules.players
         kitty = Counter(rnd.kitty)
         real.append(sum(c.points for c in rnd.kitty))
-        others = [s for s in range(rules.players) if s != seat]
-        hands = {s: Counter(rnd.hands[s].cards()) for s in others}
-        hidden = sum(hands[s].total() for s in others) + kitty.total()
+        truth = hidden_places(rnd, seat)
+        hidden = sum(cards.total() for cards in truth.values())
         knowledge = Knowledge.of(rnd.view(seat))
         for read, total in totals.items():
             for w in range(worlds):
@@ -73,11 +72,10 @@ def measure(name: str, table: int | None, rounds: int, worlds: int) -> list[str]
                     continue
                 total[0] += 1
                 total[1] += sum(c.points for c in world.kitty)
-                right = (Counter(world.kitty) & kitty).total()
-                total[2] += right
+                total[2] += (Counter(world.kitty) & kitty).total()
+                imagined = hidden_places(world, seat)
+                total[5] += sum((imagined[p] & cards).total() for p, cards in truth.items())
                 total[6] += hidden
-                total[5] += right + sum(
-                    (Counter(world.hands[s].cards()) & hands[s]).total() for s in others)
     if not real:
         return ["no round reached the play"]
     lines = [f"{name}{f'/{table}' if table else ''}: {len(real)} positions, the real kitty "

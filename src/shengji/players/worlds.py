@@ -630,7 +630,8 @@ def _agrees(world: Round, view: SeatView) -> bool:
 
 
 def hidden_places(world: Round, seat: int) -> dict[int | str, Counter[Card]]:
-    """What ``seat`` cannot see in ``world``: the other hands and the kitty (for tests)."""
+    """What ``seat`` cannot see in ``world``: the other hands and the kitty (for tests and
+    benchmarks)."""
     places: dict[int | str, Counter[Card]] = {s: Counter(h.cards()) for s, h in
                                                enumerate(world.hands) if s != seat}
     places[_KITTY] = Counter(world.kitty)
