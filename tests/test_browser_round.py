@@ -264,7 +264,10 @@ SHEET_FROM_VIEW = """async () => {
                        match: {results: [sheet(15)], waiting: [0], over: false, throws: []}}};
     const fromView = overlay(S, {}).textContent;
     S.state.view.result = null;  // a sheet opened again later: the match's
-    return [fromView, overlay(S, {}).textContent];
+    const fromMatch = overlay(S, {}).textContent;
+    S.review = {type: 'review', round: 1, seat: 0,  // a round without a choice of the seat's
+                analysis: {budget: 4, rounds: [{number: 1, decisions: [], redeal: true}]}};
+    return [fromView, fromMatch, overlay(S, {}).textContent];
 }"""
 
 
@@ -272,9 +275,11 @@ def test_the_sheet_reads_the_result_from_the_view(quick_server: Server, chromium
     server = quick_server
     player = Player(chromium, server.url, "Ann", "desktop")
     player.page.goto(server.url + "/")
-    from_view, from_match = player.page.evaluate(SHEET_FROM_VIEW)
+    from_view, from_match, reviewed = player.page.evaluate(SHEET_FROM_VIEW)
     assert "took 55" in from_view and "took 15" not in from_view
     assert "took 15" in from_match
+    assert "You had no choice to make in this round" in reviewed
+    assert "Decisions judged" not in reviewed
     player.context.close()
 
 

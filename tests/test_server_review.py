@@ -27,19 +27,26 @@ def check_reviews(server: Server) -> None:
     host.send("start")
     assert host.error("review")["code"] == "no-review"  # nothing has finished yet
     assert watcher.error("review")["code"] == "not-seated"
-    play_round(people, [watcher], random.Random(5))
+    pick = random.Random(5)
+    play_round(people, [watcher], pick)
+    while (match := server.live(code).state.match) is not None and match.results[-1].redeal:
+        for seat, c in people.items():  # a redealt round: play on to one played to the end
+            c.send("next_round")
+            c.until(lambda m, s=seat: m["type"] == "state" and s not in m["match"]["waiting"])
+        play_round(people, [watcher], pick)
+    assert match is not None
+    number = len(match.results)
 
     host.send("review")
     review = host.expect("review")
-    assert (review["round"], review["seat"]) == (1, 0)
+    assert (review["round"], review["seat"]) == (number, 0)
     analysis = Analysis.from_dict(review["analysis"])
     assert analysis.seat == 0 and analysis.budget == REVIEW_BUDGET and not analysis.open_hands
-    assert [r.number for r in analysis.rounds] == [1] and analysis.decisions
+    assert [r.number for r in analysis.rounds] == [number] and analysis.decisions
     assert all(o.action.startswith("0 ") for d in analysis.decisions for o in d.options)
     # it is the analysis of the match as it stood, from the seat's knowledge, with its seed
-    match = server.live(code).state.match
-    assert match is not None
-    again = analyze(Record.of(match), 0, budget=REVIEW_BUDGET, seed=analysis.seed, rounds=[1])
+    again = analyze(Record.of(match), 0, budget=REVIEW_BUDGET, seed=analysis.seed,
+                    rounds=[number])
     assert json.loads(again.to_json()) == review["analysis"]
     # asked again: the same review at once; the other player gets their own seat's, and
     # nobody else hears of either

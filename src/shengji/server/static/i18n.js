@@ -268,6 +268,7 @@ const STRINGS = {
     reviewSummary: "Decisions judged: {n}. Inaccuracies: {inaccuracies}, mistakes: {mistakes}, "
       + "blunders: {blunders}; levels lost in all: {lost} (costs over their error).",
     reviewClean: "No decision of yours cost anything clear: well played.",
+    reviewNone: "You had no choice to make in this round (it was redealt, or every move was forced).",
     reviewAll: "Every decision ({n})",
     reviewHow: "Judged from what you knew at each decision, over {n} sampled deals each. Cost: "
       + "the levels the best move found would have gained over yours (a tenth per 10 points), "
@@ -606,6 +607,7 @@ const STRINGS = {
     reviewSummary: "评判了 {n} 个决定：{inaccuracies} 个不准确，{mistakes} 个失误，{blunders} 个大错；"
       + "一共损失 {lost} 级（只算超过误差的损失）。",
     reviewClean: "你的决定没有明显的损失：打得好。",
+    reviewNone: "这一局你没有需要选择的地方（重新发牌了，或者每一步都只有一种打法）。",
     reviewAll: "所有决定（{n} 个）",
     reviewHow: "按你每次决定时所知道的评判，每个决定抽样 {n} 副可能的牌。损失：找到的最佳选择比你的选择多得的级数"
       + "（每 10 分算十分之一级），± 为标准误差。",

@@ -46,12 +46,16 @@ function table(decisions, id) {
  * and every decision on demand. */
 function panel(review) {
   const round = review.analysis.rounds[0];
+  const title = h("h3", {}, t("reviewTitle", { n: review.round }));
+  if (!round.decisions.length) {
+    return h("section", { id: "review-panel", class: "review" }, title,
+      h("p", { id: "review-summary" }, t("reviewNone")));
+  }
   const numbered = round.decisions.map((d, i) => [d, i + 1]);
   const count = (mark) => round.decisions.filter((d) => d.mark === mark).length;
   const lost = round.decisions.filter((d) => d.cost > d.error).reduce((a, d) => a + d.cost, 0);
   const worse = numbered.filter(([d]) => d.mark || (d.best !== d.played && d.cost > d.error));
-  return h("section", { id: "review-panel", class: "review" },
-    h("h3", {}, t("reviewTitle", { n: review.round })),
+  return h("section", { id: "review-panel", class: "review" }, title,
     h("p", { id: "review-summary" }, t("reviewSummary", {
       n: round.decisions.length, inaccuracies: count("inaccuracy"), mistakes: count("mistake"),
       blunders: count("blunder"), lost: lost.toFixed(2) })),
