@@ -50,11 +50,14 @@ to fit)::
         --follow-margin 0.02 --bury-margin 0.05 --out tractor-6.json.gz
 
 The shipped finding-friends model is that first step on rounds of three table sizes
-(6,250 rounds of 5 players, 5,000 of 6 and 3,000 of 8: 333, 268 and 338 s; 1,000,282
-lead, 2,426,268 follow and 77,198 bury rows, 86 s to fit), made to serve the preset's
-other sizes too (7 and 9 to 12 players, ``--also-players``). The first model had 2.5
-times fewer rounds (the first rounds of these); twice these rounds played as these do
-(docs/experiments.md, *A larger Finding Friends model*)::
+(6,250 rounds of 5 players, 5,000 of 6 and 3,000 of 8: 287, 239 and 285 s with the
+compiled build; 1,000,282 lead, 2,426,268 follow and 77,198 bury rows, 100 s to fit), made
+to serve the preset's other sizes too (7 and 9 to 12 players, ``--also-players``). Its
+lead and follow rows end with the friends' columns (``FRIEND_FEATURES``: the seat's place,
+the calls, the sides known), which gained most at 8 players (docs/experiments.md, *The
+friends' columns*); the model before them was fitted to the same rounds' rows without
+them, and the first model to 2.5 times fewer rounds (the first rounds of these); twice
+these rounds played as these do (*A larger Finding Friends model*)::
 
     python3 scripts/train_learned.py collect --preset finding-friends --table 5 \\
         --rounds 6250 --seed 1 --workers 2 --kinds lead,follow,bury --out ff5.npz
@@ -110,9 +113,9 @@ from typing import Any
 
 import numpy as np
 
-from shengji.engine.rules import Rules, RulesError
+from shengji.engine.rules import Partnership, Rules, RulesError
 from shengji.game.presets import preset
-from shengji.players.features import FEATURES
+from shengji.players.features import FEATURES, columns
 from shengji.players.forest import Forest
 from shengji.players.learned import PlayModel, check_margins, model_table, read_model_file
 from shengji.players.training import KINDS, collect
@@ -155,7 +158,9 @@ def run_collect(args: argparse.Namespace) -> int:
     info = {"preset": args.preset, "table": rules.players, "rounds": args.rounds,
             "seed": args.seed, "model": args.model or None, "kinds": args.kinds}
     arrays: dict[str, Any] = {}
-    for kind, names in FEATURES.items():
+    fluid = rules.partnership == Partnership.FLUID
+    for kind in FEATURES:
+        names = columns(kind, fluid)
         arrays[f"{kind}_x"] = np.array(rows[kind], np.float32).reshape(-1, len(names))
         arrays[f"{kind}_y"] = np.array(gains[kind], np.float32)
     np.savez_compressed(args.out, info=json.dumps(info), **arrays)
@@ -231,7 +236,9 @@ def run_fit(args: argparse.Namespace) -> int:
         except (OSError, ValueError) as error:
             print(f"--keep {args.keep}: {error}", file=sys.stderr)
             return 2
-    for kind, names in FEATURES.items():
+    fluid = tables[0][2] == Partnership.FLUID.value
+    for kind in FEATURES:
+        names = columns(kind, fluid)
         found = [(d[f"{kind}_x"], d[f"{kind}_y"]) for d in data if f"{kind}_y" in d]
         if found and sum(len(y) for _, y in found):
             rows[kind] = (np.concatenate([x for x, _ in found]).astype(np.float64),
@@ -256,7 +263,7 @@ def run_fit(args: argparse.Namespace) -> int:
         fitted = HistGradientBoostingRegressor(
             max_iter=args.trees, learning_rate=args.rate, max_leaf_nodes=args.leaves,
             min_samples_leaf=args.min_leaf, random_state=0).fit(x, y)
-        forests[kind] = _forest(fitted, FEATURES[kind])
+        forests[kind] = _forest(fitted, columns(kind, fluid))
         check = x[:200]
         drift = max(abs(forests[kind].predict(list(r)) - p)
                     for r, p in zip(check, fitted.predict(check), strict=True))

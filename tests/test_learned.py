@@ -38,8 +38,10 @@ from shengji.players.features import (
     BURY_FEATURES,
     FEATURES,
     FOLLOW_FEATURES,
+    FRIEND_FEATURES,
     LEAD_FEATURES,
     bury_rows,
+    columns,
     follow_rows,
     lead_rows,
 )
@@ -137,6 +139,7 @@ def play_positions(rules: Rules, seeds: range) -> list[tuple[Round, int]]:
 @pytest.mark.parametrize("name", ["tractor", "finding-friends", "da-bai-fen"])
 def test_options_are_legal_and_labelled_and_rows_fit_the_features(name: str) -> None:
     rules = preset(name)
+    fluid = name == "finding-friends"  # the friends' columns after the others
     leads = follows = 0
     for rnd, seat in play_positions(rules, range(5)):
         view, legal = rnd.view(seat), rnd.legal(seat)
@@ -146,7 +149,7 @@ def test_options_are_legal_and_labelled_and_rows_fit_the_features(name: str) -> 
             assert [label for label, _ in units] == ["top", "low"] * (len(units) // 2)
             assert len({u.suit for _, u in units}) == len(units) // 2
             rows = lead_rows(view, plays, memory)
-            assert all(len(r) == len(LEAD_FEATURES) for r in rows.rows)
+            assert all(len(r) == len(columns("lead", fluid)) for r in rows.rows)
             leads += 1
         else:
             assert isinstance(plays, LegalPlays)
@@ -162,13 +165,53 @@ def test_options_are_legal_and_labelled_and_rows_fit_the_features(name: str) -> 
             default = HeuristicPlayer(1).act(view, legal)
             assert isinstance(default, Play)
             rows = follow_rows(view, plays, memory, default.cards)
-            assert all(len(r) == len(FOLLOW_FEATURES) for r in rows.rows)
+            assert all(len(r) == len(columns("follow", fluid)) for r in rows.rows)
             for label, row in zip(FOLLOW_LABELS, rows.rows, strict=False):
                 assert row[FOLLOW_LABELS.index(label)] == 1.0  # its own label, one-hot
                 assert sum(row[:len(FOLLOW_LABELS)]) == 1.0
             follows += 1
         assert rows.options and all(Play(seat, c) in legal for c in rows.options)
     assert leads > 5 and follows > 20
+
+
+def test_the_friends_columns_say_the_seats_place_the_calls_and_the_points() -> None:
+    """In Finding Friends a lead's and a follow's rows end with the friends' columns: the
+    seat's place after the dealer, the calls still open, the seats known to be friends, the
+    points the other side still needs, and whether the option plays a called card."""
+    rules = preset("finding-friends", players=5)
+    assert columns("follow", True) == FOLLOW_FEATURES + FRIEND_FEATURES
+    assert columns("lead", False) == LEAD_FEATURES and columns("bury", True) == BURY_FEATURES
+    seen = {"plays_call": set(), "calls_open": set(), "friends_found": set()}
+    for rnd, seat in play_positions(rules, range(6)):
+        view, plays = rnd.view(seat), rnd.legal(seat).plays
+        memory = Memory(view)
+        if isinstance(plays, LegalLeads):
+            rows = lead_rows(view, plays, memory)
+            names = columns("lead", True)
+        else:
+            assert isinstance(plays, LegalPlays)
+            rows = follow_rows(view, plays, memory, rows_default(rnd, seat))
+            names = columns("follow", True)
+        assert view.dealer is not None
+        tracker = memory.tracker
+        assert tracker is not None
+        for cards, row in zip(rows.options, rows.rows, strict=True):
+            named = dict(zip(names, row, strict=True))
+            assert named["after_dealer"] == (seat - view.dealer) % 5 and named["players"] == 5
+            assert named["calls_open"] == tracker.done.count(False) <= len(view.calls)
+            assert named["friends_found"] == len(view.friends)
+            assert named["known_side"] >= 1 and named["holds_call"] in (0.0, 1.0)
+            assert named["points_needed"] == rules.target_points - view.attacker_points
+            assert named["declarer_points"] == sum(view.captured) - view.attacker_points
+            called = any(call.matches(c) for i, call in enumerate(tracker.calls)
+                         if not tracker.done[i] for c in cards)
+            assert named["plays_call"] == float(called)
+            if isinstance(plays, LegalLeads):
+                assert named["dealer_winning"] == 0.0
+            for key in seen:
+                seen[key].add(named[key])
+    assert seen["plays_call"] == {0.0, 1.0} and len(seen["calls_open"]) > 1
+    assert len(seen["friends_found"]) > 1
 
 
 def unseen_changes(found: list[tuple[Round, int]]) -> Iterator[tuple[Round, Round, int]]:
@@ -476,7 +519,9 @@ def test_learned_players_finish_rounds_with_legal_plays(name: str) -> None:
 def test_the_shipped_models_serve_their_presets(name: str, model_name: str) -> None:
     model = shipped_model(model_name)
     assert model_for(preset(name)) is model and not model.fits(preset("tractor"))
-    assert model.lead.features == LEAD_FEATURES and model.follow.features == FOLLOW_FEATURES
+    fluid = name == "finding-friends"  # (the friends' columns after the others)
+    assert model.lead.features == columns("lead", fluid)
+    assert model.follow.features == columns("follow", fluid)
     assert model.bury is not None and model.bury.features == BURY_FEATURES
     rules = preset(name)
     rnd = play_round(Round(rules, seed=5), [make_player("learned", seed=s)
@@ -518,8 +563,8 @@ def test_a_model_serves_the_tables_it_was_made_for_and_reads_them_back(tmp_path:
     size); it fits exactly those, keeps them through other margins and its file."""
     fluid = [preset("finding-friends", players=n) for n in (5, 6, 8, 10)]
     also = tuple(model_table(r) for r in fluid[1:])
-    model = PlayModel("friends", constant(LEAD_FEATURES, 0.0), constant(FOLLOW_FEATURES, 0.0),
-                      5, 2, "fluid", also=also)
+    model = PlayModel("friends", constant(columns("lead", True), 0.0),
+                      constant(columns("follow", True), 0.0), 5, 2, "fluid", also=also)
     assert model.tables == ((5, 2, "fluid"), *also) and model.tables[1] == (6, 2, "fluid")
     assert all(model.fits(r) for r in fluid)
     assert not model.fits(preset("finding-friends", players=7, decks=3))  # not one of them
@@ -531,6 +576,9 @@ def test_a_model_serves_the_tables_it_was_made_for_and_reads_them_back(tmp_path:
     assert "also" not in tractor_model().to_data()  # (one table: files as before)
     with pytest.raises(ValueError, match="also must list tables"):
         PlayModel.from_data({**model.to_data(), "also": [[5, "two", "fluid"]]})
+    with pytest.raises(ValueError, match="reads other features"):  # rows without the friends'
+        PlayModel("friends", constant(LEAD_FEATURES, 0.0), constant(FOLLOW_FEATURES, 0.0),
+                  5, 2, "fluid")
 
 
 def test_a_model_file_reads_back_and_a_wrong_one_is_refused(tmp_path: Path) -> None:

@@ -3,9 +3,11 @@ labelled option (:mod:`shengji.players.options`), from the seat's view alone.
 
 A row describes the position (the trick so far, the seat's hand, what it remembers of
 the cards played, the points taken) and the option (its label, points, strength, suit).
+Where the friends are found in play (Finding Friends), a lead's and a follow's rows go on
+with :data:`FRIEND_FEATURES` (the seat's place, the calls, the sides known).
 A bury's row (:data:`BURY_FEATURES`) describes the hand it keeps and the cards it buries.
-The names of the columns are :data:`FOLLOW_FEATURES`, :data:`LEAD_FEATURES` and
-:data:`BURY_FEATURES`; a model is
+The names of the columns are :func:`columns` (:data:`FOLLOW_FEATURES`,
+:data:`LEAD_FEATURES` and :data:`BURY_FEATURES`, the friends' after them); a model is
 trained on exactly these rows (``scripts/train_learned.py``) and read with them
 (:class:`~shengji.players.learned.LearnedPlayer`), so this module is the one place that
 says what they mean. Nothing here reads a hidden card: a row depends only on the view.
@@ -108,7 +110,30 @@ BURY_FEATURES: Final = (
 )
 """The columns of a bury's row."""
 FEATURES: Final = {"lead": LEAD_FEATURES, "follow": FOLLOW_FEATURES, "bury": BURY_FEATURES}
-"""The columns of each kind of decision's rows (the kinds a model's forests serve)."""
+"""The columns of each kind of decision's rows (the kinds a model's forests serve) where
+the partnerships are fixed."""
+
+FRIEND_FEATURES: Final = (
+    "after_dealer",          # the seat's place after the dealer (0: the dealer)
+    "players",               # seats at the table
+    "calls_open",            # friend calls not yet answered
+    "friends_found",         # seats known to be the dealer's friends
+    "known_side",            # seats the seat knows on its side, itself included
+    "holds_call",            # the seat holds a called card that will make it a friend
+    "dealer_winning",        # the dealer's play wins the trick so far (0 at a lead)
+    "points_needed",         # points the non-declaring seats still need to win the round
+    "declarer_points",       # points the declaring seats have taken
+    "plays_call",            # the option plays a card of a call not yet answered
+)
+"""The columns after a lead's and a follow's where the friends are found in play."""
+
+
+def columns(kind: str, fluid: bool) -> tuple[str, ...]:
+    """The columns of ``kind``'s rows (a key of :data:`FEATURES`); ``fluid``: the friends
+    are found in play (``Rules.partnership`` fluid), where a lead's and a follow's rows
+    end with :data:`FRIEND_FEATURES`."""
+    names: tuple[str, ...] = FEATURES[kind]
+    return names + FRIEND_FEATURES if fluid and kind != "bury" else names
 
 
 class Rows:
@@ -149,9 +174,44 @@ def _common(view: SeatView, memory: Memory) -> tuple[float, float, float]:
             float(card_points(kitty)) if kitty is not None else -1.0, float(taken))
 
 
+def _friends(view: SeatView, memory: Memory, winner: int | None) -> list[float]:
+    """The position's :data:`FRIEND_FEATURES` (all but the option's ``plays_call``);
+    ``winner``: the seat winning the trick so far (``None`` at a lead)."""
+    players = view.rules.players
+    dealer = view.dealer
+    tracker = memory.tracker
+    open_calls = 0
+    if tracker is not None:
+        for done in tracker.done:
+            if not done:
+                open_calls += 1
+    taken = view.attacker_points
+    declared = sum(view.captured) - taken
+    return [
+        float((view.seat - dealer) % players) if dealer is not None else 0.0,
+        float(players), float(open_calls), float(len(view.friends)),
+        float(len(memory.side())), 1.0 if memory.holds_call() else 0.0,
+        1.0 if winner is not None and winner == dealer else 0.0,
+        float(view.rules.target_points - taken), float(declared),
+    ]
+
+
+def _plays_call(cards: tuple[Card, ...], memory: Memory) -> float:
+    """1 if ``cards`` hold a card of a friend call not yet answered."""
+    tracker = memory.tracker
+    if tracker is None:
+        return 0.0
+    for i, call in enumerate(tracker.calls):
+        if not tracker.done[i]:
+            for card in cards:
+                if call.matches(card):
+                    return 1.0
+    return 0.0
+
+
 def follow_rows(view: SeatView, legal: LegalPlays, memory: Memory,
                 default: tuple[Card, ...]) -> Rows:
-    """The labelled follows and their rows (:data:`FOLLOW_FEATURES`); ``default`` is the
+    """The labelled follows and their rows (:func:`columns`); ``default`` is the
     heuristic's choice."""
     trump = legal.trump
     labelled = labelled_follows(view, legal)
@@ -192,6 +252,7 @@ def follow_rows(view: SeatView, legal: LegalPlays, memory: Memory,
         1.0 if reading[0].suit == TRUMP and led != TRUMP else 0.0,
         float(points_in_suit), float(_suit_count(hand, TRUMP, trump)), kitty_points, taken,
     ]
+    friends = _friends(view, memory, winner) if memory.fluid else None
     options: list[tuple[Card, ...]] = []
     rows: list[list[float]] = []
     for label, cards, better in labelled:
@@ -201,13 +262,16 @@ def follow_rows(view: SeatView, legal: LegalPlays, memory: Memory,
         row += [float(card_points(cards)), 1.0 if better is not None else 0.0,
                 1.0 if safe_win else 0.0, float(_suit_count(cards, TRUMP, trump)),
                 play_cost(cards, trump)]
+        if friends is not None:
+            row += friends
+            row.append(_plays_call(cards, memory))
         options.append(cards)
         rows.append(row)
     return Rows(options, rows)
 
 
 def lead_rows(view: SeatView, legal: LegalLeads, memory: Memory) -> Rows:
-    """The labelled leads and their rows (:data:`LEAD_FEATURES`)."""
+    """The labelled leads and their rows (:func:`columns`)."""
     trump = legal.trump
     hand = view.hand
     side = memory.side()
@@ -219,6 +283,7 @@ def lead_rows(view: SeatView, legal: LegalLeads, memory: Memory) -> Rows:
     options: list[tuple[Card, ...]] = []
     rows: list[list[float]] = []
     unseen: dict[int, float] = {}  # (each suit's top and low unit: counted once)
+    friends = _friends(view, memory, None) if memory.fluid else None
     for label, unit in lead_options(legal):
         suit = unit.suit
         if suit not in unseen:
@@ -231,14 +296,18 @@ def lead_rows(view: SeatView, legal: LegalLeads, memory: Memory) -> Rows:
                 elif s != view.seat:
                     partner_void = True
         sure = not memory.beaten(suit, unit, trump) and (suit == TRUMP or not opponent_void)
-        rows.append([
+        row = [
             1.0 if label == "top" else 0.0, declaring, float(len(hand)), trumps_held,
             unseen_trumps, kitty_points, taken, 1.0 if suit == TRUMP else 0.0,
             float(unit.size), float(unit.width), 1.0 if sure else 0.0,
             float(card_points(unit.cards)), 1.0 if opponent_void else 0.0,
             1.0 if partner_void else 0.0, float(_suit_count(hand, suit, trump)),
             unseen[suit], _height(unit, trump),
-        ])
+        ]
+        if friends is not None:
+            row += friends
+            row.append(_plays_call(unit.cards, memory))
+        rows.append(row)
         options.append(unit.cards)
     return Rows(options, rows)
 
@@ -305,5 +374,5 @@ def _height(unit: Unit, trump: Trump) -> float:
     return unit.top / (size - 1) if size > 1 else 1.0
 
 
-__all__ = ["BURY_FEATURES", "FEATURES", "FOLLOW_FEATURES", "LEAD_FEATURES", "Rows", "bury_rows",
-           "follow_rows", "lead_rows", "option_rows"]
+__all__ = ["BURY_FEATURES", "FEATURES", "FOLLOW_FEATURES", "FRIEND_FEATURES", "LEAD_FEATURES",
+           "Rows", "bury_rows", "columns", "follow_rows", "lead_rows", "option_rows"]

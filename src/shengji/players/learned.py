@@ -5,7 +5,8 @@ At a lead or a follow the player lists the labelled options of
 :mod:`shengji.players.options` (the top and low unit of each suit; the cheapest, the
 richest and the cheapest, strongest and richest winning follows), describes each with
 the row of :mod:`shengji.players.features` (what its view shows: the trick, its hand, the
-cards it remembers, the points taken) and asks a :class:`PlayModel` how much better than
+cards it remembers, the points taken; in Finding Friends its place, the calls and the sides
+known too) and asks a :class:`PlayModel` how much better than
 the heuristic's own choice each would do. It plays the best option where the model
 expects a gain above the model's *margin* for leads or for follows, else the heuristic's
 choice. Where the model has a forest for the kitty, it buries likewise: it lists the
@@ -45,19 +46,14 @@ from typing import Final
 
 from shengji.engine.bidding import takes_dealer
 from shengji.engine.cards import Card
+from shengji.engine.choices import Partnership
 from shengji.engine.rules import Rules
 from shengji.game.actions import Action, Bid, Bury, Play, made_play
 from shengji.game.files import read_bytes, write_bytes_atomic, write_text_atomic
 from shengji.game.legal import Legal
 from shengji.game.phase import DEALER_BID_PHASES
 from shengji.game.view import SeatView
-from shengji.players.features import (
-    BURY_FEATURES,
-    FOLLOW_FEATURES,
-    LEAD_FEATURES,
-    bury_rows,
-    option_rows,
-)
+from shengji.players.features import bury_rows, columns, option_rows
 from shengji.players.forest import Forest
 from shengji.players.heuristic import HeuristicPlayer, strongest_bid
 from shengji.players.memory import Memory
@@ -147,8 +143,9 @@ class PlayModel:
                  lead_margin: float = 0.0, follow_margin: float = 0.0,
                  bury: Forest | None = None, bury_margin: float = 0.0,
                  also: tuple[Table, ...] = ()) -> None:
-        if lead.features != LEAD_FEATURES or follow.features != FOLLOW_FEATURES or (
-                bury is not None and bury.features != BURY_FEATURES):
+        fluid = partnership == Partnership.FLUID.value  # (the friends' columns: features)
+        if lead.features != columns("lead", fluid) or follow.features != columns(
+                "follow", fluid) or (bury is not None and bury.features != columns("bury", fluid)):
             raise ValueError(f"model {name!r} reads other features than this version's "
                              "(train it again with scripts/train_learned.py)")
         self.name = name
