@@ -174,9 +174,11 @@ def _common(view: SeatView, memory: Memory) -> tuple[float, float, float]:
             float(card_points(kitty)) if kitty is not None else -1.0, float(taken))
 
 
-def _friends(view: SeatView, memory: Memory, winner: int | None) -> list[float]:
+def _friends(view: SeatView, memory: Memory, side: set[int], winner: int | None
+             ) -> list[float]:
     """The position's :data:`FRIEND_FEATURES` (all but the option's ``plays_call``);
-    ``winner``: the seat winning the trick so far (``None`` at a lead)."""
+    ``side``: the seats known on the seat's side (``memory.side()``, read once by the
+    caller); ``winner``: the seat winning the trick so far (``None`` at a lead)."""
     players = view.rules.players
     dealer = view.dealer
     tracker = memory.tracker
@@ -190,7 +192,7 @@ def _friends(view: SeatView, memory: Memory, winner: int | None) -> list[float]:
     return [
         float((view.seat - dealer) % players) if dealer is not None else 0.0,
         float(players), float(open_calls), float(len(view.friends)),
-        float(len(memory.side())), 1.0 if memory.holds_call() else 0.0,
+        float(len(side)), 1.0 if memory.holds_call() else 0.0,
         1.0 if winner is not None and winner == dealer else 0.0,
         float(view.rules.target_points - taken), float(declared),
     ]
@@ -252,7 +254,7 @@ def follow_rows(view: SeatView, legal: LegalPlays, memory: Memory,
         1.0 if reading[0].suit == TRUMP and led != TRUMP else 0.0,
         float(points_in_suit), float(_suit_count(hand, TRUMP, trump)), kitty_points, taken,
     ]
-    friends = _friends(view, memory, winner) if memory.fluid else None
+    friends = _friends(view, memory, side, winner) if memory.fluid else None
     options: list[tuple[Card, ...]] = []
     rows: list[list[float]] = []
     for label, cards, better in labelled:
@@ -283,7 +285,7 @@ def lead_rows(view: SeatView, legal: LegalLeads, memory: Memory) -> Rows:
     options: list[tuple[Card, ...]] = []
     rows: list[list[float]] = []
     unseen: dict[int, float] = {}  # (each suit's top and low unit: counted once)
-    friends = _friends(view, memory, None) if memory.fluid else None
+    friends = _friends(view, memory, side, None) if memory.fluid else None
     for label, unit in lead_options(legal):
         suit = unit.suit
         if suit not in unseen:
