@@ -2,7 +2,9 @@
 
 ``collect`` plays rounds and values every labelled lead and follow option (``--kinds``:
 those kinds of decision of ``lead``, ``follow`` and ``bury``) in the real deal
-(:mod:`shengji.players.training`), writing the rows and gains to a ``.npz`` file;
+(:mod:`shengji.players.training`), on ``--workers`` local processes or on a Ray cluster
+(``--backend ray [--address auto]``: the same rows in the same order), writing the rows and
+gains to a ``.npz`` file;
 ``fit`` fits scikit-learn's ``HistGradientBoostingRegressor`` to them, one forest per kind
 (a kind without rows takes the forest of the ``--keep`` model; a model may have no kitty
 forest), and writes a model that :class:`~shengji.players.learned.PlayModel` reads
@@ -103,36 +105,23 @@ duplicate deals of seed 13, −0.005 ± 0.024 in Da Bai Fen and −0.009 ± 0.02
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 import time
 from collections.abc import Sequence
 from datetime import date
-from multiprocessing import Pool
 from typing import Any
 
 import numpy as np
 
 from shengji.engine.rules import Partnership, Rules, RulesError
 from shengji.game.presets import preset
+from shengji.parallel import BACKENDS, RAY_HINT, BackendError, ordered_map
 from shengji.players.features import FEATURES, columns
 from shengji.players.forest import Forest
 from shengji.players.learned import PlayModel, check_margins, model_table, read_model_file
-from shengji.players.training import KINDS, collect
-
-_JOB: dict[str, Any] = {}
-
-
-def _init(rules: Rules, seed: int, model_path: str, kinds: list[str]) -> None:
-    _JOB.update(rules=rules, seed=seed, kinds=kinds,
-                model=PlayModel.load(model_path) if model_path else None)
-
-
-def _chunk(rounds: range) -> dict[str, list[tuple[list[list[float]], list[float]]]]:
-    found: dict[str, list[tuple[list[list[float]], list[float]]]] = {k: [] for k in KINDS}
-    for sample in collect(_JOB["rules"], _JOB["seed"], rounds, _JOB["model"], _JOB["kinds"]):
-        found[sample.kind].append((sample.rows, sample.gains))
-    return found
+from shengji.players.training import KINDS, collect_chunk
 
 
 def _rules(args: argparse.Namespace) -> Rules:
@@ -141,19 +130,23 @@ def _rules(args: argparse.Namespace) -> Rules:
 
 def run_collect(args: argparse.Namespace) -> int:
     rules = _rules(args)
-    chunks = [range(i, min(i + 25, args.rounds)) for i in range(0, args.rounds, 25)]
+    chunks = ((rules, args.seed, args.model, tuple(args.kinds), i, min(i + 25, args.rounds))
+              for i in range(0, args.rounds, 25))
     rows: dict[str, list[list[float]]] = {k: [] for k in KINDS}
     gains: dict[str, list[float]] = {k: [] for k in KINDS}
     start = time.time()
-    with Pool(args.workers, initializer=_init, initargs=(rules, args.seed, args.model,
-                                                           args.kinds)) as pool:
-        for done, part in enumerate(pool.imap(_chunk, chunks), 1):
-            for kind, samples in part.items():
-                for sample_rows, sample_gains in samples:
-                    rows[kind] += sample_rows
-                    gains[kind] += sample_gains
+    try:
+        for done, part in enumerate(ordered_map(collect_chunk, chunks, workers=args.workers,
+                                                backend=args.backend,
+                                                address=args.address), 1):
+            for kind, sample_rows, sample_gains in part:
+                rows[kind] += sample_rows
+                gains[kind] += sample_gains
             print(f"\r{min(done * 25, args.rounds)}/{args.rounds} rounds, "
                   f"{time.time() - start:.0f} s", end="", file=sys.stderr, flush=True)
+    except BackendError as error:
+        print(f"\ntrain_learned.py collect: {error}", file=sys.stderr)
+        return 2
     print(file=sys.stderr)
     info = {"preset": args.preset, "table": rules.players, "rounds": args.rounds,
             "seed": args.seed, "model": args.model or None, "kinds": args.kinds}
@@ -299,7 +292,13 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--table", type=int, default=0, help="players (default: the preset's)")
     c.add_argument("--rounds", type=int, default=1000)
     c.add_argument("--seed", type=int, default=1)
-    c.add_argument("--workers", type=int, default=2)
+    c.add_argument("--workers", type=int, default=2,
+                   help="processes, or with --backend ray the CPUs of a local Ray instance")
+    c.add_argument("--backend", choices=BACKENDS, default="process",
+                   help="local processes (default) or a Ray cluster: the same rows either way")
+    c.add_argument("--address", default=None,
+                   help="with --backend ray: the cluster to join, e.g. auto (default: a "
+                        "local one); a --model file must lie at the same path on its machines")
     c.add_argument("--model", default="", help="the model the learning seats play (a file)")
     c.add_argument("--kinds", default="lead,follow",
                    help="the decisions to value, comma-separated: lead, follow, bury")
@@ -336,6 +335,10 @@ def main(argv: list[str] | None = None) -> int:
         args.kinds = [k for k in args.kinds.split(",") if k]
         if not args.kinds or set(args.kinds) - set(KINDS):
             parser.error(f"--kinds: a comma-separated choice of {', '.join(KINDS)}")
+        if args.backend == "ray" and importlib.util.find_spec("ray") is None:
+            parser.error(f"--backend ray needs Ray: {RAY_HINT}")
+        if args.address and args.backend != "ray":
+            parser.error("--address is for --backend ray")
         if args.model:
             try:
                 PlayModel.load(args.model)

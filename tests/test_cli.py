@@ -69,6 +69,8 @@ def no_work(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     (["simulate", "--plot", "plot.xyz"], "--plot plot.xyz: name the image with its format"),
     (["simulate", "--records", "notes.txt"], "--records notes.txt: that is a file, not a folder"),
     (["simulate", "--players", "heuristic,smart"], "unknown player 'smart'"),
+    (["simulate", "--zz"], "unrecognized arguments: --zz (see shengji simulate --help)"),
+    (["--zz", "extra"], "unrecognized arguments: --zz extra (see shengji play --help)"),
 ])
 def test_a_bad_argument_is_one_line_and_exit_2(args: list[str], message: str,
                                                capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,6 +10,7 @@ import gzip
 import io
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -20,6 +21,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+import shengji
 from shengji import arguments, cli, simulate
 from shengji.engine.rules import Rules
 from shengji.game import files
@@ -380,6 +382,43 @@ def test_a_model_is_inflated_no_further_than_its_limit(model_bytes: bytes) -> No
     _refused(bomb, "over the limit of 1,000 bytes once decompressed", limit=1000)
     _refused(b" " * 1001, "over the limit of 1,000 bytes", limit=1000)
     assert model_data(model_bytes) == shipped_model("tractor").to_data()
+
+
+@pytest.fixture(scope="module")
+def damaged_install(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the installed package (pure or compiled) whose Da Bai Fen model file is
+    damaged: a folder to put first on ``PYTHONPATH``."""
+    package = Path(shengji.__file__).parent
+    site = tmp_path_factory.mktemp("damaged")
+    shutil.copytree(package, site / "shengji", ignore=shutil.ignore_patterns("__pycache__"))
+    for compiled in package.parent.glob("shengji__mypyc*"):  # the compiled build's module
+        shutil.copy(compiled, site)
+    model = site / "shengji" / "players" / "models" / "da-bai-fen.json.gz"
+    model.write_bytes(model.read_bytes()[:1000])
+    return site
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", [
+    ["simulate", "--preset", "da-bai-fen", "--rounds", "1", "--workers", "1",
+     "--players", "learned,heuristic,learned,heuristic"],
+    ["serve", "--port", "8765"],
+    ["play", "--preset", "da-bai-fen", "--players", "learned", "--seed", "1"],
+])
+def test_a_damaged_shipped_model_is_one_line_naming_it(
+        damaged_install: Path, tmp_path: Path, command: list[str]) -> None:
+    """A damaged installation is said in one line, naming the file and what to do; the
+    server says so before it starts (its rooms would read the models later)."""
+    if command[0] == "serve":
+        command += ["--db", str(tmp_path / "rooms.db")]
+    env = {**os.environ, "PYTHONPATH": str(damaged_install)}
+    ran = subprocess.run([sys.executable, "-m", "shengji", *command], env=env, text=True,
+                         capture_output=True, timeout=120, stdin=subprocess.DEVNULL,
+                         cwd=tmp_path)
+    assert ran.returncode == 2, ran.stderr
+    assert ran.stderr.startswith(f"shengji {command[0]}: the shipped model "
+                                 "players/models/da-bai-fen.json.gz cannot be read")
+    assert ran.stderr.count("\n") == 1 and "reinstall shengji" in ran.stderr
 
 
 @pytest.mark.slow

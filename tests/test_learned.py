@@ -33,7 +33,7 @@ from shengji.game.phase import Phase
 from shengji.game.presets import preset
 from shengji.game.round import Round
 from shengji.game.view import SeatView
-from shengji.players import HeuristicPlayer, LearnedPlayer, make_player
+from shengji.players import HeuristicPlayer, LearnedPlayer, learned, make_player
 from shengji.players.features import (
     BURY_FEATURES,
     FEATURES,
@@ -46,7 +46,15 @@ from shengji.players.features import (
     lead_rows,
 )
 from shengji.players.forest import Forest
-from shengji.players.learned import MODELS, PlayModel, model_for, model_table, shipped_model
+from shengji.players.learned import (
+    MODELS,
+    PlayModel,
+    check_shipped_models,
+    model_for,
+    model_name,
+    model_table,
+    shipped_model,
+)
 from shengji.players.memory import Memory, current_winner
 from shengji.players.options import (
     FOLLOW_LABELS,
@@ -539,6 +547,19 @@ def test_every_shipped_model_is_listed_with_the_tables_it_serves() -> None:
             Rules(players=p, decks=d, partnership=Partnership(k)) for p, d, k in tables))
 
 
+def test_the_shipped_models_stay_small_and_whole() -> None:
+    """Each model file is at most 1 MiB compressed, 4 MiB in all; which one fits the rules
+    is known without reading any (:func:`model_name`), and the installed files are whole
+    (what ``shengji serve`` checks as it starts)."""
+    folder = Path(learned.__file__).parent / "models"
+    sizes = {path.name: path.stat().st_size for path in folder.glob("*.json.gz")}
+    assert set(sizes) == {f"{name}.json.gz" for name in MODELS}
+    assert max(sizes.values()) <= 1 << 20 and sum(sizes.values()) <= 4 << 20, sizes
+    assert model_name(preset("hundred")) == "da-bai-fen" and model_name(
+        preset("tractor", players=6)) is None
+    assert check_shipped_models() == []
+
+
 def test_the_shipped_tractor_model_fits_tractor_and_reads_these_features() -> None:
     model = shipped_model("tractor")
     assert "tractor" in MODELS and model_for(preset("tractor")) is model
@@ -662,6 +683,8 @@ def test_the_trainer_refuses_a_bad_model_file_or_margin(
                   "--bury-margin", "-0.1")
     assert out.returncode == 2 and "--bury-margin" in out.stderr and "-0.1" in out.stderr
     assert not (tmp_path / "m.json").exists()
+    out = trainer(capsys, "collect", "--address", "auto", "--out", str(tmp_path / "x.npz"))
+    assert out.returncode == 2 and "--address is for --backend ray" in out.stderr
     for kinds in ("bid", "lead,kitty", ","):
         out = trainer(capsys, "collect", "--kinds", kinds, "--out", str(tmp_path / "x.npz"))
         assert out.returncode == 2 and "--kinds" in out.stderr and "lead, follow, bury" in (

@@ -1,5 +1,5 @@
-"""``shengji simulate`` on Ray, and the streamed summary: the same results for the same seed
-whatever the backend and the number of workers."""
+"""``shengji simulate`` and the trainer's collection on Ray, and the streamed summary: the
+same results for the same seed whatever the backend and the number of workers."""
 
 from __future__ import annotations
 
@@ -10,9 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from script_helpers import ROOT, load_script, run_main
 from shengji import simulate
 from shengji.cli import main
 from shengji.game.presets import preset
+from shengji.parallel import ordered_map
+from shengji.players.training import collect_chunk
 
 # one pytest-xdist worker runs them all, in order: the first checks that no Ray instance runs
 # yet, the others start one (a second one, started at once on another worker, would be found)
@@ -93,3 +96,35 @@ def test_ray_from_the_command_line(local_ray: None, tmp_path: Path,
 def test_address_needs_the_ray_backend(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--rounds", "1", "--address", "auto"]) == 2
     assert "--address is for --backend ray" in capsys.readouterr().err
+
+
+def test_jobs_come_back_in_their_order_on_one_or_more_processes() -> None:
+    jobs = [(RULES, 3, "", ("bury",), i, i + 1) for i in range(3)]
+    one = list(ordered_map(collect_chunk, jobs, workers=1))
+    assert list(ordered_map(collect_chunk, jobs, workers=2)) == one
+    assert [[kind for kind, _, _ in samples] for samples in one] == [["bury"]] * 3
+    assert [s for part in one for s in part] == collect_chunk((RULES, 3, "", ("bury",), 0, 3))
+    with pytest.raises(ValueError, match="unknown backend 'spark'; choose from process, ray"):
+        next(ordered_map(collect_chunk, jobs, workers=1, backend="spark"))
+
+
+@pytest.mark.slow
+def test_training_rows_on_ray_are_those_of_local_processes(
+        local_ray: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``scripts/train_learned.py collect --backend ray``: the same rows and gains, in the
+    same order, as on processes (30 rounds: two chunks of the collection)."""
+    np = pytest.importorskip("numpy")
+    trainer = load_script(ROOT / "scripts" / "train_learned.py")
+    found = []
+    for backend in ("ray", "process"):
+        out = tmp_path / f"{backend}.npz"
+        run_main(capsys, trainer, "collect", "--preset", "da-bai-fen", "--rounds", "30",
+                 "--seed", "3", "--workers", "2", "--kinds", "lead,follow,bury",
+                 "--backend", backend, "--out", str(out), check=True)
+        with np.load(out) as data:
+            found.append({name: data[name] for name in data.files})
+    on_ray, on_processes = found
+    assert on_ray.keys() == on_processes.keys()
+    assert len(on_ray["follow_y"]) > 300 and len(on_ray["bury_y"]) >= 25
+    for name in on_ray:
+        assert np.array_equal(on_ray[name], on_processes[name]), name

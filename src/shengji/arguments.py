@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from shengji.engine.rules import Rules
 from shengji.game.files import file_kind
@@ -29,6 +29,20 @@ SEED_LIMIT = 2**63
 
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on stderr and exit with status 2."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands: dict[str, argparse.ArgumentParser] = {}
+        """The subcommands' parsers, by name (filled by whoever adds them)."""
+
+    def parse_command(self, words: Sequence[str]) -> argparse.Namespace:
+        """``parse_args`` where a word no option takes is refused by the subcommand that
+        was given it (``shengji analyze: unrecognized arguments: ...``)."""
+        args, extra = self.parse_known_args(words)
+        if extra:
+            chosen = self.commands.get(getattr(args, "command", None) or "", self)
+            chosen.error(f"unrecognized arguments: {' '.join(extra)}")
+        return args
 
     def error(self, message: str) -> NoReturn:
         """Print ``shengji CMD: message`` and exit with status 2."""

@@ -55,7 +55,7 @@ COMMANDS = ("play", "replay", "demo", "simulate", "serve", "analyze")
 """The subcommands; ``play`` is the default."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> Parser:
     """The command line."""
     parser = Parser(prog="shengji", description=plain(__doc__ or ""),
                     formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -76,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     from shengji.analyze_cli import add_analyze_arguments
 
     add_analyze_arguments(sub.add_parser("analyze", help="where a seat lost points in a record"))
+    parser.commands.update((name, sub.choices[name]) for name in COMMANDS)
     return parser
 
 
@@ -84,7 +85,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     if not words or words[0] not in (*COMMANDS, "-h", "--help"):
         words.insert(0, "play")  # ``shengji`` alone (or with play's options) plays
-    args = build_parser().parse_args(words)
+    args = build_parser().parse_command(words)
+    try:
+        return _run(args)
+    except ValueError as error:
+        from shengji.players.learned import ModelError
+
+        if not isinstance(error, ModelError):
+            raise
+        print(f"shengji {args.command}: {error}", file=sys.stderr)  # a damaged installation
+        return 2
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the command ``args`` names."""
     if args.command == "analyze":
         from shengji.analyze_cli import analyze_main
 

@@ -19,15 +19,15 @@ import math
 import os
 import sys
 import zlib
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from shengji.engine.rules import Rules
 from shengji.game.match import Match, never_ends
+from shengji.parallel import ordered_map
 from shengji.players import make_player
 from shengji.players.table import decide
 
@@ -213,18 +213,6 @@ def _play_deal(args: Job) -> list[PlayedDeal]:
     return games
 
 
-class BackendError(RuntimeError):
-    """The backend could not run the games (e.g. no Ray cluster at the address given)."""
-
-
-BACKENDS = ("process", "ray")
-"""Where the deals are played: local processes, or a Ray cluster (:data:`RAY_HINT`). The
-results are the same for the same seed whatever the backend."""
-
-RAY_HINT = 'pip install "shengji[ray]" (or pip install -e ".[ray]" in a clone)'
-"""How to install Ray, from a package index or a clone."""
-
-
 def run(rules: Rules, players: Sequence[str], *, deals: int, seed: int = 0,
         matches: bool = False, duplicate: bool = True, workers: int | None = None,
         keep_records: bool = False, progress: Callable[[int], None] | None = None,
@@ -257,21 +245,13 @@ def stream(rules: Rules, players: Sequence[str], *, deals: int, seed: int = 0,
     if len(players) != rules.players:
         raise ValueError(f"--players needs {rules.players} names (one per seat), "
                          f"got {len(players)}")
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
     for name in set(players):
         make_player(name)
     max_rounds = max_rounds if matches else 1
     jobs = ((rules, tuple(players), seed, d, duplicate, max_rounds, keep_records)
             for d in range(deals))
-    workers = workers or os.cpu_count() or 1
-    if backend == "ray":
-        yield from _ray_stream(jobs, workers, address)
-    elif workers == 1:
-        yield from map(_play_deal, jobs)
-    else:
-        with ProcessPoolExecutor(workers) as pool:
-            yield from _in_order(pool.submit, jobs, 4 * workers)
+    yield from ordered_map(_play_deal, jobs, workers=workers or os.cpu_count() or 1,
+                           backend=backend, address=address)
 
 
 def max_rounds_problem(rules: Rules, matches: bool, max_rounds: int | None, bound: str
@@ -286,48 +266,6 @@ def max_rounds_problem(rules: Rules, matches: bool, max_rounds: int | None, boun
     if max_rounds < 1:
         return f"{bound} must be at least 1, got {max_rounds}"
     return None
-
-
-def _in_order(submit: Callable[[Callable[[Job], list[PlayedDeal]], Job], Future[list[PlayedDeal]]],
-              jobs: Iterator[Job], window: int) -> Iterator[list[PlayedDeal]]:
-    """Results of ``jobs`` in order, at most ``window`` of them submitted and not taken."""
-    pending: deque[Future[list[PlayedDeal]]] = deque()
-    for job in jobs:
-        pending.append(submit(_play_deal, job))
-        if len(pending) >= window:
-            yield pending.popleft().result()
-    while pending:
-        yield pending.popleft().result()
-
-
-def _ray_stream(jobs: Iterator[Job], workers: int, address: str | None
-                ) -> Iterator[list[PlayedDeal]]:
-    try:
-        import ray
-    except ImportError:
-        raise ValueError(f"--backend ray needs Ray: {RAY_HINT}") from None
-    started = not ray.is_initialized()
-    if started:
-        try:
-            ray.init(address=address, num_cpus=None if address else workers,
-                     include_dashboard=False, log_to_driver=False, configure_logging=False)
-        except (ConnectionError, RuntimeError, ValueError) as error:
-            where = f"the Ray cluster at {address!r}" if address else "a local Ray instance"
-            first = str(error).strip().splitlines()[0] if str(error).strip() else ""
-            raise BackendError(f"cannot start or join {where}: {first[:200]}") from None
-    try:
-        remote = ray.remote(_play_deal)
-        window = 4 * workers
-        pending: deque[Any] = deque()
-        for job in jobs:
-            pending.append(remote.remote(job))
-            if len(pending) >= window:
-                yield ray.get(pending.popleft())
-        while pending:
-            yield ray.get(pending.popleft())
-    finally:
-        if started:
-            ray.shutdown()
 
 
 def summarize(games: Sequence[PlayedDeal], rules: Rules, players: Sequence[str], *, seed: int,

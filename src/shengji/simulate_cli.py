@@ -21,6 +21,7 @@ from shengji.arguments import (
     whole_number,
 )
 from shengji.engine.rules import Rules
+from shengji.parallel import BACKENDS, RAY_HINT, BackendError
 
 
 def add_simulate_arguments(sim: argparse.ArgumentParser) -> None:
@@ -49,7 +50,7 @@ def add_simulate_arguments(sim: argparse.ArgumentParser) -> None:
                      help="seed of the run (reproducible)")
     sim.add_argument("--workers", type=whole_number(1, 256), default=None,
                      help="processes (default: all cores)")
-    sim.add_argument("--backend", choices=("process", "ray"), default="process",
+    sim.add_argument("--backend", choices=BACKENDS, default="process",
                      help="local processes (default) or a Ray cluster (pip install "
                           "\"shengji[ray]\", or pip install -e \".[ray]\" in a clone); "
                           "the same results for the same seed")
@@ -85,7 +86,7 @@ def simulate_main(args: argparse.Namespace) -> int:
 
     problems = simulate_problems(args)
     if args.backend == "ray" and importlib.util.find_spec("ray") is None:
-        problems.append(f"--backend ray needs Ray: {simulate.RAY_HINT}")
+        problems.append(f"--backend ray needs Ray: {RAY_HINT}")
     elif args.address and args.backend != "ray":
         problems.append("--address is for --backend ray")
     try:
@@ -155,7 +156,7 @@ def simulate_main(args: argparse.Namespace) -> int:
                 if args.plot:
                     games.extend(batch)
                 advance(1)
-    except simulate.BackendError as error:
+    except BackendError as error:
         return report("simulate", [str(error)])
     summary = tally.summary()
     simulate.print_summary(summary)

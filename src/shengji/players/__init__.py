@@ -20,7 +20,7 @@ from __future__ import annotations
 from shengji.engine.rules import Rules
 from shengji.players.base import Player
 from shengji.players.heuristic import HeuristicPlayer
-from shengji.players.learned import LearnedPlayer, model_for
+from shengji.players.learned import LearnedPlayer, model_name
 from shengji.players.random_player import RandomPlayer
 from shengji.players.search import (
     ENDGAME,
@@ -54,7 +54,7 @@ THINK_LIMITS = (0.1, 60.0)
 def model_note(kind: str, rules: Rules) -> str | None:
     """Where ``kind`` would use a learned model and none fits ``rules``, what it does
     instead (one line, for wherever the player is chosen); else ``None``."""
-    if kind not in ("learned", "search") or model_for(rules) is not None:
+    if kind not in ("learned", "search") or model_name(rules) is not None:
         return None
     table = f"{rules.players} players, {rules.decks} deck{'s' if rules.decks != 1 else ''}"
     instead = ("plays as the heuristic" if kind == "learned"

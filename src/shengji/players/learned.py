@@ -270,24 +270,62 @@ def _tables(data: object) -> tuple[Table, ...]:
 _SHIPPED: Final[dict[str, PlayModel]] = {}
 
 
+class ModelError(ValueError):
+    """A model that ships with the package cannot be read (a damaged installation): one
+    line naming the file and saying what to do."""
+
+
+def _shipped_bytes(name: str) -> bytes:
+    return resources.files("shengji.players").joinpath(f"models/{name}.json.gz").read_bytes()
+
+
+def _shipped_data(name: str) -> object:
+    """The JSON data of shipped model ``name`` (:class:`ModelError` if unreadable)."""
+    try:
+        return model_data(_shipped_bytes(name))
+    except (OSError, ValueError) as error:
+        raise ModelError(f"the shipped model players/models/{name}.json.gz cannot be read "
+                         f"({error}); reinstall shengji") from None
+
+
 def shipped_model(name: str) -> PlayModel:
-    """One of the :data:`MODELS` that ship with the package (read once)."""
+    """One of the :data:`MODELS` that ship with the package (read once; a
+    :class:`ModelError` in one line where the installed file is damaged)."""
     if name not in MODELS:
         raise ValueError(f"no model {name!r}; the package has {', '.join(MODELS)}")
     model = _SHIPPED.get(name)
     if model is None:
-        raw = resources.files("shengji.players").joinpath(f"models/{name}.json.gz")
-        model = _SHIPPED[name] = PlayModel.from_data(model_data(raw.read_bytes()))
+        data = _shipped_data(name)
+        try:
+            model = _SHIPPED[name] = PlayModel.from_data(data)
+        except ValueError as error:
+            raise ModelError(f"the shipped model players/models/{name}.json.gz is not a "
+                             f"model ({error}); reinstall shengji") from None
     return model
+
+
+def check_shipped_models() -> list[str]:
+    """What is wrong with the installed :data:`MODELS` files (empty if nothing): each is
+    decompressed and parsed, not built (a server checks them once as it starts)."""
+    problems = []
+    for name in MODELS:
+        try:
+            _shipped_data(name)
+        except ModelError as error:
+            problems.append(str(error))
+    return problems
+
+
+def model_name(rules: Rules) -> str | None:
+    """The name of the shipped model that fits ``rules``, if any (nothing is read)."""
+    table = model_table(rules)
+    return next((name for name, tables in MODELS.items() if table in tables), None)
 
 
 def model_for(rules: Rules) -> PlayModel | None:
     """The shipped model that fits ``rules``, if any (only that one is read)."""
-    table = model_table(rules)
-    for name, tables in MODELS.items():
-        if table in tables:
-            return shipped_model(name)
-    return None
+    name = model_name(rules)
+    return None if name is None else shipped_model(name)
 
 
 class LearnedPlayer(HeuristicPlayer):
@@ -386,6 +424,6 @@ class LearnedPlayer(HeuristicPlayer):
         return ranked
 
 
-__all__ = ["FORMAT", "MODELS", "MODEL_FILE_LIMIT", "LearnedPlayer", "PlayModel", "Table",
-           "check_margins", "model_data", "model_for", "model_table", "read_model_file",
-           "shipped_model"]
+__all__ = ["FORMAT", "MODELS", "MODEL_FILE_LIMIT", "LearnedPlayer", "ModelError", "PlayModel",
+           "Table", "check_margins", "check_shipped_models", "model_data", "model_for",
+           "model_name", "model_table", "read_model_file", "shipped_model"]

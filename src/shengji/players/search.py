@@ -87,7 +87,7 @@ from shengji.game.phase import Phase
 from shengji.game.round import Round
 from shengji.game.view import SeatView
 from shengji.players.heuristic import HeuristicPlayer
-from shengji.players.learned import LearnedPlayer, PlayModel, model_for
+from shengji.players.learned import LearnedPlayer, PlayModel, model_name
 from shengji.players.options import bury_options, follow_options, lead_options
 from shengji.players.table import decide
 from shengji.players.worlds import Knowledge, PlayReading, sample_world
@@ -534,7 +534,7 @@ def rollout_policy(rules: Rules, rollouts: str) -> str:
     searching seat's side plays the shipped model, the other side the heuristic) only where
     partnerships are fixed and a shipped model fits the rules; else ``"heuristic"``."""
     if (rollouts == "learned" and rules.partnership == Partnership.FIXED
-            and model_for(rules) is not None):
+            and model_name(rules) is not None):
         return "learned"
     return "heuristic"
 

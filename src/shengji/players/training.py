@@ -66,6 +66,21 @@ def collect(rules: Rules, seed: int, rounds: Iterable[int], model: PlayModel | N
         yield from _round(rules, round_seed(seed, number), number % 2, model, kinds)
 
 
+Chunk = tuple[Rules, int, str, tuple[str, ...], int, int]
+"""Rounds to collect on a worker: the rules, the run's seed, the model file the learning
+seats play (``""``: none), the kinds of decision valued, the first round and the round
+after the last."""
+
+
+def collect_chunk(chunk: Chunk) -> list[tuple[str, list[list[float]], list[float]]]:
+    """:func:`collect` of a :data:`Chunk` of rounds, each sample as (kind, rows, gains):
+    the job of a worker process or a Ray task (the model file is read where it runs)."""
+    rules, seed, path, kinds, first, end = chunk
+    model = PlayModel.load(path) if path else None
+    return [(s.kind, s.rows, s.gains)
+            for s in collect(rules, seed, range(first, end), model, kinds)]
+
+
 def _learning(rules: Rules, seat: int, side: int, model: PlayModel | None) -> bool:
     """True if ``seat`` learns (and plays ``model``) in a round whose learning side is
     ``side``: every seat without a model or in rules without fixed partnerships."""
@@ -154,4 +169,4 @@ def _finish(rnd: Round, play: Play | Bury, seat: int, seed: int, side: int,
     return round_value(world, seat)
 
 
-__all__ = ["KINDS", "Sample", "collect", "round_seed"]
+__all__ = ["KINDS", "Chunk", "Sample", "collect", "collect_chunk", "round_seed"]

@@ -180,12 +180,14 @@ def serve_main(args: argparse.Namespace) -> int:
     """Run ``shengji serve`` until interrupted."""
     import uvicorn
 
+    from shengji.players.learned import check_shipped_models
     from shengji.server.app import create_app
     from shengji.server.limits import Settings
 
     refused = database_problem(args.db)
-    if refused:
-        print(f"shengji serve: {refused}", file=sys.stderr)
+    damaged = check_shipped_models()  # the computer seats read them later, in their rooms
+    if refused or damaged:
+        print(f"shengji serve: {refused or damaged[0]}", file=sys.stderr)
         return 2
     settings = Settings(deal_pace=args.deal_pace, bot_delay=args.bot_delay, seed=args.seed,
                         max_message=args.max_message, rate=args.rate, burst=args.burst,

@@ -1,0 +1,90 @@
+"""Jobs run on local processes or on a Ray cluster, their results in the jobs' order.
+
+The simulator (``shengji simulate``) and the learned player's trainer
+(``scripts/train_learned.py collect``) share :func:`ordered_map`: each job is independent
+and reproducible from what it carries (a seed, round or deal numbers), so the results are
+the same whatever the backend and the number of workers. At most a few jobs per worker are
+in flight, so a run of a million jobs never holds them all.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any, TypeVar
+
+J = TypeVar("J")
+R = TypeVar("R")
+
+BACKENDS = ("process", "ray")
+"""Where the jobs run: local processes, or a Ray cluster (:data:`RAY_HINT`)."""
+
+RAY_HINT = 'pip install "shengji[ray]" (or pip install -e ".[ray]" in a clone)'
+"""How to install Ray, from a package index or a clone."""
+
+
+class BackendError(RuntimeError):
+    """The backend could not run the jobs (e.g. no Ray cluster at the address given)."""
+
+
+def ordered_map(function: Callable[[J], R], jobs: Iterable[J], *, workers: int,
+                backend: str = "process", address: str | None = None) -> Iterator[R]:
+    """``function(job)`` for each job, in the jobs' order: in this process where
+    ``workers`` is 1, else on ``workers`` local processes, or with ``backend = "ray"`` on
+    the Ray cluster at ``address`` (else a local Ray instance with ``workers`` CPUs).
+    ``function`` must be importable by name (a module's top-level function)."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
+    if backend == "ray":
+        yield from _on_ray(function, jobs, workers, address)
+    elif workers == 1:
+        yield from map(function, jobs)
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            yield from _in_order(pool.submit, function, jobs, 4 * workers)
+
+
+def _in_order(submit: Callable[[Callable[[J], R], J], Future[R]], function: Callable[[J], R],
+              jobs: Iterable[J], window: int) -> Iterator[R]:
+    """Results of ``jobs`` in order, at most ``window`` of them submitted and not taken."""
+    pending: deque[Future[R]] = deque()
+    for job in jobs:
+        pending.append(submit(function, job))
+        if len(pending) >= window:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+
+def _on_ray(function: Callable[[J], R], jobs: Iterable[J], workers: int,
+            address: str | None) -> Iterator[R]:
+    try:
+        import ray
+    except ImportError:
+        raise ValueError(f"--backend ray needs Ray: {RAY_HINT}") from None
+    started = not ray.is_initialized()
+    if started:
+        try:
+            ray.init(address=address, num_cpus=None if address else workers,
+                     include_dashboard=False, log_to_driver=False, configure_logging=False)
+        except (ConnectionError, RuntimeError, ValueError) as error:
+            where = f"the Ray cluster at {address!r}" if address else "a local Ray instance"
+            first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+            raise BackendError(f"cannot start or join {where}: {first[:200]}") from None
+    try:
+        remote = ray.remote(function)
+        window = 4 * workers
+        pending: deque[Any] = deque()
+        for job in jobs:
+            pending.append(remote.remote(job))
+            if len(pending) >= window:
+                yield ray.get(pending.popleft())
+        while pending:
+            yield ray.get(pending.popleft())
+    finally:
+        if started:
+            ray.shutdown()
+
+
+__all__ = ["BACKENDS", "RAY_HINT", "BackendError", "ordered_map"]
