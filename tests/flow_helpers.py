@@ -16,7 +16,7 @@ from typing import Any
 
 from shengji.engine.cards import Card, parse_cards
 from shengji.engine.rules import Rules
-from shengji.game.actions import Draw, Pass
+from shengji.game.actions import Bury, Draw, Pass
 from shengji.game.deal import Deal
 from shengji.game.phase import Phase
 from shengji.game.round import Round, pack
@@ -129,3 +129,23 @@ def swap_hidden(rnd: Round, seat: int) -> Round | None:
                         changed.hands[b].add((card,))
                         return changed
     return None
+
+
+ENDGAME_LEVELS = (9, 5, 9, 5)
+"""The levels of :func:`endgame_round`'s seats (the dealer's side plays 9s)."""
+
+
+def endgame_round(hands: Sequence[str]) -> Round:
+    """A tractor round in the play phase where seat ``i`` holds exactly ``hands[i]`` (seat
+    0 deals and has buried every other card: a kitty of up to a hundred cards), seat 0 to
+    lead."""
+    size = len(hands[0].split())
+    rules = Rules(kitty=108 - 4 * size)
+    rnd = stacked(rules, list(hands), kitty="9S", dealer=0, levels=ENDGAME_LEVELS)
+    deal(rnd)
+    pass_round(rnd)
+    rest = rnd.hands[0].copy()
+    rest.remove(parse_cards(hands[0]))
+    rnd.apply(Bury(0, tuple(rest.cards())))
+    assert rnd.phase == Phase.PLAY
+    return rnd

@@ -17,18 +17,24 @@ from random import Random
 import pytest
 from rich.console import Console
 
+from flow_helpers import deal, endgame_round, pass_round, stacked
 from shengji import analysis, cli
 from shengji.analysis import (
+    CONFIDENCE,
     IN_PROGRESS,
     MARKS,
     Analysis,
     AnalysisError,
+    Decision,
     analyze,
+    assess,
+    clear,
     label,
     mark,
 )
-from shengji.engine.cards import Card
-from shengji.game.actions import Action, Bid, Play
+from shengji.engine.cards import Card, parse_cards
+from shengji.engine.rules import Rules
+from shengji.game.actions import Action, Bid, Bury, Play, parse_action
 from shengji.game.deal import Deal
 from shengji.game.legal import Legal
 from shengji.game.match import Match
@@ -98,23 +104,27 @@ def test_the_figures_add_up_and_the_marks_follow_the_thresholds(
         game: tuple[Record, int, Analysis]) -> None:
     _, _, result = game
     for d in result.decisions:
-        best = max(o.value for o in d.options)
-        assert d.cost >= -d.error and d.cost >= 0
-        assert d.cost == pytest.approx(best - d.options[0].value, abs=1e-9)
+        chosen = max(d.options, key=lambda o: o.value)  # the best in the worlds that chose
+        assert d.best in (d.played, chosen.label)
+        assert d.cost >= 0 and d.error >= 0 and d.points_error >= 0
         assert d.cost == pytest.approx(d.cost_levels + d.cost_points / 100, abs=1e-9)
         assert d.value == pytest.approx(d.options[0].value, abs=1e-9)
-        assert d.mark == mark(d.cost, d.error)
+        assert d.clear == clear(d.cost, d.error) and d.mark == mark(d.cost, d.error)
         if d.best == d.played:
-            assert d.cost == 0 and d.mark is None
+            assert d.cost == 0 and not d.clear and d.mark is None
+        else:
+            assert d.cost > 0  # measured on fresh worlds: else the move played stands
     assert result.rounds[0].total == pytest.approx(
-        sum(d.cost for d in result.decisions if d.cost > d.error))
+        sum(d.cost for d in result.decisions if d.clear))
 
 
 def test_marks() -> None:
     assert dict(MARKS) == {"blunder": 0.6, "mistake": 0.3, "inaccuracy": 0.1}
     assert [mark(c, 0.0) for c in (0.0, 0.09, 0.1, 0.29, 0.3, 0.59, 0.6, 2.0)] == [
         None, None, "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
-    assert mark(0.7, 0.7) is None and mark(0.7, 0.69) == "blunder"  # noise is not marked
+    assert CONFIDENCE == 2  # noise is not marked: a cost must pass two standard errors
+    assert mark(0.7, 0.35) is None and mark(0.7, 0.34) == "blunder"
+    assert not clear(0.7, 0.35) and clear(0.7, 0.34) and not clear(0.0, 0.0)
 
 
 @pytest.mark.slow
@@ -217,6 +227,103 @@ def test_hidden_cards_the_seat_cannot_see_change_nothing_until_revealed(
     assert [d for d in again.decisions if d.index < cutoff] == before
 
 
+# -- positions whose right play is known ---------------------------------------------------
+
+SHORT_PACK = Rules(decks=1, removed_ranks=(2, 3, 4), kitty=26)
+"""One deck without its 2s, 3s and 4s (42 cards): four hands of 4 cards and a kitty of 26."""
+
+
+def short_pack_round(hands: list[str]) -> Round:
+    """A round of :data:`SHORT_PACK` in the play phase where seat ``i`` holds exactly
+    ``hands[i]``; seat 0, the dealer, has buried the rest. Nobody bid; the kitty's 9♠ made
+    spades trumps (with the 9s and the jokers), the dealer's side plays 9s."""
+    rnd = stacked(SHORT_PACK, hands, kitty="9S", dealer=0, levels=(9, 5, 9, 5))
+    deal(rnd)
+    pass_round(rnd)
+    rest = rnd.hands[0].copy()
+    rest.remove(parse_cards(hands[0]))
+    rnd.apply(Bury(0, tuple(rest.cards())))
+    assert rnd.phase == Phase.PLAY and rnd.trump.suit is not None
+    return rnd
+
+
+def pointless_kitty(rnd: Round) -> bool:
+    """Whether the hands hold every point card (a last trick then decides nothing but its
+    own points)."""
+    return sum(c.points for c in rnd.kitty) == 0
+
+
+def judged(rnd: Round, seat: int, cards: str) -> Decision:
+    """The analysis of ``seat`` playing ``cards`` now (48 worlds to choose, 48 to cost)."""
+    played = parse_action(f"{seat} play {cards}")
+    return assess(rnd.view(seat), rnd.legal(seat), played, budget=48, seed=0)
+
+
+@pytest.mark.slow
+def test_cashing_a_sure_winner_is_unmarked_and_giving_the_lead_away_is_marked() -> None:
+    """The dealer holds the only A♥ while every heart of the others, 25 points, is out;
+    leading a low club instead gives the lead to the defenders, whose clubs are higher and
+    whose spades ruff the A♥ once they are void in hearts."""
+    rnd = short_pack_round(["AH 6C 7C 5D", "KH AC 10C 5S", "5H KS 10D KD", "10H KC 5C 10S"])
+    assert pointless_kitty(rnd)
+    right = judged(rnd, 0, "AH")
+    assert right.best == right.played and right.cost == 0 and right.mark is None
+    for wrong in ("6C", "7C"):
+        decision = judged(rnd, 0, wrong)
+        assert decision.best == "play AH" and decision.clear and decision.mark is not None
+
+
+@pytest.mark.slow
+def test_feeding_a_partner_who_has_won_the_trick_is_unmarked_and_not_feeding_is_marked(
+        ) -> None:
+    """Seat 1 won the trick with the only A♥; its partner, last to play, adds 10 points
+    with its K♥ or 10♥. Its 8♥ gives nothing, and the points kept fall to the dealer's
+    trumps later."""
+    rnd = short_pack_round(["6H 5D KS 10S", "AH KC 10C 5S", "7H 5H 10D KD", "KH 8H 10H 5C"])
+    assert pointless_kitty(rnd)
+    for line in ("0 play 6H", "1 play AH", "2 play 7H"):
+        rnd.apply(parse_action(line))
+    for right in ("KH", "10H"):
+        decision = judged(rnd, 3, right)
+        assert decision.best == decision.played and decision.mark is None
+    wrong = judged(rnd, 3, "8H")
+    assert wrong.best in ("play KH", "play 10H") and wrong.mark == "blunder"
+
+
+@pytest.mark.slow
+def test_keeping_the_kitty_safe_is_unmarked_and_giving_it_away_is_a_blunder() -> None:
+    """Two cards left and a kitty of 100 cards rich in points. The dealer's partner could
+    ruff seat 1's K♣ with its big joker, but would then lead its 4♥ to the last trick and
+    lose the kitty, doubled: it discards the 4♥ and keeps the joker for the last trick."""
+    rnd = endgame_round(["3C 5D", "KC 6D", "BJ 4H", "6C 7D"])
+    for line in ("0 play 3C", "1 play KC"):
+        rnd.apply(parse_action(line))
+    right = judged(rnd, 2, "4H")
+    assert right.best == right.played and right.mark is None
+    wrong = judged(rnd, 2, "BJ")
+    assert wrong.best == "play 4H" and wrong.mark == "blunder" and wrong.cost > 3
+
+
+def test_the_hidden_kitty_and_the_stock_change_nothing() -> None:
+    """Two rounds that differ only in cards the seat cannot see, the kitty and another
+    hand (in play) or the cards still to be drawn (during the deal), are judged alike."""
+    first = short_pack_round(["AH 6C 7C 5D", "KH AC 10C 5S", "5H KS 10D KD", "10H KC 5C 10S"])
+    other = short_pack_round(["AH 6C 7C 5D", "KH AC 10C 5S", "5H KS 10D KD", "10H KC 5C JS"])
+    assert first.kitty != other.kitty and first.hands[3] != other.hands[3]
+    for rnd in (first, other):
+        rnd.apply(parse_action("0 play AH"))
+    assert first.view(1) == other.view(1)
+    assert judged(first, 1, "KH") == judged(other, 1, "KH")
+    drawing = [stacked(SHORT_PACK, ["", "5H 6H 7H"], dealer=0, fill_seed=f) for f in (1, 2)]
+    for rnd in drawing:
+        deal(rnd, leave=len(rnd.deck) - SHORT_PACK.kitty_size - 9)  # three cards each
+    assert drawing[0].deck != drawing[1].deck and drawing[0].view(1) == drawing[1].view(1)
+    view = drawing[0].view(1)
+    played = next(iter(drawing[0].legal(1)))
+    assert assess(view, drawing[0].legal(1), played, budget=4) == assess(
+        drawing[1].view(1), drawing[1].legal(1), played, budget=4)
+
+
 @pytest.mark.slow
 def test_open_hands_are_labelled_and_exact(game: tuple[Record, int, Analysis]) -> None:
     record, seat, result = game
@@ -303,7 +410,22 @@ def test_the_command_prints_the_table_and_writes_json_and_a_plot(
         capsys.readouterr().out)
 
 
-@pytest.mark.parametrize("problem", ["garbage", "missing", "seat", "round", "plot"])
+def test_the_plot_names_each_mark_in_its_legend_once(game: tuple[Record, int, Analysis]
+                                                     ) -> None:
+    pytest.importorskip("matplotlib")
+    from shengji.analyze_cli import figure
+
+    _, _, result = game
+    first = result.rounds[0]
+    marked = tuple(replace(d, mark="blunder") if i < 2 else replace(d, mark=None)
+                   for i, d in enumerate(first.decisions))
+    fig = figure(replace(result, rounds=(replace(first, decisions=marked),)))
+    labels = fig.axes[0].get_legend_handles_labels()[1]
+    assert labels.count("blunder") == 1 and "mistake" not in labels
+    assert "round 1" in labels and "round 1: the result" in labels
+
+
+@pytest.mark.parametrize("problem", ["garbage", "missing", "seat", "round", "plot", "option"])
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                           monkeypatch: pytest.MonkeyPatch, problem: str
                                           ) -> None:
@@ -317,10 +439,16 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Capture
         args += ["--seat", "7"]
     elif problem == "round":
         args += ["--round", "2"]
+    elif problem == "option":
+        args += ["--bogus"]
     else:
         monkeypatch.setitem(sys.modules, "matplotlib.backend_bases", None)
         args += ["--plot", str(tmp_path / "a.png")]
-    assert cli.main(args) == 2
+    try:
+        code = cli.main(args)
+    except SystemExit as stop:  # argparse's refusal of an option
+        code = stop.code
+    assert code == 2
     err = capsys.readouterr().err
     assert err.startswith("shengji analyze: ") and err.count("\n") == 1, err
 
@@ -354,3 +482,30 @@ def test_review_at_the_score_sheet(tmp_path: Path) -> None:
     assert "next round> review" in text
     assert "Round 1, seat 0 (You): judged from what seat 0 knew at each decision" in text
     assert "decisions judged" in text and text.rstrip().endswith("next round>")
+
+
+@pytest.mark.slow
+def test_the_last_round_of_a_match_can_be_reviewed_too(tmp_path: Path) -> None:
+    """At the score sheet of the round that ends the match, ``review`` is offered before
+    the match's end; Enter (or quit) then ends it."""
+    match = _match(rounds=1)
+    assert match.is_over
+    out = io.StringIO()
+    typed = iter(["review", "quit"])
+
+    def read(prompt: str) -> str:
+        answer = next(typed)
+        out.write(prompt + answer + "\n")
+        return answer
+
+    session = Session(match, me=0, players=[None, *(HeuristicPlayer(s) for s in (1, 2, 3))],
+                      names=["You", "Seat 1", "Seat 2", "Seat 3"],
+                      kinds=["human", "heuristic", "heuristic", "heuristic"],
+                      record=tmp_path / "game.toml",
+                      console=Console(file=out, width=100, color_system=None, highlight=False),
+                      prompter=Prompter(read, completion=False), unicode=False)
+    session._round_over(match.round, match.results[0])
+    text = out.getvalue()
+    assert "Enter: the end of the match · review: how you played this round" in text
+    assert "end> review" in text and "end> quit" in text
+    assert "Round 1, seat 0 (You): judged from what seat 0 knew at each decision" in text

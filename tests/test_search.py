@@ -11,16 +11,15 @@ cards the test gives it. Seats 0 and 2 are partners (the declarers).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from itertools import islice
 from typing import Literal
 
 import pytest
 
-from flow_helpers import deal, pass_round, stacked
+from flow_helpers import endgame_round
 from shengji.engine.cards import Card, parse_cards
 from shengji.engine.rules import Rules
-from shengji.game.actions import Action, Bid, Bury, Draw, Play, parse_action
+from shengji.game.actions import Action, Bid, Draw, Play, parse_action
 from shengji.game.legal import Legal
 from shengji.game.phase import Phase
 from shengji.game.presets import PRESETS, preset
@@ -56,27 +55,11 @@ from shengji.players.search import (
 from shengji.players.table import decide, play_round
 from shengji.players.worlds import Knowledge
 
-LEVELS = (9, 5, 9, 5)
-
 
 def has_choice(legal: Legal) -> bool:
     """Whether ``legal`` holds two actions or more: ``len(list(legal)) > 1`` without listing
     every bury of a kitty (millions of them)."""
     return len(list(islice(legal, 2))) > 1
-
-
-def short_round(hands: Sequence[str]) -> Round:
-    """A round in the play phase where seat ``i`` holds exactly ``hands[i]``."""
-    size = len(hands[0].split())
-    rules = Rules(kitty=108 - 4 * size)
-    rnd = stacked(rules, list(hands), kitty="9S", dealer=0, levels=LEVELS)
-    deal(rnd)
-    pass_round(rnd)
-    rest = rnd.hands[0].copy()
-    rest.remove(parse_cards(hands[0]))
-    rnd.apply(Bury(0, tuple(rest.cards())))
-    assert rnd.phase == Phase.PLAY
-    return rnd
 
 
 def play(rnd: Round, *lines: str) -> Round:
@@ -108,7 +91,7 @@ def test_cashes_a_sure_winner_before_the_opponents_can_ruff() -> None:
     learned rollouts, the default, the other candidates' means come out ahead of it in
     this position's 24 worlds, none with confidence: the model never met four-card hands
     beside a 92-card kitty; the player keeps its model's A♥.)"""
-    rnd = short_round(["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"])
+    rnd = endgame_round(["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"])
     assert searched(rnd, SearchPlayer(1, iterations=24, rollouts="heuristic")) == cards("AH")
     action = SearchPlayer(1, iterations=24).act(rnd.view(0), rnd.legal(0))
     assert isinstance(action, Play) and Counter(action.cards) == cards("AH")
@@ -116,7 +99,7 @@ def test_cashes_a_sure_winner_before_the_opponents_can_ruff() -> None:
 
 def test_feeds_points_to_a_partner_sure_to_win() -> None:
     """Seat 3 plays last and its partner holds the trick with A♥: it adds its K♥."""
-    rnd = play(short_round(["3H 4D 4C", "AH 5D 5C", "4H 6D 6C", "KH 6H 7H"]),
+    rnd = play(endgame_round(["3H 4D 4C", "AH 5D 5C", "4H 6D 6C", "KH 6H 7H"]),
                "0 play 3H", "1 play AH", "2 play 4H")
     assert searched(rnd, SearchPlayer(1, iterations=24)) == cards("KH")
 
@@ -127,7 +110,7 @@ def test_saves_the_kitty_with_a_trump_on_the_last_trick() -> None:
     last trick and the opponents take the kitty, doubled. Search discards the 4♥ and keeps
     the joker to win the last trick. The heuristic, which does not see the kitty, takes
     the 10 points."""
-    rnd = play(short_round(["3C 5D", "KC 6D", "BJ 4H", "6C 7D"]), "0 play 3C", "1 play KC")
+    rnd = play(endgame_round(["3C 5D", "KC 6D", "BJ 4H", "6C 7D"]), "0 play 3C", "1 play KC")
     assert searched(rnd, SearchPlayer(1, iterations=24)) == cards("4H")
     heuristic = HeuristicPlayer(1).act(rnd.view(2), rnd.legal(2))
     assert isinstance(heuristic, Play) and Counter(heuristic.cards) == cards("BJ")
@@ -136,7 +119,7 @@ def test_saves_the_kitty_with_a_trump_on_the_last_trick() -> None:
 def test_the_same_seed_gives_the_same_action_whatever_the_workers() -> None:
     """With an iteration budget the figures of every candidate are the same for 1, 2 or 3
     worker processes (5 worlds do not split evenly) and whatever the time budget."""
-    rnd = short_round(["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"])
+    rnd = endgame_round(["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"])
     view, legal = rnd.view(0), rnd.legal(0)
     results = []
     for workers, seconds in ((1, 1.0), (1, 1e-6), (2, 1.0), (3, 1e-6)):
@@ -169,7 +152,7 @@ def test_rounds_are_the_same_whatever_the_workers() -> None:
 
 
 def test_candidates_start_with_the_heuristic_choice_and_are_legal() -> None:
-    rnd = short_round(["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"])
+    rnd = endgame_round(["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"])
     view, legal = rnd.view(0), rnd.legal(0)
     default = HeuristicPlayer(1).act(view, legal)
     found = candidates(view, legal, default, 5)
@@ -438,7 +421,7 @@ def test_a_time_budget_stops_at_max_worlds_with_the_worlds_of_that_many_iteratio
         workers: int, worlds: int) -> None:
     """Under a time budget that is not reached, a decision uses ``max_worlds`` worlds:
     the very worlds, figures and choice of ``iterations=max_worlds`` (racing included)."""
-    rnd = play(short_round(["3C 5D", "KC 6D", "BJ 4H", "6C 7D"]), "0 play 3C", "1 play KC")
+    rnd = play(endgame_round(["3C 5D", "KC 6D", "BJ 4H", "6C 7D"]), "0 play 3C", "1 play KC")
     view, legal = rnd.view(2), rnd.legal(2)
     timed = SearchPlayer(3, time_budget=60.0, max_worlds=worlds, workers=workers)
     counted = SearchPlayer(3, iterations=worlds)
@@ -487,7 +470,7 @@ def test_a_raced_search_makes_the_choice_verdict_makes_from_every_world(
     the default is left), and chooses what :func:`verdict` chooses from every
     candidate's value in each of the same worlds."""
     hands, moves = position
-    rnd = play(short_round(hands), *moves)
+    rnd = play(endgame_round(hands), *moves)
     seat = rnd.to_move
     assert seat is not None
     view, legal = rnd.view(seat), rnd.legal(seat)
@@ -595,7 +578,7 @@ def test_learned_rollouts_finish_the_round_with_learned_players_on_the_seats_sid
                 replay.apply(action)
             # (the model's own plays were made where learned players finished the round)
             assert (differ > 0) == (rollouts == "learned" and learned_seats)
-    rnd = short_round(["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"])
+    rnd = endgame_round(["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"])
     view, legal = rnd.view(0), rnd.legal(0)
     player = SearchPlayer(1, iterations=6, rollouts="learned")
     action = player.act(view, legal)
@@ -610,7 +593,7 @@ def test_learned_rollouts_finish_the_round_with_learned_players_on_the_seats_sid
 def test_plays_with_a_time_budget(workers: int) -> None:
     """Without an iteration budget a decision stops before a batch of worlds that would
     end past the time budget (the first batch always runs)."""
-    rnd = short_round(["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"])
+    rnd = endgame_round(["AH 3D 4D 6C", "5H 3S 7D 8C", "JH 6H 8D 10C", "10H 4S 10D JC"])
     player = SearchPlayer(1, time_budget=0.3, workers=workers)
     view, legal = rnd.view(0), rnd.legal(0)
     player.act(view, legal)

@@ -16,7 +16,13 @@ from shengji.game.phase import Phase
 from shengji.game.presets import preset
 from shengji.players import HeuristicPlayer, SearchPlayer, make_player, player_label
 from shengji.players.table import decide
-from shengji.terminal.app import DEFAULT_PLAYER, _new_game, add_play_arguments, play_main
+from shengji.terminal.app import (
+    DEFAULT_PLAYER,
+    _new_game,
+    add_play_arguments,
+    model_notes,
+    play_main,
+)
 from shengji.terminal.prompt import Prompter
 from shengji.terminal.session import Session
 
@@ -45,6 +51,29 @@ def test_an_unknown_hint_player_is_refused_before_anything(tmp_path: Path,
     code = play_main(_args("--hints", "oracle", "--record", str(record)))
     assert code == 2 and not record.exists()
     assert "--hints: unknown player 'oracle'; choose from random, " in capsys.readouterr().err
+
+
+def test_a_hint_time_for_a_player_that_does_not_think_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "game.toml"
+    code = play_main(_args("--hints", "heuristic", "--hint-time", "5", "--record", str(record)))
+    assert code == 2 and not record.exists()
+    err = capsys.readouterr().err
+    assert "--hint-time is for the players that think (search): --hints heuristic suggests " \
+        "at once" in err and err.count("\n") == 1
+
+
+def test_suggestions_without_a_model_for_the_table_say_so() -> None:
+    """Six players of two decks have no learned model: the suggestions' player says so when
+    the game starts, as the seats' players do (once for a kind both use)."""
+    rules = preset("tractor", players=6)
+    note = "no learned model fits these rules (6 players, 2 decks): learned plays as the " \
+           "heuristic."
+    assert model_notes(["human", *["heuristic"] * 5], "learned", rules) == [
+        f"Note (suggestions): {note}"]
+    assert model_notes(["human", *["learned"] * 5], "learned", rules) == [f"Note: {note}"]
+    assert model_notes(["human", *["heuristic"] * 5], "heuristic", rules) == []
+    assert model_notes(["human", *["learned"] * 3], "search", preset("tractor")) == []
 
 
 def test_the_hint_players_thinking_time_is_bounded(capsys: pytest.CaptureFixture[str]) -> None:

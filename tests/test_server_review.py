@@ -61,3 +61,27 @@ def check_reviews(server: Server) -> None:
     assert [m for m in watcher.seen if m["type"] == "review"] == []
     assert [m["seat"] for m in host.seen if m["type"] == "review"] == [0, 0]
     assert [m["seat"] for m in other.seen if m["type"] == "review"] == [2]
+
+
+@pytest.mark.slow
+def test_once_the_next_round_has_begun_no_new_review_is_made() -> None:
+    """During a round nothing is analysed: a review not asked for at the score sheet is
+    refused once the next round has begun; one made before is still answered."""
+    with serving() as (_http, server):
+        code = server.room("da-bai-fen", 4)
+        people = table(server, code, [0, 2], {1: "heuristic", 3: "heuristic"})
+        host, other = people[0], people[2]
+        host.send("start")
+        play_round(people, [], random.Random(7))
+        host.send("review")
+        made = host.expect("review")
+        for seat, c in people.items():
+            c.send("next_round")
+            c.until(lambda m, s=seat: m["type"] == "state" and s not in m["match"]["waiting"])
+        while not (match := server.live(code).state.match).round.history:  # the next deal
+            other.until(lambda m: m["type"] == "state")
+        assert not match.is_over
+        refused = other.error("review")
+        assert refused["code"] == "round-in-play" and "between rounds" in refused["message"]
+        host.send("review")
+        assert host.expect("review") == made

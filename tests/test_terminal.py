@@ -300,7 +300,7 @@ def _play_until(child: pexpect.spawn, stop: str, *, decisions: int = 1000) -> No
 
 def _play_one_round(child: pexpect.spawn) -> None:
     """Play a ``--rounds 1`` game to its end: no bids, the suggestion at every other prompt."""
-    prompts = [*PLAY_PROMPTS, PROMPTS["bid"]]
+    prompts = [*PLAY_PROMPTS, PROMPTS["bid"], PROMPTS["end"]]
     for _ in range(1000):
         index = child.expect_exact([*prompts, "The match stopped after 1 round."])
         if index == len(prompts):
@@ -308,7 +308,7 @@ def _play_one_round(child: pexpect.spawn) -> None:
         prompt = prompts[index]
         if prompt == PROMPTS["deal"] and "You can bid (" in child.before:
             child.sendline("f")  # no more bid offers this deal
-        elif prompt in (PROMPTS["deal"], PROMPTS["next"], PROMPTS["bid"]):
+        elif prompt in (PROMPTS["deal"], PROMPTS["next"], PROMPTS["bid"], PROMPTS["end"]):
             child.sendline("")
         elif prompt == PROMPTS["show"]:
             child.sendline("n")

@@ -14,14 +14,18 @@ decision is judged only from the seat's own view and legal actions (:func:`judge
 ``open_hands`` the one world is the actual deal as the finished round revealed it
 (:func:`judge_open`: one exact rollout per move).
 
-The **cost** of a decision is the mean over the worlds of (best − played), in levels: the
+The *best* move found is the candidate of highest mean over those worlds. Its **cost** is
+then measured afresh (:func:`confirm`): the move played and the best are rolled out in as
+many new worlds, and the cost is the mean over them of (best − played), in levels: the
 levels the seat's side gains minus the other side's, plus a tenth of a level per 10 points
 of the margin (:func:`~shengji.players.search.round_value`), with its standard error (the
-comparison is paired: every move is rolled out in the same worlds with the same seeds). The
-best is the candidate of highest mean, so the cost is never negative; it is biased upwards
-by the noise a small budget leaves (the best of several noisy means). A **mark** is given
-where the cost reaches a threshold of :data:`MARKS` and is more than one standard error:
-an *inaccuracy* from 0.1 level, a *mistake* from 0.3, a *blunder* from 0.6.
+comparison is paired: both moves are rolled out in the same worlds with the same seeds).
+Measured on the worlds that chose the best, the cost would be biased upwards (the best of
+several noisy means); measured on new ones it is not. Where the new worlds do not find the
+best better, the move played stands as the best (cost 0). A cost is **clear** where it is
+more than :data:`CONFIDENCE` standard errors, and a clear cost is **marked** from a
+threshold of :data:`MARKS`: an *inaccuracy* from 0.1 level, a *mistake* from 0.3, a
+*blunder* from 0.6. With open hands the one world is the actual deal and the cost exact.
 
 Only finished rounds are analysed: during a round nothing is analysed or revealed. The
 result is plain frozen dataclasses (picklable, JSON both ways), computed by a pure function
@@ -55,10 +59,14 @@ from shengji.players.worlds import Knowledge, sample_world
 
 MARKS: Final = (("blunder", 0.6), ("mistake", 0.3), ("inaccuracy", 0.1))
 """The marks and the cost in levels from which each is given (the highest reached)."""
+CONFIDENCE: Final = 2.0
+"""A cost is clear (a loss shown, not noise) where it is more than this many standard
+errors."""
 BUDGET: Final = 16
 """The default worlds per decision."""
-REVIEW_BUDGET: Final = 4
-"""The worlds per decision of the terminal's ``review`` (a few seconds a round)."""
+REVIEW_BUDGET: Final = 8
+"""The worlds per decision of the terminal's and the browser's ``review`` (and as many
+again to measure the costs: a few seconds a round)."""
 CANDIDATES: Final = 5
 """The default most moves compared with the one played."""
 IN_PROGRESS: Final = "during a round nothing is analysed or revealed"
@@ -108,17 +116,22 @@ class Decision:
     worlds: int
     """The worlds the moves were rolled out in (0: none consistent was found)."""
     cost: float
-    """The mean of (best − played) over the worlds, in levels (0 where the played is best)."""
+    """The mean of (best − played) in levels over worlds apart from those that chose the
+    best (:func:`confirm`; 0 where the played is best)."""
     error: float
     """The standard error of ``cost`` (0 with fewer than two worlds)."""
     cost_levels: float
     """The part of ``cost`` in levels won and lost."""
     cost_points: float
     """The part of ``cost`` in points (the margin of the seat's side)."""
+    points_error: float
+    """The standard error of ``cost_points``."""
     value: float
     """The seat's expected levels after the move played (its mean value)."""
     value_error: float
     """The standard error of ``value``."""
+    clear: bool
+    """Whether ``cost`` is more than :data:`CONFIDENCE` standard errors (:func:`clear`)."""
     mark: str | None
     """``inaccuracy``, ``mistake``, ``blunder`` (:data:`MARKS`), or ``None``."""
 
@@ -135,9 +148,9 @@ class RoundAnalysis:
 
     @property
     def total(self) -> float:
-        """The costs added up of the round's decisions whose cost is more than one
-        standard error (levels): the clear losses, not the noise."""
-        return sum(d.cost for d in self.decisions if d.cost > d.error)
+        """The clear costs of the round's decisions added up (levels): the losses shown,
+        not the noise."""
+        return sum(d.cost for d in self.decisions if d.clear)
 
     def marked(self, mark: str) -> int:
         """How many decisions carry ``mark``."""
@@ -198,14 +211,23 @@ class Analysis:
         return cls.from_dict(json.loads(text))
 
 
+def clear(cost: float, error: float) -> bool:
+    """Whether a cost is more than :data:`CONFIDENCE` standard errors: a loss shown.
+
+    >>> clear(0.35, 0.1), clear(0.35, 0.2), clear(0.0, 0.0)
+    (True, False, False)
+    """
+    return cost > CONFIDENCE * error
+
+
 def mark(cost: float, error: float) -> str | None:
     """The mark of a decision: the highest of :data:`MARKS` whose threshold ``cost``
-    reaches, where ``cost`` is more than one standard error (else ``None``: noise).
+    reaches, where the cost is :func:`clear` (else ``None``: noise).
 
-    >>> mark(0.35, 0.1), mark(0.35, 0.5), mark(0.05, 0.0), mark(0.6, 0.0)
+    >>> mark(0.35, 0.1), mark(0.35, 0.2), mark(0.05, 0.0), mark(0.6, 0.0)
     ('mistake', None, None, 'blunder')
     """
-    if cost <= error:
+    if not clear(cost, error):
         return None
     return next((name for name, low in MARKS if cost >= low), None)
 
@@ -326,16 +348,30 @@ def judge(view: SeatView, legal: Legal, played: Action, *, budget: int, seed: in
     from the seat's ``view`` alone (what it knew then): the only inputs are the view,
     its legal actions and the move it played."""
     moves = options(view, legal, played, limit, seed)
+    return moves, _sampled(view, moves, range(budget), seed, index)
+
+
+def confirm(view: SeatView, played: Action, best: Action, *, budget: int, seed: int,
+            index: int) -> list[Row]:
+    """The move played and the best found rolled out in ``budget`` more worlds sampled from
+    the seat's ``view``, apart from the worlds :func:`judge` chose the best in: where the
+    cost is measured."""
+    return _sampled(view, [played, best], range(budget, 2 * budget), seed, index)
+
+
+def _sampled(view: SeatView, moves: Sequence[Action], worlds: range, seed: int, index: int
+             ) -> list[Row]:
+    """The rollouts of ``moves`` in the given worlds of the decision (those consistent)."""
     knowledge = Knowledge.of(view)
     read = SearchPlayer(seed).reads_kitty(view.rules)  # the default player's worlds
     rows: list[Row] = []
-    for w in range(budget):
+    for w in worlds:
         key = _world_seed(seed, view.seat, index, w)
         world = sample_world(knowledge, Random(key), read_kitty=read)
         row = _rows(world, moves, view.seat, key) if world is not None else None
         if row is not None:
             rows.append(row)
-    return moves, rows
+    return rows
 
 
 def judge_open(world: Round, view: SeatView, legal: Legal, played: Action, *, seed: int,
@@ -359,21 +395,63 @@ def _mean_error(values: Sequence[float]) -> tuple[float, float]:
     return mean, math.sqrt(var / n)
 
 
+def best_of(moves: Sequence[Action], rows: Sequence[Row]) -> int:
+    """The index of the move of highest mean value over ``rows`` (ties: the earliest, so
+    the move played, first, where it ties)."""
+    means = [sum(r[i][0] for r in rows) for i in range(len(moves))]
+    return max(range(len(moves)), key=lambda i: (means[i], -i))
+
+
 def _decision(position: _Position, kind: str, trick: int | None, seat: int,
-              moves: Sequence[Action], rows: Sequence[Row]) -> Decision:
-    """The figures of a judged decision from its rollouts."""
+              moves: Sequence[Action], rows: Sequence[Row], checked: Sequence[Row]
+              ) -> Decision:
+    """The figures of a judged decision from its rollouts: ``rows`` over every move,
+    ``checked`` over the move played and the best (:func:`confirm`; with open hands the
+    actual deal's row)."""
     opts = []
     for i, move in enumerate(moves):
         value = sum(r[i][0] for r in rows) / len(rows) if rows else 0.0
         points = sum(r[i][1] for r in rows) / len(rows) if rows else 0.0
         opts.append(Option(str(move), label(move, seat), value, value - points / 100, points))
-    best = max(range(len(moves)), key=lambda i: (opts[i].value, -i))  # ties: the played
-    cost, error = _mean_error([r[best][0] - r[0][0] for r in rows])
-    points, _ = _mean_error([r[best][1] - r[0][1] for r in rows])
+    best = best_of(moves, rows)
+    cost = error = points = points_error = 0.0
+    if best:
+        cost, error = _mean_error([r[-1][0] - r[0][0] for r in checked])
+        points, points_error = _mean_error([r[-1][1] - r[0][1] for r in checked])
+        if not checked or cost <= 0:  # not found better apart: the move played stands
+            best, cost, error, points, points_error = 0, 0.0, 0.0, 0.0, 0.0
     value, value_error = _mean_error([r[0][0] for r in rows])
     return Decision(position.round, position.index, kind, trick, opts[0].label,
                     opts[best].label, tuple(opts), len(rows), cost, error,
-                    cost - points / 100, points, value, value_error, mark(cost, error))
+                    cost - points / 100, points, points_error, value, value_error,
+                    clear(cost, error), mark(cost, error))
+
+
+def assess(view: SeatView, legal: Legal, played: Action, *, budget: int = BUDGET,
+           seed: int = 0, index: int = 0, limit: int = CANDIDATES, number: int = 1,
+           actual: Round | None = None) -> Decision:
+    """One decision judged: the move ``played`` by the seat of ``view`` against the best
+    of the moves compared (:func:`judge` in ``budget`` worlds, the cost measured in as many
+    more: :func:`confirm`), or with ``actual`` (the round at that point, open hands) in the
+    actual deal (:func:`judge_open`). ``index`` (the move's place in the match) and
+    ``number`` (the round's, from 1) say where it was; ``index`` seeds its worlds."""
+    kind = KINDS.get(view.phase, view.phase.value)
+    trick = None
+    if view.phase == Phase.PLAY:
+        kind = "lead" if isinstance(legal.plays, LegalLeads) else "follow"
+        trick = len(view.tricks) + 1
+    if actual is not None:
+        moves, rows = judge_open(actual, view, legal, played, seed=seed, index=index,
+                                 limit=limit)
+        checked = [[r[0], r[best_of(moves, rows)]] for r in rows]
+    else:
+        moves, rows = judge(view, legal, played, budget=budget, seed=seed, index=index,
+                            limit=limit)
+        best = best_of(moves, rows)
+        checked = confirm(view, moves[0], moves[best], budget=budget, seed=seed,
+                          index=index) if best else []
+    return _decision(_Position(number, index, played), kind, trick, view.seat, moves, rows,
+                     checked)
 
 
 # -- the whole analysis -------------------------------------------------------------------
@@ -407,19 +485,10 @@ def analyze(game: Record | Match, seat: int, *, budget: int = BUDGET, seed: int 
     outcomes: dict[int, tuple[float, bool]] = {}
     for number, position, match in _walk(record, chosen, outcomes, seat):
         rnd = match.round
-        view, legal = match.view(seat), match.legal(seat)
-        kind = KINDS.get(rnd.phase, rnd.phase.value)
-        trick = None
-        if rnd.phase == Phase.PLAY:
-            kind = "lead" if isinstance(legal.plays, LegalLeads) else "follow"
-            trick = len(rnd.tricks) + 1
-        if open_hands:
-            moves, rows = judge_open(rnd, view, legal, position.action, seed=seed,
-                                     index=position.index, limit=candidates)
-        else:
-            moves, rows = judge(view, legal, position.action, budget=budget, seed=seed,
-                                index=position.index, limit=candidates)
-        decisions[number].append(_decision(position, kind, trick, seat, moves, rows))
+        decisions[number].append(assess(
+            match.view(seat), match.legal(seat), position.action, budget=budget, seed=seed,
+            index=position.index, limit=candidates, number=number,
+            actual=rnd if open_hands else None))
         if progress is not None:
             progress(sum(map(len, decisions.values())), len(chosen))
     result = tuple(RoundAnalysis(n, tuple(decisions[n]), *outcomes[n]) for n in wanted)
@@ -475,6 +544,7 @@ def parse_move(option: Option) -> Action:
     return parse_action(option.action)
 
 
-__all__ = ["BUDGET", "CANDIDATES", "IN_PROGRESS", "KINDS", "MARKS", "REVIEW_BUDGET", "Analysis",
-           "AnalysisError", "Decision", "Option", "RoundAnalysis", "analyze", "judge",
-           "judge_open", "label", "mark", "options", "parse_move", "running"]
+__all__ = ["BUDGET", "CANDIDATES", "CONFIDENCE", "IN_PROGRESS", "KINDS", "MARKS",
+           "REVIEW_BUDGET", "Analysis", "AnalysisError", "Decision", "Option", "RoundAnalysis",
+           "analyze", "assess", "best_of", "clear", "confirm", "judge", "judge_open", "label",
+           "mark", "options", "parse_move", "running"]

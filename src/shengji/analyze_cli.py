@@ -16,6 +16,7 @@ from rich.table import Table
 from shengji.analysis import (
     BUDGET,
     CANDIDATES,
+    CONFIDENCE,
     IN_PROGRESS,
     MARKS,
     REVIEW_BUDGET,
@@ -45,8 +46,8 @@ def add_analyze_arguments(cmd: argparse.ArgumentParser) -> None:
         "Judge every decision of one seat in the finished rounds of a record: the move\n"
         "played against the best a search finds, from what the seat knew then.")
     cmd.epilog = thresholds_text() + (
-        "\nCost: the mean of (best - played) over the sampled deals, in levels (a tenth of "
-        "a level per 10 points), with its standard error.")
+        "\nCost: the mean of (best - played) in levels (a tenth of a level per 10 points) "
+        "over as many sampled deals again as chose the best, with its standard error.")
     cmd.add_argument("record", metavar="RECORD", help="a record (shengji play --record, "
                                                       "shengji simulate --records)")
     cmd.add_argument("--seat", type=whole_number(0, 11), default=None,
@@ -73,8 +74,8 @@ def add_analyze_arguments(cmd: argparse.ArgumentParser) -> None:
 def thresholds_text() -> str:
     """The marks and their thresholds, in words."""
     marks = ", ".join(f"{name} from {low:g}" for name, low in reversed(MARKS))
-    return (f"Marks: {marks} levels lost (where the cost is more than one standard "
-            "error).")
+    return (f"Marks: {marks} levels lost (where the cost is more than {CONFIDENCE:g} "
+            "standard errors).")
 
 
 def default_seat(record: Record) -> int:
@@ -173,7 +174,7 @@ def table(rnd: RoundAnalysis) -> Table:
     out = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
     columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("#", "right"), ("when", "left"), ("played", "left"), ("best found", "left"),
-        ("cost", "right"), ("±", "right"), ("pts", "right"), ("after", "right"),
+        ("cost", "right"), ("±", "right"), ("pts", "right"), ("±", "right"), ("after", "right"),
         ("mark", "left"))
     for name, justify in columns:
         out.add_column(name, justify=justify)
@@ -182,7 +183,8 @@ def table(rnd: RoundAnalysis) -> Table:
         style = STYLES.get(d.mark or "", "")
         out.add_row(str(i), _when(d.kind, d.trick), d.played, best,
                     f"{d.cost:.2f}" if d.worlds else "?", f"{d.error:.2f}",
-                    f"{d.cost_points:.0f}", _figure(d.value), d.mark or "", style=style)
+                    f"{d.cost_points:.0f}", f"{d.points_error:.0f}", _figure(d.value),
+                    d.mark or "", style=style)
     return out
 
 
@@ -199,7 +201,7 @@ def summary(rnd: RoundAnalysis, seat: int) -> str:
     unsampled = sum(not d.worlds for d in rnd.decisions)
     judged = len(rnd.decisions)
     text = (f"{judged} {_plural('decision', judged)} judged: {counts}; {rnd.total:.2f} levels lost "
-            f"in all (costs over their error). The round went {_figure(rnd.outcome)} for "
+            f"in all (the clear costs). The round went {_figure(rnd.outcome)} for "
             f"seat {seat}'s side"
             + (" (a redeal)" if rnd.redeal else "") + ".")
     if unsampled:
@@ -217,9 +219,9 @@ def show(console: Console, analysis: Analysis, names: Sequence[str] | None = Non
         if rnd.decisions:
             console.print(table(rnd))
         console.print(summary(rnd, analysis.seat), markup=False)
-    console.print(thresholds_text() + " Cost: mean of best − played over the deals, in "
-                  "levels (a tenth per 10 points); ±: its standard error; pts: its points; "
-                  "after: the expected levels after the move played.", markup=False)
+    console.print(thresholds_text() + " Cost: mean of best − played over fresh deals, in "
+                  "levels (a tenth per 10 points); ±: its standard error; pts: its points "
+                  "(± theirs); after: the expected levels after the move played.", markup=False)
     if analysis.in_progress is not None:
         console.print(f"Round {analysis.in_progress} is in progress: {IN_PROGRESS}.",
                       markup=False)
@@ -232,7 +234,8 @@ def review(match: Match, seat: int, console: Console, *, names: Sequence[str] | 
     if not match.results:
         console.print("No round has finished yet: nothing to review.", markup=False)
         return
-    console.print(f"Reviewing your decisions ({budget} sampled deals each)...", markup=False)
+    console.print(f"Reviewing your decisions ({budget} sampled deals each, and as many "
+                  "again to measure the costs)...", markup=False)
     analysis = analyze(match, seat, budget=budget, seed=match.seed,
                        rounds=[len(match.results)])
     show(console, analysis, names)
@@ -249,6 +252,7 @@ def figure(analysis: Analysis) -> Any:
 
     fig, axes = plt.subplots(figsize=(9, 4.5))
     colours = {"blunder": "tab:red", "mistake": "tab:orange", "inaccuracy": "gold"}
+    shown: set[str] = set()  # the marks given a legend entry
     for rnd in analysis.rounds:
         xs = list(range(1, len(rnd.decisions) + 1))
         ys = [d.value for d in rnd.decisions]
@@ -260,7 +264,9 @@ def figure(analysis: Analysis) -> Any:
                      label=f"round {rnd.number}: the result")
         for x, d in zip(xs, rnd.decisions, strict=True):
             if d.mark:
-                axes.scatter([x], [d.value], color=colours[d.mark], zorder=3, s=40)
+                axes.scatter([x], [d.value], color=colours[d.mark], zorder=3, s=40,
+                             label=d.mark if d.mark not in shown else None)
+                shown.add(d.mark)
     axes.axhline(0, color="gray", linewidth=0.8)
     mode = "open hands" if analysis.open_hands else f"{analysis.budget} deals per decision"
     axes.set_title(f"Seat {analysis.seat}: expected levels after each decision ({mode})")

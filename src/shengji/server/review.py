@@ -7,7 +7,8 @@ never hold up the computer seats or the suggestions), on a record of the match t
 the room's lock; the worlds are sampled with a fresh random seed (not the deal's). A finished
 review is kept for the room until the next round finishes: asking again answers at once, and
 members asking at the same time share one piece of work. During a round nothing is
-analysed: the round under review is the last finished one.
+analysed: a review is started only between rounds (once the next round has begun, only a
+review already made or being made is answered), of the last finished round.
 """
 
 from __future__ import annotations
@@ -52,7 +53,8 @@ class Reviews:
             dict[str, Any]]:
         """The review of ``member``'s seat in the last finished round: the message when it
         is made, else the work that makes it (started if need be). Called under the room's
-        lock; refused for a member without a seat and before any round has finished."""
+        lock; refused for a member without a seat, before any round has finished and, unless
+        it is made or being made, once the next round has begun."""
         seat = state.seat_of(member)
         if seat is None:
             raise Refusal("not-seated", "only a seated player may review their own decisions")
@@ -65,6 +67,9 @@ class Reviews:
         if done is not None:
             return done
         making = self._making.get(key)
+        if making is None and match.round.history and not match.is_over:
+            raise Refusal("round-in-play", "the next round has begun: a round is reviewed "
+                                           "at its score sheet, between rounds")
         if making is None:
             work = partial(review_message, Record.of(match), seat, number, secrets.randbits(32))
             making = asyncio.get_running_loop().run_in_executor(REVIEWS, work)

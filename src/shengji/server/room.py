@@ -42,6 +42,7 @@ from shengji.game.config import rules_from_dict
 from shengji.game.legal import ActionError
 from shengji.game.match import Match
 from shengji.game.record import write_record
+from shengji.players import player_label
 from shengji.server import schemas
 from shengji.server.autoplay import SUGGESTIONS, AutoPlay, PendingMove
 from shengji.server.limits import SUGGEST_GRACE, RateLimit, Settings
@@ -354,10 +355,10 @@ class Room:
     async def _answer_suggestion(self, conn: Connection, asked: PendingMove,
                                  future: asyncio.Future[Action]) -> None:
         state = self.state
-        late = error("suggest-timeout", f"the {state.suggester} player found no suggestion "
-                                        f"within {state.settings.bot_time:g} seconds")
-        action = await self._awaited(conn, future, state.settings.bot_time + SUGGEST_GRACE,
-                                     late, "the suggestion")
+        wait = state.settings.bot_time + SUGGEST_GRACE
+        late = error("suggest-timeout", f"the {player_label(state.suggester, state.suggest_time)}"
+                                        f" found no suggestion within {wait:g} seconds")
+        action = await self._awaited(conn, future, wait, late, "the suggestion")
         if action is None:
             return
         async with self.lock:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,7 +16,14 @@ from shengji.engine.rules import Rules
 from shengji.game.match import Match
 from shengji.game.presets import PRESETS, preset
 from shengji.game.record import Record, RecordError, load_record, replay
-from shengji.players import PLAYER_KINDS, THINK_LIMITS, make_player, model_note, player_label
+from shengji.players import (
+    PLAYER_KINDS,
+    THINK_LIMITS,
+    THINKING_KINDS,
+    make_player,
+    model_note,
+    player_label,
+)
 from shengji.players.base import Player
 from shengji.players.search import TIME_BUDGET
 from shengji.terminal.prompt import PROMPTS, Prompter, Quit
@@ -212,6 +220,10 @@ def play_main(args: argparse.Namespace) -> int:
     if args.hints not in PLAYER_KINDS:
         problems.append(f"--hints: unknown player {args.hints!r}; choose from "
                         f"{', '.join(PLAYER_KINDS)}")
+    elif args.hint_time is not None and args.hints not in THINKING_KINDS:
+        problems.append(f"--hint-time is for the players that think ("
+                        f"{', '.join(sorted(THINKING_KINDS))}): --hints {args.hints} "
+                        "suggests at once")
     game: TerminalGame | None = None
     if args.resume:
         fixed = [g for g in given if g not in ("--seat", "--players")]
@@ -248,10 +260,8 @@ def play_main(args: argparse.Namespace) -> int:
                       markup=False)
         console.print("Type ? at any prompt for what the rules require and a suggestion, "
                       "help for more.", markup=False)
-    for kind in dict.fromkeys(k for k in game.kinds if k != "human"):
-        note = model_note(kind, match.rules)
-        if note is not None:
-            console.print(f"Note: {note}.", markup=False)
+    for line in model_notes(game.kinds, args.hints, match.rules):
+        console.print(line, markup=False)
     n = match.rules.players
     players: list[Player | None] = [
         None if s == me else make_player(kinds[s], seed=match.seed + s) for s in range(n)]
@@ -264,6 +274,20 @@ def play_main(args: argparse.Namespace) -> int:
                                                           think=args.hint_time),
                       hint_by=player_label(args.hints, args.hint_time))
     return session.run()
+
+
+def model_notes(kinds: Sequence[str], hints: str, rules: Rules) -> list[str]:
+    """The notes a game starts with where the seats' players or the suggestions' (``hints``)
+    would use a learned model and none fits ``rules`` (:func:`~shengji.players.model_note`)."""
+    lines = []
+    for kind in dict.fromkeys(k for k in kinds if k != "human"):
+        note = model_note(kind, rules)
+        if note is not None:
+            lines.append(f"Note: {note}.")
+    note = model_note(hints, rules)
+    if note is not None and hints not in kinds:
+        lines.append(f"Note (suggestions): {note}.")
+    return lines
 
 
 def _ask_resume(console: Console, prompter: Prompter, path: Path, saved: Match,

@@ -75,7 +75,7 @@ from shengji.terminal.screen import (
 
 HELP = ("Commands: ? (what the rules require now, and a suggestion) · last (the previous "
         "trick) · hand (show the table again) · help rules (how to play Sheng Ji) · quit "
-        "(stop; the game is saved)")
+        "(stop; the game is saved) · at the score sheet: review (how you played the round)")
 
 VERBS = {"deal": "bid", "bid": "bid", "bury": "bury", "call": "call", "declare": "declare",
          "lead": "play", "follow": "play"}
@@ -616,23 +616,22 @@ class Session:
                                   tricks=view.tricks):
             self.say(line)
         self.save()
-        if self.match.is_over:
-            return
-        self.say("Enter: the next round · review: how you played this round · quit")
+        then = "the end of the match" if self.match.is_over else "the next round"
+        self.say(f"Enter: {then} · review: how you played this round · quit")
         while True:
-            text = self.prompter.ask(PROMPTS["next"], ())
+            text = self.prompter.ask(PROMPTS["end" if self.match.is_over else "next"], ())
             key = text.strip().lower()
-            if key in ("quit", "exit", "q"):
+            if key in ("quit", "exit", "q") and not self.match.is_over:
                 raise Quit
-            if not key:
+            if not key or key in ("quit", "exit", "q"):
                 return
             if key == "review":  # the analysis of this round's decisions (shengji.analysis)
                 from shengji.analyze_cli import review
 
                 review(self.match, self.me, self.console, names=self.names)
                 continue
-            self.say("Press Enter for the next round, type review (how you played this "
-                     "round), or type quit.")
+            self.say(f"Press Enter for {then}, type review (how you played this round), "
+                     "or type quit.")
 
     def _match_over(self) -> None:
         match = self.match

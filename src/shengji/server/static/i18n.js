@@ -242,6 +242,7 @@ const STRINGS = {
     "err_bad-bot": "Unknown computer player.",
     "err_bad-time": "The suggestion player may not think that long on this server.",
     "err_no-review": "No round has finished yet: nothing to review.",
+    "err_round-in-play": "The next round has begun: a round is reviewed at its score sheet, between rounds.",
     "err_review-timeout": "The review took too long: ask again later.",
     "err_bad-action": "That action cannot be read.",
     "err_not-your-seat": "You cannot act for another seat.",
@@ -266,13 +267,13 @@ const STRINGS = {
     reviewing: "Reviewing your decisions…",
     reviewTitle: "Your decisions in round {n}",
     reviewSummary: "Decisions judged: {n}. Inaccuracies: {inaccuracies}, mistakes: {mistakes}, "
-      + "blunders: {blunders}; levels lost in all: {lost} (costs over their error).",
+      + "blunders: {blunders}; levels lost in all: {lost} (costs over two standard errors).",
     reviewClean: "No decision of yours cost anything clear: well played.",
     reviewNone: "You had no choice to make in this round (it was redealt, or every move was forced).",
     reviewAll: "Every decision ({n})",
-    reviewHow: "Judged from what you knew at each decision, over {n} sampled deals each. Cost: "
-      + "the levels the best move found would have gained over yours (a tenth per 10 points), "
-      + "± its standard error.",
+    reviewHow: "Judged from what you knew at each decision, over {n} sampled deals each (and "
+      + "{n} more to measure the cost). Cost: the levels the best move found would have gained "
+      + "over yours (a tenth per 10 points), ± its standard error.",
     reviewWhen: "When",
     reviewPlayed: "Played",
     reviewBest: "Best found",
@@ -581,6 +582,7 @@ const STRINGS = {
     "err_bad-bot": "没有这种电脑玩家。",
     "err_bad-time": "这个服务器不允许提示玩家思考这么久。",
     "err_no-review": "还没有打完的一局：没有可复盘的。",
+    "err_round-in-play": "下一局已经开始：复盘只能在两局之间、看记分表的时候进行。",
     "err_review-timeout": "复盘用时太长：请稍后再试。",
     "err_bad-action": "无法读取这个动作。",
     "err_not-your-seat": "不能替别的座位出牌。",
@@ -605,11 +607,11 @@ const STRINGS = {
     reviewing: "正在复盘你的决定…",
     reviewTitle: "你在第 {n} 局的决定",
     reviewSummary: "评判了 {n} 个决定：{inaccuracies} 个不准确，{mistakes} 个失误，{blunders} 个大错；"
-      + "一共损失 {lost} 级（只算超过误差的损失）。",
+      + "一共损失 {lost} 级（只算超过两倍标准误差的损失）。",
     reviewClean: "你的决定没有明显的损失：打得好。",
     reviewNone: "这一局你没有需要选择的地方（重新发牌了，或者每一步都只有一种打法）。",
     reviewAll: "所有决定（{n} 个）",
-    reviewHow: "按你每次决定时所知道的评判，每个决定抽样 {n} 副可能的牌。损失：找到的最佳选择比你的选择多得的级数"
+    reviewHow: "按你每次决定时所知道的评判，每个决定抽样 {n} 副可能的牌（另抽 {n} 副计算损失）。损失：找到的最佳选择比你的选择多得的级数"
       + "（每 10 分算十分之一级），± 为标准误差。",
     reviewWhen: "时机",
     reviewPlayed: "你的选择",

@@ -53,8 +53,8 @@ function panel(review) {
   }
   const numbered = round.decisions.map((d, i) => [d, i + 1]);
   const count = (mark) => round.decisions.filter((d) => d.mark === mark).length;
-  const lost = round.decisions.filter((d) => d.cost > d.error).reduce((a, d) => a + d.cost, 0);
-  const worse = numbered.filter(([d]) => d.mark || (d.best !== d.played && d.cost > d.error));
+  const lost = round.decisions.filter((d) => d.clear).reduce((a, d) => a + d.cost, 0);
+  const worse = numbered.filter(([d]) => d.clear);
   return h("section", { id: "review-panel", class: "review" }, title,
     h("p", { id: "review-summary" }, t("reviewSummary", {
       n: round.decisions.length, inaccuracies: count("inaccuracy"), mistakes: count("mistake"),
@@ -67,11 +67,14 @@ function panel(review) {
 }
 
 /** On the score sheet of a seated player: the button that asks for the review of the last
- * finished round (`count`), then its panel. */
+ * finished round (`count`), then its panel. The button is offered while the server shows the
+ * finished round (`view.result`, between rounds) or the match is over: once the next round
+ * has begun the server makes no new review. */
 export function reviewSection(S, act, count) {
   const view = S.state?.view;
   if (view?.seat === null || view?.seat === undefined || !count) return null;
   if (S.review?.round === count) return panel(S.review);
+  if (!view.result && !S.state.match?.over && !S.reviewing) return null;
   return h("p", {}, h("button", {
     type: "button", id: "review-btn", disabled: S.reviewing || null,
     onclick: () => act.review(),
