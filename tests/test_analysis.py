@@ -42,6 +42,7 @@ from shengji.game.phase import Phase
 from shengji.game.presets import preset
 from shengji.game.record import Record, RecordError, replay, save_record
 from shengji.game.round import Round
+from shengji.game.scoresheet import RoundResult
 from shengji.game.view import SeatView
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.search import SearchPlayer
@@ -453,6 +454,28 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Capture
     assert err.startswith("shengji analyze: ") and err.count("\n") == 1, err
 
 
+def _at_the_score_sheet(match: Match, rnd: Round, result: RoundResult, typed: list[str],
+                        folder: Path) -> str:
+    """What the terminal prints at the score sheet of ``rnd`` (seat 0 a person typing
+    ``typed``, the others heuristic players), the prompts and answers included."""
+    out = io.StringIO()
+    answers = iter(typed)
+
+    def read(prompt: str) -> str:
+        answer = next(answers)
+        out.write(prompt + answer + "\n")
+        return answer
+
+    session = Session(match, me=0, players=[None, *(HeuristicPlayer(s) for s in (1, 2, 3))],
+                      names=["You", "Seat 1", "Seat 2", "Seat 3"],
+                      kinds=["human", "heuristic", "heuristic", "heuristic"],
+                      record=folder / "game.toml",
+                      console=Console(file=out, width=100, color_system=None, highlight=False),
+                      prompter=Prompter(read, completion=False), unicode=False)
+    session._round_over(rnd, result)
+    return out.getvalue()
+
+
 @pytest.mark.slow
 def test_review_at_the_score_sheet(tmp_path: Path) -> None:
     """After a round, ``review`` prints the analysis of the person's seat for that round."""
@@ -462,22 +485,7 @@ def test_review_at_the_score_sheet(tmp_path: Path) -> None:
         rnd = match.round
         result = match.apply(record.actions[len(match.history)])
     assert result is not None
-    out = io.StringIO()
-    typed = iter(["review", ""])
-
-    def read(prompt: str) -> str:
-        answer = next(typed)
-        out.write(prompt + answer + "\n")
-        return answer
-
-    session = Session(match, me=0, players=[None, *(HeuristicPlayer(s) for s in (1, 2, 3))],
-                      names=["You", "Seat 1", "Seat 2", "Seat 3"],
-                      kinds=["human", "heuristic", "heuristic", "heuristic"],
-                      record=tmp_path / "game.toml",
-                      console=Console(file=out, width=100, color_system=None, highlight=False),
-                      prompter=Prompter(read, completion=False), unicode=False)
-    session._round_over(rnd, result)
-    text = out.getvalue()
+    text = _at_the_score_sheet(match, rnd, result, ["review", ""], tmp_path)
     assert "review: how you played this round" in text
     assert "next round> review" in text
     assert "Round 1, seat 0 (You): judged from what seat 0 knew at each decision" in text
@@ -490,22 +498,8 @@ def test_the_last_round_of_a_match_can_be_reviewed_too(tmp_path: Path) -> None:
     the match's end; Enter (or quit) then ends it."""
     match = _match(rounds=1)
     assert match.is_over
-    out = io.StringIO()
-    typed = iter(["review", "quit"])
-
-    def read(prompt: str) -> str:
-        answer = next(typed)
-        out.write(prompt + answer + "\n")
-        return answer
-
-    session = Session(match, me=0, players=[None, *(HeuristicPlayer(s) for s in (1, 2, 3))],
-                      names=["You", "Seat 1", "Seat 2", "Seat 3"],
-                      kinds=["human", "heuristic", "heuristic", "heuristic"],
-                      record=tmp_path / "game.toml",
-                      console=Console(file=out, width=100, color_system=None, highlight=False),
-                      prompter=Prompter(read, completion=False), unicode=False)
-    session._round_over(match.round, match.results[0])
-    text = out.getvalue()
+    text = _at_the_score_sheet(match, match.round, match.results[0], ["review", "quit"],
+                               tmp_path)
     assert "Enter: the end of the match · review: how you played this round" in text
     assert "end> review" in text and "end> quit" in text
     assert "Round 1, seat 0 (You): judged from what seat 0 knew at each decision" in text
