@@ -57,6 +57,12 @@ def _in_order(submit: Callable[[Callable[[J], R], J], Future[R]], function: Call
         yield pending.popleft().result()
 
 
+def _call(function: Callable[[J], R], job: J) -> R:
+    """``function(job)``: the task Ray runs (a function of this module's, where ``function``
+    may be one mypyc compiled, which ``ray.remote`` does not take; it travels by name)."""
+    return function(job)
+
+
 def _on_ray(function: Callable[[J], R], jobs: Iterable[J], workers: int,
             address: str | None) -> Iterator[R]:
     try:
@@ -73,11 +79,11 @@ def _on_ray(function: Callable[[J], R], jobs: Iterable[J], workers: int,
             first = str(error).strip().splitlines()[0] if str(error).strip() else ""
             raise BackendError(f"cannot start or join {where}: {first[:200]}") from None
     try:
-        remote = ray.remote(function)
+        remote: Any = ray.remote(_call)  # (not ``function`` itself: Ray refuses compiled ones)
         window = 4 * workers
         pending: deque[Any] = deque()
         for job in jobs:
-            pending.append(remote.remote(job))
+            pending.append(remote.remote(function, job))
             if len(pending) >= window:
                 yield ray.get(pending.popleft())
         while pending:
