@@ -20,6 +20,7 @@ from rich.console import Console
 from flow_helpers import deal, endgame_round, pass_round, stacked
 from shengji import analysis, cli
 from shengji.analysis import (
+    CLEAR_WORLDS,
     CONFIDENCE,
     IN_PROGRESS,
     MARKS,
@@ -110,11 +111,13 @@ def test_the_figures_add_up_and_the_marks_follow_the_thresholds(
         assert d.cost >= 0 and d.error >= 0 and d.points_error >= 0
         assert d.cost == pytest.approx(d.cost_levels + d.cost_points / 100, abs=1e-9)
         assert d.value == pytest.approx(d.options[0].value, abs=1e-9)
-        assert d.clear == clear(d.cost, d.error) and d.mark == mark(d.cost, d.error)
+        enough = d.cost_worlds >= CLEAR_WORLDS  # (this fixture's 3 worlds are too few)
+        assert d.clear == (clear(d.cost, d.error) and enough)
+        assert d.mark == (mark(d.cost, d.error) if d.clear else None)
         if d.best == d.played:
-            assert d.cost == 0 and not d.clear and d.mark is None
+            assert d.cost == 0 and d.cost_worlds == 0 and not d.clear and d.mark is None
         else:
-            assert d.cost > 0  # measured on fresh worlds: else the move played stands
+            assert d.cost > 0 and d.cost_worlds == BUDGET  # measured on fresh worlds
     assert result.rounds[0].total == pytest.approx(
         sum(d.cost for d in result.decisions if d.clear))
 
@@ -317,7 +320,7 @@ def test_the_hidden_kitty_and_the_stock_change_nothing() -> None:
     assert judged(first, 1, "KH") == judged(other, 1, "KH")
     drawing = [stacked(SHORT_PACK, ["", "5H 6H 7H"], dealer=0, fill_seed=f) for f in (1, 2)]
     for rnd in drawing:
-        deal(rnd, leave=len(rnd.deck) - SHORT_PACK.kitty_size - 9)  # three cards each
+        deal(rnd, leave=len(rnd.deck) - SHORT_PACK.kitty_size - 9)  # nine cards drawn
     assert drawing[0].deck != drawing[1].deck and drawing[0].view(1) == drawing[1].view(1)
     view = drawing[0].view(1)
     played = next(iter(drawing[0].legal(1)))
@@ -334,6 +337,18 @@ def test_open_hands_are_labelled_and_exact(game: tuple[Record, int, Analysis]) -
     assert "open" not in result.mode and f"what seat {seat} knew" in result.mode
     assert [d.index for d in opened.decisions] == [d.index for d in result.decisions]
     assert all(d.worlds == 1 and d.error == 0 for d in opened.decisions)
+    # exact: any cost that reaches a threshold is marked, though measured in one world
+    assert all(d.clear == (d.cost > 0) for d in opened.decisions)
+    assert all(d.mark == mark(d.cost, 0.0) for d in opened.decisions)
+
+
+def test_a_cost_sampled_on_too_few_worlds_is_never_clear(
+        game: tuple[Record, int, Analysis]) -> None:
+    """With one world per decision a cost has no standard error: it is shown, not marked."""
+    record, seat, _ = game
+    once = analyze(record, seat, budget=1, seed=0)
+    assert any(d.cost > 0.1 for d in once.decisions)
+    assert not any(d.clear or d.mark for d in once.decisions) and once.rounds[0].total == 0
 
 
 @pytest.mark.parametrize(("name", "reads"), [("da-bai-fen", True), ("tractor", False)])
@@ -462,7 +477,9 @@ def _at_the_score_sheet(match: Match, rnd: Round, result: RoundResult, typed: li
     answers = iter(typed)
 
     def read(prompt: str) -> str:
-        answer = next(answers)
+        answer = next(answers, None)
+        if answer is None:
+            raise EOFError
         out.write(prompt + answer + "\n")
         return answer
 
@@ -502,4 +519,8 @@ def test_the_last_round_of_a_match_can_be_reviewed_too(tmp_path: Path) -> None:
                                tmp_path)
     assert "Enter: the end of the match · review: how you played this round" in text
     assert "end> review" in text and "end> quit" in text
+    # the end of input (or Ctrl-C) at that prompt ends the match as Enter does
+    closed = _at_the_score_sheet(match, match.round, match.results[0], [], tmp_path)
+    assert closed.rstrip().endswith("Enter: the end of the match · review: how you played "
+                                    "this round · quit")
     assert "Round 1, seat 0 (You): judged from what seat 0 knew at each decision" in text

@@ -109,6 +109,15 @@ def test_jobs_come_back_in_their_order_on_one_or_more_processes() -> None:
 
 
 @pytest.mark.slow
+def test_ray_runs_a_builtin_function_as_a_job(local_ray: None) -> None:
+    """A compiled function (as the compiled build's ``collect_chunk`` is) is a builtin, which
+    ``ray.remote`` does not take: the jobs run through a plain function."""
+    assert list(ordered_map(abs, [-3, 2, -1], workers=2, backend="ray")) == [3, 2, 1]
+    with pytest.raises(ValueError, match="the workers must be at least 1, got 0"):
+        next(ordered_map(abs, [-3], workers=0))
+
+
+@pytest.mark.slow
 def test_training_rows_on_ray_are_those_of_local_processes(
         local_ray: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``scripts/train_learned.py collect --backend ray``: the same rows and gains, in the

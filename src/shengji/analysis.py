@@ -23,9 +23,10 @@ comparison is paired: both moves are rolled out in the same worlds with the same
 Measured on the worlds that chose the best, the cost would be biased upwards (the best of
 several noisy means); measured on new ones it is not. Where the new worlds do not find the
 best better, the move played stands as the best (cost 0). A cost is **clear** where it is
-more than :data:`CONFIDENCE` standard errors, and a clear cost is **marked** from a
-threshold of :data:`MARKS`: an *inaccuracy* from 0.1 level, a *mistake* from 0.3, a
-*blunder* from 0.6. With open hands the one world is the actual deal and the cost exact.
+more than :data:`CONFIDENCE` standard errors over at least :data:`CLEAR_WORLDS` worlds,
+and a clear cost is **marked** from a threshold of :data:`MARKS`: an *inaccuracy* from 0.1
+level, a *mistake* from 0.3, a *blunder* from 0.6. With open hands the one world is the
+actual deal and the cost exact.
 
 Only finished rounds are analysed: during a round nothing is analysed or revealed. The
 result is plain frozen dataclasses (picklable, JSON both ways), computed by a pure function
@@ -62,6 +63,9 @@ MARKS: Final = (("blunder", 0.6), ("mistake", 0.3), ("inaccuracy", 0.1))
 CONFIDENCE: Final = 2.0
 """A cost is clear (a loss shown, not noise) where it is more than this many standard
 errors."""
+CLEAR_WORLDS: Final = 4
+"""The fewest worlds a sampled cost is measured on for it to be clear (fewer give no
+useful standard error; an open-hands cost, exact, needs none)."""
 BUDGET: Final = 16
 """The default worlds per decision."""
 REVIEW_BUDGET: Final = 8
@@ -120,6 +124,8 @@ class Decision:
     best (:func:`confirm`; 0 where the played is best)."""
     error: float
     """The standard error of ``cost`` (0 with fewer than two worlds)."""
+    cost_worlds: int
+    """The worlds ``cost`` was measured on (0 where the move played was the best found)."""
     cost_levels: float
     """The part of ``cost`` in levels won and lost."""
     cost_points: float
@@ -131,7 +137,8 @@ class Decision:
     value_error: float
     """The standard error of ``value``."""
     clear: bool
-    """Whether ``cost`` is more than :data:`CONFIDENCE` standard errors (:func:`clear`)."""
+    """Whether ``cost`` is more than :data:`CONFIDENCE` standard errors (:func:`clear`),
+    measured on at least :data:`CLEAR_WORLDS` worlds (or exactly, with open hands)."""
     mark: str | None
     """``inaccuracy``, ``mistake``, ``blunder`` (:data:`MARKS`), or ``None``."""
 
@@ -403,11 +410,11 @@ def best_of(moves: Sequence[Action], rows: Sequence[Row]) -> int:
 
 
 def _decision(position: _Position, kind: str, trick: int | None, seat: int,
-              moves: Sequence[Action], rows: Sequence[Row], checked: Sequence[Row]
-              ) -> Decision:
+              moves: Sequence[Action], rows: Sequence[Row], checked: Sequence[Row],
+              exact: bool) -> Decision:
     """The figures of a judged decision from its rollouts: ``rows`` over every move,
-    ``checked`` over the move played and the best (:func:`confirm`; with open hands the
-    actual deal's row)."""
+    ``checked`` over the move played and the best (:func:`confirm`; with open hands,
+    ``exact``, the actual deal's row)."""
     opts = []
     for i, move in enumerate(moves):
         value = sum(r[i][0] for r in rows) / len(rows) if rows else 0.0
@@ -421,10 +428,11 @@ def _decision(position: _Position, kind: str, trick: int | None, seat: int,
         if not checked or cost <= 0:  # not found better apart: the move played stands
             best, cost, error, points, points_error = 0, 0.0, 0.0, 0.0, 0.0
     value, value_error = _mean_error([r[0][0] for r in rows])
+    shown = clear(cost, error) and (exact or len(checked) >= CLEAR_WORLDS)
     return Decision(position.round, position.index, kind, trick, opts[0].label,
                     opts[best].label, tuple(opts), len(rows), cost, error,
-                    cost - points / 100, points, points_error, value, value_error,
-                    clear(cost, error), mark(cost, error))
+                    len(checked) if best else 0, cost - points / 100, points, points_error,
+                    value, value_error, shown, mark(cost, error) if shown else None)
 
 
 def assess(view: SeatView, legal: Legal, played: Action, *, budget: int = BUDGET,
@@ -451,7 +459,7 @@ def assess(view: SeatView, legal: Legal, played: Action, *, budget: int = BUDGET
         checked = confirm(view, moves[0], moves[best], budget=budget, seed=seed,
                           index=index) if best else []
     return _decision(_Position(number, index, played), kind, trick, view.seat, moves, rows,
-                     checked)
+                     checked, actual is not None)
 
 
 # -- the whole analysis -------------------------------------------------------------------
@@ -544,7 +552,7 @@ def parse_move(option: Option) -> Action:
     return parse_action(option.action)
 
 
-__all__ = ["BUDGET", "CANDIDATES", "CONFIDENCE", "IN_PROGRESS", "KINDS", "MARKS",
+__all__ = ["BUDGET", "CANDIDATES", "CLEAR_WORLDS", "CONFIDENCE", "IN_PROGRESS", "KINDS", "MARKS",
            "REVIEW_BUDGET", "Analysis", "AnalysisError", "Decision", "Option", "RoundAnalysis",
            "analyze", "assess", "best_of", "clear", "confirm", "judge", "judge_open", "label",
            "mark", "options", "parse_move", "running"]

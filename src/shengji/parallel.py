@@ -36,6 +36,8 @@ def ordered_map(function: Callable[[J], R], jobs: Iterable[J], *, workers: int,
     ``function`` must be importable by name (a module's top-level function)."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
+    if workers < 1:
+        raise ValueError(f"the workers must be at least 1, got {workers}")
     if backend == "ray":
         yield from _on_ray(function, jobs, workers, address)
     elif workers == 1:

@@ -18,6 +18,7 @@ reproducible from the seed and the round numbers.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Collection, Iterable, Iterator
 from typing import Final
 
@@ -74,11 +75,26 @@ after the last."""
 
 def collect_chunk(chunk: Chunk) -> list[tuple[str, list[list[float]], list[float]]]:
     """:func:`collect` of a :data:`Chunk` of rounds, each sample as (kind, rows, gains):
-    the job of a worker process or a Ray task (the model file is read where it runs)."""
+    the job of a worker process or a Ray task (the model file is read where it runs, once
+    per process while it stays the same file)."""
     rules, seed, path, kinds, first, end = chunk
-    model = PlayModel.load(path) if path else None
+    model = _model(path) if path else None
     return [(s.kind, s.rows, s.gains)
             for s in collect(rules, seed, range(first, end), model, kinds)]
+
+
+_LOADED: Final[dict[tuple[str, int, int], PlayModel]] = {}
+
+
+def _model(path: str) -> PlayModel:
+    """The model in file ``path``, read again only if the file changed (its size or time)."""
+    found = os.stat(path)
+    key = (path, found.st_size, found.st_mtime_ns)
+    model = _LOADED.get(key)
+    if model is None:
+        _LOADED.clear()
+        model = _LOADED[key] = PlayModel.load(path)
+    return model
 
 
 def _learning(rules: Rules, seat: int, side: int, model: PlayModel | None) -> bool:

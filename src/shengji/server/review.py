@@ -67,7 +67,7 @@ class Reviews:
         if done is not None:
             return done
         making = self._making.get(key)
-        if making is None and match.round.history and not match.is_over:
+        if making is None and not (state.between_rounds or match.is_over):
             raise Refusal("round-in-play", "the next round has begun: a round is reviewed "
                                            "at its score sheet, between rounds")
         if making is None:

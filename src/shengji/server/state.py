@@ -233,13 +233,21 @@ class RoomState:
             if conn.member is not None:
                 conn.send(self.room_message(conn, shared))
 
+    @property
+    def between_rounds(self) -> bool:
+        """Whether a round has finished and the next has not begun (no action made in it
+        yet; the match not over): the score sheet's time."""
+        match = self.match
+        return (match is not None and bool(match.results) and not match.is_over
+                and not match.round.history)
+
     def shown_round(self) -> Round:
         """The round the ``state`` messages show: the one that ended while people read its
         score sheet (:attr:`waiting`), else the match's."""
         match = self.match
         assert match is not None
         finished = self.finished
-        if self.waiting and finished is not None and not match.round.history:
+        if self.waiting and finished is not None and self.between_rounds:
             return finished
         return match.round
 
@@ -306,7 +314,7 @@ class RoomState:
         match = self.match
         assert match is not None
         self.row.status = "over" if match.is_over else "playing"
-        if not match.is_over and match.results and not match.round.history:
+        if self.between_rounds:
             self.waiting = self.person_seats() - self.auto_seats
 
     def seated_match(self, member: Member) -> tuple[Match, int]:

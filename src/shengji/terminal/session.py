@@ -619,7 +619,12 @@ class Session:
         then = "the end of the match" if self.match.is_over else "the next round"
         self.say(f"Enter: {then} · review: how you played this round · quit")
         while True:
-            text = self.prompter.ask(PROMPTS["end" if self.match.is_over else "next"], ())
+            try:
+                text = self.prompter.ask(PROMPTS["end" if self.match.is_over else "next"], ())
+            except (Quit, KeyboardInterrupt):
+                if self.match.is_over:  # nothing left to save or resume: the match's end
+                    return
+                raise
             key = text.strip().lower()
             if key in ("quit", "exit", "q") and not self.match.is_over:
                 raise Quit
