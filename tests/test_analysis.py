@@ -110,12 +110,15 @@ def test_the_figures_add_up_and_the_marks_follow_the_thresholds(
         assert d.best in (d.played, chosen.label)
         assert d.cost >= 0 and d.error >= 0 and d.points_error >= 0
         assert d.cost == pytest.approx(d.cost_levels + d.cost_points / 100, abs=1e-9)
+        assert d.levels_error >= 0 and d.levels_error <= d.error + d.points_error / 100 + 1e-9
         assert d.value == pytest.approx(d.options[0].value, abs=1e-9)
         enough = d.cost_worlds >= CLEAR_WORLDS  # (this fixture's 3 worlds are too few)
         assert d.clear == (clear(d.cost, d.error) and enough)
         assert d.mark == (mark(d.cost, d.error) if d.clear else None)
         if d.best == d.played:
-            assert d.cost == 0 and d.cost_worlds == 0 and not d.clear and d.mark is None
+            assert d.cost == d.cost_levels == d.cost_points == 0 and d.cost_worlds == 0
+            assert d.error == d.levels_error == d.points_error == 0
+            assert not d.clear and d.mark is None
         else:
             assert d.cost > 0 and d.cost_worlds == BUDGET  # measured on fresh worlds
     assert result.rounds[0].total == pytest.approx(

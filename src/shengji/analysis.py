@@ -128,6 +128,8 @@ class Decision:
     """The worlds ``cost`` was measured on (0 where the move played was the best found)."""
     cost_levels: float
     """The part of ``cost`` in levels won and lost."""
+    levels_error: float
+    """The standard error of ``cost_levels``."""
     cost_points: float
     """The part of ``cost`` in points (the margin of the seat's side)."""
     points_error: float
@@ -421,17 +423,20 @@ def _decision(position: _Position, kind: str, trick: int | None, seat: int,
         points = sum(r[i][1] for r in rows) / len(rows) if rows else 0.0
         opts.append(Option(str(move), label(move, seat), value, value - points / 100, points))
     best = best_of(moves, rows)
-    cost = error = points = points_error = 0.0
+    cost = error = levels = levels_error = points = points_error = 0.0
     if best:
         cost, error = _mean_error([r[-1][0] - r[0][0] for r in checked])
         points, points_error = _mean_error([r[-1][1] - r[0][1] for r in checked])
+        levels, levels_error = _mean_error([(r[-1][0] - r[-1][1] / 100)
+                                            - (r[0][0] - r[0][1] / 100) for r in checked])
         if not checked or cost <= 0:  # not found better apart: the move played stands
-            best, cost, error, points, points_error = 0, 0.0, 0.0, 0.0, 0.0
+            best = 0
+            cost = error = levels = levels_error = points = points_error = 0.0
     value, value_error = _mean_error([r[0][0] for r in rows])
     shown = clear(cost, error) and (exact or len(checked) >= CLEAR_WORLDS)
     return Decision(position.round, position.index, kind, trick, opts[0].label,
                     opts[best].label, tuple(opts), len(rows), cost, error,
-                    len(checked) if best else 0, cost - points / 100, points, points_error,
+                    len(checked) if best else 0, levels, levels_error, points, points_error,
                     value, value_error, shown, mark(cost, error) if shown else None)
 
 
