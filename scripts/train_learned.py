@@ -108,7 +108,6 @@ seat playing the model, 1,485 s; fitted as the shipped model): −0.025 ± 0.016
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 import time
@@ -120,7 +119,7 @@ import numpy as np
 
 from shengji.engine.rules import Partnership, Rules, RulesError
 from shengji.game.presets import preset
-from shengji.parallel import BACKENDS, RAY_HINT, BackendError, ordered_map
+from shengji.parallel import BACKENDS, BackendError, backend_problem, ordered_map
 from shengji.players.features import FEATURES, columns
 from shengji.players.forest import Forest
 from shengji.players.learned import PlayModel, check_margins, model_table, read_model_file
@@ -338,10 +337,9 @@ def main(argv: list[str] | None = None) -> int:
         args.kinds = [k for k in args.kinds.split(",") if k]
         if not args.kinds or set(args.kinds) - set(KINDS):
             parser.error(f"--kinds: a comma-separated choice of {', '.join(KINDS)}")
-        if args.backend == "ray" and importlib.util.find_spec("ray") is None:
-            parser.error(f"--backend ray needs Ray: {RAY_HINT}")
-        if args.address and args.backend != "ray":
-            parser.error("--address is for --backend ray")
+        backend = backend_problem(args.backend, args.address)
+        if backend:
+            parser.error(backend)
         if args.model:
             try:
                 PlayModel.load(args.model)

@@ -9,6 +9,7 @@ in flight, so a run of a million jobs never holds them all.
 
 from __future__ import annotations
 
+import importlib.util
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -22,6 +23,16 @@ BACKENDS = ("process", "ray")
 
 RAY_HINT = 'pip install "shengji[ray]" (or pip install -e ".[ray]" in a clone)'
 """How to install Ray, from a package index or a clone."""
+
+
+def backend_problem(backend: str, address: str | None) -> str | None:
+    """Why a command's ``--backend``/``--address`` cannot run here (Ray missing, an address
+    without Ray), else ``None``."""
+    if backend == "ray" and importlib.util.find_spec("ray") is None:
+        return f"--backend ray needs Ray: {RAY_HINT}"
+    if address and backend != "ray":
+        return "--address is for --backend ray"
+    return None
 
 
 class BackendError(RuntimeError):
@@ -95,4 +106,4 @@ def _on_ray(function: Callable[[J], R], jobs: Iterable[J], workers: int,
             ray.shutdown()
 
 
-__all__ = ["BACKENDS", "RAY_HINT", "BackendError", "ordered_map"]
+__all__ = ["BACKENDS", "RAY_HINT", "BackendError", "backend_problem", "ordered_map"]

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -21,7 +20,7 @@ from shengji.arguments import (
     whole_number,
 )
 from shengji.engine.rules import Rules
-from shengji.parallel import BACKENDS, RAY_HINT, BackendError
+from shengji.parallel import BACKENDS, BackendError, backend_problem
 
 
 def add_simulate_arguments(sim: argparse.ArgumentParser) -> None:
@@ -85,10 +84,9 @@ def simulate_main(args: argparse.Namespace) -> int:
     from shengji.players import PLAYER_KINDS, make_player, model_note
 
     problems = simulate_problems(args)
-    if args.backend == "ray" and importlib.util.find_spec("ray") is None:
-        problems.append(f"--backend ray needs Ray: {RAY_HINT}")
-    elif args.address and args.backend != "ray":
-        problems.append("--address is for --backend ray")
+    backend = backend_problem(args.backend, args.address)
+    if backend:
+        problems.append(backend)
     try:
         rules: Rules | None = rules_from_args(args.preset, args.rules, args.table)
     except ValueError as error:

@@ -275,14 +275,11 @@ class ModelError(ValueError):
     line naming the file and saying what to do."""
 
 
-def _shipped_bytes(name: str) -> bytes:
-    return resources.files("shengji.players").joinpath(f"models/{name}.json.gz").read_bytes()
-
-
 def _shipped_data(name: str) -> object:
     """The JSON data of shipped model ``name`` (:class:`ModelError` if unreadable)."""
+    path = resources.files("shengji.players").joinpath(f"models/{name}.json.gz")
     try:
-        return model_data(_shipped_bytes(name))
+        return model_data(path.read_bytes())
     except (OSError, ValueError) as error:
         raise ModelError(f"the shipped model players/models/{name}.json.gz cannot be read "
                          f"({error}); reinstall shengji") from None
