@@ -278,6 +278,10 @@ def test_the_sheet_reads_the_result_from_the_view(quick_server: Server, chromium
     from_view, from_match, reviewed = player.page.evaluate(SHEET_FROM_VIEW)
     assert "took 55" in from_view and "took 15" not in from_view
     assert "took 15" in from_match
+    # The review is offered between rounds only: a sheet opened again once the next round
+    # is in play (the match's, no finished round in the view) has no button.
+    assert "Review this round" in from_view
+    assert "Review this round" not in from_match
     assert "You had no choice to make in this round" in reviewed
     assert "Decisions judged" not in reviewed
     player.context.close()
