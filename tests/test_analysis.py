@@ -129,6 +129,9 @@ def test_marks() -> None:
     assert dict(MARKS) == {"blunder": 0.6, "mistake": 0.3, "inaccuracy": 0.1}
     assert [mark(c, 0.0) for c in (0.0, 0.09, 0.1, 0.29, 0.3, 0.59, 0.6, 2.0)] == [
         None, None, "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+    # a cost of 10 points is an inaccuracy however the sums round it (0.0999...98 here)
+    assert [mark(a - b, 0.0) for a, b in ((2.2, 2.1), (1.3, 1.2), (1.9, 1.6), (0.7, 0.1))
+            ] == ["inaccuracy", "inaccuracy", "mistake", "blunder"]
     assert CONFIDENCE == 2  # noise is not marked: a cost must pass two standard errors
     assert mark(0.7, 0.35) is None and mark(0.7, 0.34) == "blunder"
     assert not clear(0.7, 0.35) and clear(0.7, 0.34) and not clear(0.0, 0.0)
@@ -345,6 +348,33 @@ def test_open_hands_are_labelled_and_exact(game: tuple[Record, int, Analysis]) -
     assert all(d.mark == mark(d.cost, 0.0) for d in opened.decisions)
 
 
+def test_the_library_refuses_what_it_cannot_judge(game: tuple[Record, int, Analysis]
+                                                 ) -> None:
+    """Every refusal is an AnalysisError saying what was wrong, never a wrong answer."""
+    record, seat, result = game
+    match = record.match()
+    while match.round.phase != Phase.PLAY or match.round.to_move != seat:
+        match.apply(record.actions[len(match.history)])
+    view, legal = match.view(seat), match.legal(seat)
+    held = set(view.hand)
+    missing = next(c for c in parse_cards("AS KS QS JS 10S AH KH QH JH 10H") if c not in held)
+    for move in (Play(seat, (missing,)), Play((seat + 1) % 4, (missing,))):
+        with pytest.raises(AnalysisError, match="cannot be judged here"):
+            assess(view, legal, move, budget=1)
+    for kwargs, said in (({"budget": 1.5}, "budget must be a whole number of at least 1"),
+                         ({"budget": "2"}, "budget must be"),
+                         ({"candidates": 0}, "candidates must be"),
+                         ({"seed": -1}, "seed must be a whole number of at least 0"),
+                         ({"rounds": ["1"]}, "a round is a whole number from 1, got '1'"),
+                         ({"rounds": []}, "no round asked for")):
+        with pytest.raises(AnalysisError, match=said):
+            analyze(record, seat, **kwargs)  # type: ignore[arg-type]
+    for text in ("{}", '{"format": "shengji-analysis"}', "[1]", "not json",
+                 json.dumps({**result.to_dict(), "rounds": [{"number": 1}]})):
+        with pytest.raises(AnalysisError, match="analysis"):
+            Analysis.from_json(text)
+
+
 def test_a_cost_sampled_on_too_few_worlds_is_never_clear(
         game: tuple[Record, int, Analysis]) -> None:
     """With one world per decision a cost has no standard error: it is shown, not marked."""
@@ -425,8 +455,10 @@ def test_the_command_prints_the_table_and_writes_json_and_a_plot(
     assert saved.seat == 1 and saved.budget == 1 and saved.decisions
     assert out_png.read_bytes()[:4] == b"\x89PNG"
     assert cli.main(["analyze", str(path), "--seat", "1", "--open", "--round", "1"]) == 0
-    assert "open hands: judged with every hand as the finished round revealed it" in (
-        capsys.readouterr().out)
+    text = capsys.readouterr().out
+    assert "open hands: judged with every hand as the finished round revealed it" in text
+    assert "best − played in the actual deal" in text  # the legend of exact costs
+    assert "standard error" not in text and "fresh deals" not in text
 
 
 def test_the_plot_names_each_mark_in_its_legend_once(game: tuple[Record, int, Analysis]
@@ -470,6 +502,32 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Capture
     assert code == 2
     err = capsys.readouterr().err
     assert err.startswith("shengji analyze: ") and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(("outputs", "said"), [
+    (["--json", "game.toml"], "--json {d}/game.toml: that is the file of RECORD"),
+    (["--json", "a.png", "--plot", "a.png"], "--plot {d}/a.png: that is the file of --json"),
+    (["--json", ""], "--json needs a file name"),
+    (["--plot", ""], "--plot needs a file name"),
+    (["--json", "a" * 300 + ".json"], "File name too long"),
+    (["--json", "a" * 250 + ".json"], "the file name is too long (at most"),
+    (["--plot", "a.pgf"], "name the image with its format"),
+])
+def test_an_output_that_would_destroy_a_file_or_cannot_be_made_is_refused_first(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], outputs: list[str], said: str
+        ) -> None:
+    """Refused before any work, in one line: the record and every other file stay."""
+    if "--plot" in outputs:
+        pytest.importorskip("matplotlib")
+    path = _write(tmp_path)
+    before = path.read_bytes()
+    named = [str(tmp_path / o) if o and not o.startswith("--") else o for o in outputs]
+    assert cli.main(["analyze", str(path), "--budget", "1", *named]) == 2
+    out = capsys.readouterr()
+    assert out.err.startswith("shengji analyze: ") and out.err.count("\n") == 1, out.err
+    assert said.format(d=tmp_path) in out.err and "Traceback" not in out.err
+    assert "Round 1" not in out.out  # refused before the analysis
+    assert path.read_bytes() == before and sorted(tmp_path.iterdir()) == [path]
 
 
 def _at_the_score_sheet(match: Match, rnd: Round, result: RoundResult, typed: list[str],

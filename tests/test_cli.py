@@ -68,6 +68,11 @@ def no_work(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
      "--plot missing/plot.png: the folder missing does not exist"),
     (["simulate", "--plot", "plot.xyz"], "--plot plot.xyz: name the image with its format"),
     (["simulate", "--records", "notes.txt"], "--records notes.txt: that is a file, not a folder"),
+    (["simulate", "--json", ""], "--json needs a file name"),
+    (["simulate", "--records", ""], "--records needs a folder name"),
+    (["simulate", "--json", "a.png", "--plot", "a.png"],
+     "--plot a.png: that is the file of --json; name another"),
+    (["simulate", "--json", "x" * 300], "--json " + "x" * 300 + ": File name too long"),
     (["simulate", "--players", "heuristic,smart"], "unknown player 'smart'"),
     (["simulate", "--zz"], "unrecognized arguments: --zz (see shengji simulate --help)"),
     (["--zz", "extra"], "unrecognized arguments: --zz extra (see shengji play --help)"),
@@ -81,6 +86,19 @@ def test_a_bad_argument_is_one_line_and_exit_2(args: list[str], message: str,
     assert len(lines) == 1, lines
     command = "simulate" if args[0] == "simulate" else "play"
     assert lines[0].startswith(f"shengji {command}: ") and message in lines[0], lines
+
+
+@pytest.mark.parametrize("command", [["play", "--record"], ["simulate", "--json"],
+                                     ["simulate", "--plot"]])
+def test_an_output_never_overwrites_the_rules_file(command: list[str], tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    rules = tmp_path / "house.png"  # (a name any output would take)
+    rules.write_text('preset = "da-bai-fen"\n', encoding="utf-8")
+    code, lines = _run([command[0], "--rules", str(rules), command[1], str(rules)], capsys)
+    assert (code, lines) == (2, [f"shengji {command[0]}: {command[1]} {rules}: that is the "
+                                 "file of --rules; name another"])
+    assert rules.read_text(encoding="utf-8") == 'preset = "da-bai-fen"\n'
 
 
 def test_every_problem_is_reported_at_once(capsys: pytest.CaptureFixture[str]) -> None:

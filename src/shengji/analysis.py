@@ -73,6 +73,9 @@ REVIEW_BUDGET: Final = 8
 again to measure the costs: a few seconds a round)."""
 CANDIDATES: Final = 5
 """The default most moves compared with the one played."""
+ROUNDING: Final = 1e-9
+"""Costs are sums of levels and hundredths of a level, and a cost within this of a
+threshold (or of nothing) is taken as on it: 2.2 − 2.1 is an inaccuracy as 1.3 − 1.2 is."""
 IN_PROGRESS: Final = "during a round nothing is analysed or revealed"
 """Why a round in progress is refused."""
 KINDS: Final = {Phase.DEAL: "bid", Phase.BID: "bid", Phase.OVERBID: "bid",
@@ -205,19 +208,28 @@ class Analysis:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Analysis:
-        """The analysis :meth:`to_dict` wrote."""
-        rounds = tuple(
-            RoundAnalysis(r["number"], tuple(
-                Decision(**{**d, "options": tuple(Option(**o) for o in d["options"])})
-                for d in r["decisions"]), r["outcome"], r["redeal"])
-            for r in data["rounds"])
-        return cls(data["seat"], data["budget"], data["seed"], data["open_hands"],
-                   data["candidates"], rounds, data["in_progress"])
+        """The analysis :meth:`to_dict` wrote (:class:`AnalysisError` for anything else)."""
+        if not isinstance(data, dict) or data.get("format") != "shengji-analysis":
+            raise AnalysisError("not an analysis: its format is not 'shengji-analysis'")
+        try:
+            rounds = tuple(
+                RoundAnalysis(r["number"], tuple(
+                    Decision(**{**d, "options": tuple(Option(**o) for o in d["options"])})
+                    for d in r["decisions"]), r["outcome"], r["redeal"])
+                for r in data["rounds"])
+            return cls(data["seat"], data["budget"], data["seed"], data["open_hands"],
+                       data["candidates"], rounds, data["in_progress"])
+        except (KeyError, TypeError) as error:
+            raise AnalysisError(f"a damaged analysis: {error!r} is missing or wrong") from None
 
     @classmethod
     def from_json(cls, text: str) -> Analysis:
-        """The analysis :meth:`to_json` wrote."""
-        return cls.from_dict(json.loads(text))
+        """The analysis :meth:`to_json` wrote (:class:`AnalysisError` for anything else)."""
+        try:
+            data = json.loads(text)
+        except ValueError as error:
+            raise AnalysisError(f"not an analysis: {error}") from None
+        return cls.from_dict(data)
 
 
 def clear(cost: float, error: float) -> bool:
@@ -235,10 +247,12 @@ def mark(cost: float, error: float) -> str | None:
 
     >>> mark(0.35, 0.1), mark(0.35, 0.2), mark(0.05, 0.0), mark(0.6, 0.0)
     ('mistake', None, None, 'blunder')
+    >>> mark(2.2 - 2.1, 0.0), mark(1.3 - 1.2, 0.0)  # one cost, rounded two ways
+    ('inaccuracy', 'inaccuracy')
     """
     if not clear(cost, error):
         return None
-    return next((name for name, low in MARKS if cost >= low), None)
+    return next((name for name, low in MARKS if cost >= low - ROUNDING), None)
 
 
 # -- the replay ---------------------------------------------------------------------------
@@ -429,7 +443,7 @@ def _decision(position: _Position, kind: str, trick: int | None, seat: int,
         points, points_error = _mean_error([r[-1][1] - r[0][1] for r in checked])
         levels, levels_error = _mean_error([(r[-1][0] - r[-1][1] / 100)
                                             - (r[0][0] - r[0][1] / 100) for r in checked])
-        if not checked or cost <= 0:  # not found better apart: the move played stands
+        if not checked or cost <= ROUNDING:  # not found better apart: the played stands
             best = 0
             cost = error = levels = levels_error = points = points_error = 0.0
     value, value_error = _mean_error([r[0][0] for r in rows])
@@ -447,7 +461,11 @@ def assess(view: SeatView, legal: Legal, played: Action, *, budget: int = BUDGET
     of the moves compared (:func:`judge` in ``budget`` worlds, the cost measured in as many
     more: :func:`confirm`), or with ``actual`` (the round at that point, open hands) in the
     actual deal (:func:`judge_open`). ``index`` (the move's place in the match) and
-    ``number`` (the round's, from 1) say where it was; ``index`` seeds its worlds."""
+    ``number`` (the round's, from 1) say where it was; ``index`` seeds its worlds. Raises
+    :class:`AnalysisError` where ``played`` is not one of ``legal``."""
+    why = legal.reason(played)
+    if why is not None:
+        raise AnalysisError(f"{played} cannot be judged here: {why}")
     kind = KINDS.get(view.phase, view.phase.value)
     trick = None
     if view.phase == Phase.PLAY:
@@ -488,8 +506,11 @@ def analyze(game: Record | Match, seat: int, *, budget: int = BUDGET, seed: int 
     record = _record(game)
     if type(seat) is not int or not 0 <= seat < record.rules.players:
         raise AnalysisError(f"the seat must be 0..{record.rules.players - 1}, got {seat!r}")
-    if budget < 1 or candidates < 1:
-        raise AnalysisError("the budget and the candidates must be at least 1")
+    for name, value, low in (("budget", budget, 1), ("candidates", candidates, 1),
+                             ("seed", seed, 0)):
+        if type(value) is not int or value < low:
+            raise AnalysisError(f"the {name} must be a whole number of at least {low}, "
+                                f"got {value!r}")
     replay(record)  # refuses a record that does not replay, naming the line
     positions, finished, busy = _positions(record, seat)
     wanted = _wanted(rounds, finished, busy)
@@ -516,10 +537,15 @@ def _wanted(rounds: Sequence[int] | None, finished: int, busy: int | None) -> li
             raise AnalysisError(f"round 1 is in progress: {IN_PROGRESS}" if busy
                                 else "the record holds no finished round")
         return list(range(1, finished + 1))
+    if not rounds:
+        raise AnalysisError("no round asked for: name one or more, or none for every "
+                            "finished round")
     for number in rounds:
+        if type(number) is not int:
+            raise AnalysisError(f"a round is a whole number from 1, got {number!r}")
         if number == busy:
             raise AnalysisError(f"round {number} is in progress: {IN_PROGRESS}")
-        if type(number) is not int or not 1 <= number <= finished:
+        if not 1 <= number <= finished:
             raise AnalysisError(f"no round {number}: the record holds "
                                 f"{finished} finished round{'s' if finished != 1 else ''}")
     return sorted(set(rounds))

@@ -27,6 +27,7 @@ from shengji.analysis import (
 )
 from shengji.arguments import (
     SEED_LIMIT,
+    clashing_files,
     output_file_problem,
     plot_problem,
     report,
@@ -71,9 +72,11 @@ def add_analyze_arguments(cmd: argparse.ArgumentParser) -> None:
                                     "\"shengji[plot]\")")
 
 
-def thresholds_text() -> str:
-    """The marks and their thresholds, in words."""
+def thresholds_text(open_hands: bool = False) -> str:
+    """The marks and their thresholds, in words (with open hands every cost is exact)."""
     marks = ", ".join(f"{name} from {low:g}" for name, low in reversed(MARKS))
+    if open_hands:
+        return f"Marks: {marks} levels lost."
     return (f"Marks: {marks} levels lost (where the cost is more than {CONFIDENCE:g} "
             "standard errors).")
 
@@ -87,8 +90,11 @@ def default_seat(record: Record) -> int:
 
 def analyze_main(args: argparse.Namespace) -> int:
     """Run ``shengji analyze``."""
-    problems = [p for p in (output_file_problem("--json", args.json) if args.json else None,
-                            plot_problem(args.plot) if args.plot else None) if p]
+    problems = [p for p in (
+        output_file_problem("--json", args.json) if args.json is not None else None,
+        plot_problem(args.plot) if args.plot is not None else None) if p]
+    problems += clashing_files([("RECORD", args.record)],
+                               [("--json", args.json), ("--plot", args.plot)])
     try:
         record = load_record(args.record)
     except RecordError as error:
@@ -219,9 +225,14 @@ def show(console: Console, analysis: Analysis, names: Sequence[str] | None = Non
         if rnd.decisions:
             console.print(table(rnd))
         console.print(summary(rnd, analysis.seat), markup=False)
-    console.print(thresholds_text() + " Cost: mean of best − played over fresh deals, in "
-                  "levels (a tenth per 10 points); ±: its standard error; pts: its points "
-                  "(± theirs); after: the expected levels after the move played.", markup=False)
+    if analysis.open_hands:
+        cost = ("Cost: best − played in the actual deal, in levels (a tenth per 10 points), "
+                "exact; pts: its points; after: the levels after the move played.")
+    else:
+        cost = ("Cost: mean of best − played over fresh deals, in levels (a tenth per 10 "
+                "points); ±: its standard error; pts: its points (± theirs); after: the "
+                "expected levels after the move played.")
+    console.print(thresholds_text(analysis.open_hands) + " " + cost, markup=False)
     if analysis.in_progress is not None:
         console.print(f"Round {analysis.in_progress} is in progress: {IN_PROGRESS}.",
                       markup=False)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from shengji.engine.rules import Rules
-from shengji.game.files import file_kind
+from shengji.game.files import file_kind, longest_name
 
 TABLE_SIZES = (2, 12)
 """The table sizes ``--table`` accepts (the rules may narrow them: fixed partnerships need
@@ -111,8 +111,14 @@ def _writable_folder(folder: Path) -> str | None:
 
 def output_file_problem(option: str, name: str) -> str | None:
     """Why the file ``name`` given to ``option`` cannot be written, or ``None``."""
+    if not name:
+        return f"{option} needs a file name"
     path = Path(name)
-    if path.is_dir():
+    try:
+        folder_named = path.is_dir()
+    except OSError as error:  # a name the system refuses outright (too long)
+        return f"{option} {name}: {error.strerror or error}"
+    if folder_named:
         return f"{option} {name}: that is a folder; name a file in it"
     try:
         mode: int | None = os.stat(path).st_mode
@@ -123,6 +129,9 @@ def output_file_problem(option: str, name: str) -> str | None:
     folder = path.parent
     if not folder.exists():
         return f"{option} {name}: the folder {folder} does not exist"
+    longest = longest_name(folder)
+    if len(os.fsencode(path.name)) > longest:
+        return f"{option} {name}: the file name is too long (at most {longest} bytes here)"
     why = _writable_folder(folder)
     if why is None and path.exists() and not os.access(path, os.W_OK):
         why = f"cannot overwrite {name}"
@@ -143,6 +152,10 @@ def output_folder_problem(option: str, name: str) -> str | None:
     return f"{option} {name}: {why}" if why else None
 
 
+NEEDS_PROGRAMS = frozenset(("pgf",))
+"""Image formats matplotlib draws only with other programs (LaTeX): not offered."""
+
+
 def plot_problem(name: str) -> str | None:
     """Why ``--plot name`` cannot be drawn (matplotlib missing, unknown image format)."""
     try:
@@ -150,12 +163,38 @@ def plot_problem(name: str) -> str | None:
     except ImportError:
         return ('--plot needs matplotlib: pip install "shengji[plot]" (or pip install -e '
                 '".[plot]" in a clone)')
-    formats = sorted(FigureCanvasBase.get_supported_filetypes())
+    if not name:
+        return "--plot needs a file name, e.g. points.png"
+    formats = sorted(set(FigureCanvasBase.get_supported_filetypes()) - NEEDS_PROGRAMS)
     suffix = Path(name).suffix.lower().lstrip(".")
     if suffix not in formats:
         return (f"--plot {name}: name the image with its format, e.g. points.png "
                 f"({', '.join(formats)})")
     return output_file_problem("--plot", name)
+
+
+def _same_file(one: str, other: str) -> bool:
+    """Whether two names name one file (existing, or to be created)."""
+    try:
+        return os.path.samefile(one, other)
+    except (OSError, ValueError):  # one is yet to be made: compare where they lead
+        return os.path.realpath(one) == os.path.realpath(other)
+
+
+def clashing_files(inputs: Sequence[tuple[str, str | None]],
+                   outputs: Sequence[tuple[str, str | None]]) -> list[str]:
+    """The outputs (option, file name; ``None``: not given) that name a file an input or
+    an earlier output names too: writing them would destroy it. One line each."""
+    problems = []
+    named = [(option, name) for option, name in inputs if name]
+    for option, name in outputs:
+        if not name:
+            continue
+        other = next((o for o, n in named if _same_file(n, name)), None)
+        if other is not None:
+            problems.append(f"{option} {name}: that is the file of {other}; name another")
+        named.append((option, name))
+    return problems
 
 
 def report(command: str, problems: Sequence[str]) -> int:

@@ -11,6 +11,7 @@ from pathlib import Path
 from shengji.arguments import (
     SEED_LIMIT,
     TABLE_SIZES,
+    clashing_files,
     output_file_problem,
     output_folder_problem,
     plot_problem,
@@ -68,12 +69,15 @@ def add_simulate_arguments(sim: argparse.ArgumentParser) -> None:
 def simulate_problems(args: argparse.Namespace) -> list[str]:
     """Every problem with the output arguments of ``shengji simulate``, one line each."""
     problems = []
-    if args.json:
+    if args.json is not None:
         problems.append(output_file_problem("--json", args.json))
-    if args.records:
-        problems.append(output_folder_problem("--records", args.records))
-    if args.plot:
+    if args.records is not None:
+        problems.append(output_folder_problem("--records", args.records)
+                        if args.records else "--records needs a folder name")
+    if args.plot is not None:
         problems.append(plot_problem(args.plot))
+    problems += clashing_files([("--rules", args.rules)],
+                               [("--json", args.json), ("--plot", args.plot)])
     return [p for p in problems if p]
 
 

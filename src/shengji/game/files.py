@@ -32,7 +32,8 @@ import stat
 from pathlib import Path
 
 __all__ = ["MAX_NESTING", "TextFileError", "check_text", "decode_text", "file_kind",
-           "read_bytes", "read_text", "write_bytes_atomic", "write_text_atomic"]
+           "longest_name", "read_bytes", "read_text", "write_bytes_atomic",
+           "write_text_atomic"]
 
 MAX_NESTING = 32
 """The deepest nesting of lists and tables, and the most parts of a dotted key, that a
@@ -185,9 +186,24 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> None:
     _write_atomic(path, data)
 
 
+def _temporary(target: Path) -> Path:
+    """The new file an atomic write of ``target`` writes first (beside it)."""
+    return target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+
+
+def longest_name(folder: str | Path) -> int:
+    """The longest file name (in bytes) that an atomic write can create in ``folder``, an
+    existing folder: its new file's name is longer than the target's."""
+    try:
+        limit = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):  # not known here: the common limit
+        limit = 255
+    return limit - (len(_temporary(Path("x")).name) - 1)
+
+
 def _write_atomic(path: str | Path, content: str | bytes) -> None:
     target = Path(path)
-    temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    temporary = _temporary(target)
     mode = None
     with contextlib.suppress(FileNotFoundError):
         mode = stat.S_IMODE(os.stat(target).st_mode)

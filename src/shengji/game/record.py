@@ -327,7 +327,9 @@ class _Reader:
             line, message = toml_error_position(error)
             if line is None:
                 line = max(1, text.count("\n"))
-            raise RecordError(line, f"TOML syntax error: {message}", source) from None
+            raise RecordError(line, f"TOML syntax error: {message} (a record is the TOML "
+                              "file that shengji play or simulate --records writes)",
+                              source) from None
         except RecursionError:  # check_text refuses deep nesting first: a backstop
             raise RecordError(None, "TOML error: lists or tables nested too deep",
                               source) from None

@@ -207,7 +207,7 @@ def _resumed(args: argparse.Namespace, path: str, problems: list[str]) -> Termin
 
 def play_main(args: argparse.Namespace) -> int:
     """Run ``shengji play``: check every option first, then start, resume or ask."""
-    from shengji.arguments import output_file_problem, report
+    from shengji.arguments import clashing_files, output_file_problem, report
 
     console = _console()
     unicode = _unicode(console, args.ascii)
@@ -217,6 +217,7 @@ def play_main(args: argparse.Namespace) -> int:
     unwritable = output_file_problem("--record", record_name)
     if unwritable and (args.record or not args.resume):
         problems.append(unwritable)
+    problems += clashing_files([("--rules", args.rules)], [("--record", record_name)])
     if args.hints not in PLAYER_KINDS:
         problems.append(f"--hints: unknown player {args.hints!r}; choose from "
                         f"{', '.join(PLAYER_KINDS)}")
