@@ -108,7 +108,7 @@ def test_every_problem_is_reported_at_once(capsys: pytest.CaptureFixture[str]) -
                         "nobody"], capsys)
     assert code == 2
     assert [line.split(":")[1].split()[0] for line in lines] == [
-        "--json", "--records", "--plot", "unknown"]
+        "--json", "--records", "--plot", "--players"]
 
 
 def test_plot_without_matplotlib_is_refused_first(monkeypatch: pytest.MonkeyPatch,

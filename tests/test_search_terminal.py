@@ -14,7 +14,14 @@ from shengji.game.actions import Play
 from shengji.game.match import Match
 from shengji.game.phase import Phase
 from shengji.game.presets import preset
-from shengji.players import HeuristicPlayer, SearchPlayer, make_player, player_label
+from shengji.players import (
+    HeuristicPlayer,
+    SearchPlayer,
+    make_player,
+    player_label,
+    think_worlds,
+)
+from shengji.players.search import MAX_WORLDS
 from shengji.players.table import decide
 from shengji.terminal.app import (
     DEFAULT_PLAYER,
@@ -86,6 +93,8 @@ def test_the_hint_players_thinking_time_is_bounded(capsys: pytest.CaptureFixture
         assert "--hint-time" in err and "0.1 to 60 seconds" in err, err
     player = make_player("search", think=2.5)
     assert isinstance(player, SearchPlayer) and player.time_budget == 2.5
+    # more time, more deals (as many a second as the default's): 60 s is not 2 s again
+    assert (player.max_worlds, think_worlds(60), think_worlds(0.1)) == (80, 1920, MAX_WORLDS)
     assert repr(make_player("heuristic", think=2.5)) == "HeuristicPlayer(remember=True)"
     with pytest.raises(ValueError, match=r"a thinking time of 0\.01 s is out of range: 0\.1 to 60"):
         make_player("search", think=0.01)
@@ -132,3 +141,59 @@ def test_the_hint_is_the_search_players_choice(tmp_path: Path) -> None:
     assert action == expected
     assert hinter.last is not None and hinter.last.worlds == 3
     assert "Suggestion (search player (up to 3 worlds)): " in out.getvalue()
+
+
+@pytest.mark.parametrize(("players", "said"), [
+    ("", "--players needs player names; choose from random, "),
+    (" , ", "--players needs player names"),
+    ("heuristic,random,learned,search", "--players names 4 players for 3 computer seats: "
+                                        "name at most 3"),
+    ("genius", "--players: unknown player 'genius'; choose from random, "),
+])
+def test_the_computer_players_named_are_checked_before_anything(
+        players: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """As in ``shengji simulate``: an empty list is not the default, and no name is dropped."""
+    record = tmp_path / "game.toml"
+    assert play_main(_args("--players", players, "--record", str(record))) == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1 and not record.exists(), err
+
+
+def test_a_table_without_its_model_names_its_partnership() -> None:
+    notes = model_notes(["human", *["learned"] * 3], "heuristic",
+                        preset("finding-friends", players=4))
+    assert notes == ["Note: no learned model fits these rules (4 players, 2 decks, partners "
+                     "found in play): learned plays as the heuristic."]
+
+
+def test_a_command_word_with_more_after_it_is_not_read_as_cards(tmp_path: Path) -> None:
+    match = Match(preset("tractor"), seed=4)
+    bots = [HeuristicPlayer(match.seed + s) for s in range(4)]
+    while not (match.to_move == 0 and match.round.phase == Phase.PLAY):
+        seat = match.to_move
+        assert seat is not None
+        match.apply(decide(match, seat, bots[seat]))
+    expected = bots[0].act(match.view(0), match.legal(0))
+    assert isinstance(expected, Play)
+    typed = iter(["? x", "help foo", "review", "last 2",
+                  " ".join(str(c) for c in expected.cards)])
+    out = io.StringIO()
+
+    def read(prompt: str) -> str:
+        answer = next(typed, None)
+        if answer is None:
+            raise EOFError
+        return answer
+
+    session = Session(match, me=0, players=[None, *bots[1:]],
+                      names=["You", "Seat 1", "Seat 2", "Seat 3"],
+                      kinds=["human", "heuristic", "heuristic", "heuristic"],
+                      record=tmp_path / "game.toml",
+                      console=Console(file=out, width=200, color_system=None, highlight=False),
+                      prompter=Prompter(read, completion=False), unicode=False)
+    assert session._decide() == expected
+    text = out.getvalue()
+    assert "? takes nothing after it: type ? alone" in text
+    assert "help takes nothing after it: type help alone (or help rules)" in text
+    assert "review is offered at the score sheet, after a round" in text
+    assert "last takes nothing after it" in text and "cannot read card" not in text

@@ -317,7 +317,7 @@ def test_host_only_and_lobby(server: Server) -> None:
     # Finding Friends model serves the preset's decks, two at five players, not one)
     rules = preset("finding-friends", players=5, friends=1, decks=1)
     assert room["no_model"] == {"kinds": ["learned", "search"], "players": 5,
-                                "decks": rules.decks,
+                                "decks": rules.decks, "fixed": False,
                                 "notes": [model_note("learned", rules),
                                           model_note("search", rules)]}
     assert host.error("add_bot", seat=1, kind="genius")["code"] == "bad-bot"

@@ -247,7 +247,8 @@ def test_simulate_command_plots(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("players", "message"), [
     ("heuristic,smart", "unknown player 'smart'; choose from random, heuristic"),
-    ("heuristic,random,random,random,random", "--players needs 4 names"),
+    ("heuristic,random,random,random,random", "--players names 5 players for 4 computer "
+                                              "seats: name at most 4"),
     (" , ", "--players needs player names; choose from random"),
 ])
 def test_bad_player_names_exit_with_2(players: str, message: str,

@@ -580,8 +580,8 @@ def test_bad_options_are_reported_before_any_question(tmp_path: Path) -> None:
     assert child.exitstatus == 2
     lines = transcript.splitlines()
     assert len(lines) == 2
-    assert lines[0].startswith("shengji play: unknown player 'smart'; choose from random, ")
-    assert lines[1] == "shengji play: --seat must be a seat from 0 to 3, got 9"
+    assert lines[0] == "shengji play: --seat must be a seat from 0 to 3, got 9"
+    assert lines[1].startswith("shengji play: --players: unknown player 'smart'; choose from ")
     assert (tmp_path / "shengji-game.toml").read_bytes() == before
 
 

@@ -197,6 +197,26 @@ def clashing_files(inputs: Sequence[tuple[str, str | None]],
     return problems
 
 
+def player_names(text: str, seats: int | None = None) -> list[str]:
+    """The computer players ``--players`` names (comma-separated, repeated round the
+    seats), checked: one or more, each a kind of :data:`~shengji.players.PLAYER_KINDS`, at
+    most ``seats`` of them where the seats are known; a ``ValueError`` says what is wrong."""
+    from shengji.players import PLAYER_KINDS
+
+    choose = f"choose from {', '.join(PLAYER_KINDS)}"
+    names = [p.strip() for p in text.split(",") if p.strip()]
+    if not names:
+        raise ValueError(f"--players needs player names; {choose}")
+    unknown = next((n for n in names if n not in PLAYER_KINDS), None)
+    if unknown is not None:
+        raise ValueError(f"--players: unknown player {unknown!r}; {choose}")
+    if seats is not None and len(names) > seats:
+        raise ValueError(f"--players names {len(names)} players for {seats} computer "
+                         f"seat{'s' if seats != 1 else ''}: name at most {seats} (they are "
+                         "repeated round the seats)")
+    return names
+
+
 def report(command: str, problems: Sequence[str]) -> int:
     """Print each problem on its own line (``shengji CMD: ...``); the exit status 2."""
     for problem in problems:

@@ -14,6 +14,7 @@ from shengji.arguments import (
     clashing_files,
     output_file_problem,
     output_folder_problem,
+    player_names,
     plot_problem,
     progress_bar,
     report,
@@ -85,7 +86,7 @@ def simulate_main(args: argparse.Namespace) -> int:
     """Run ``shengji simulate``."""
     from shengji import simulate
     from shengji.game.files import write_bytes_atomic, write_text_atomic
-    from shengji.players import PLAYER_KINDS, make_player, model_note
+    from shengji.players import model_note
 
     problems = simulate_problems(args)
     backend = backend_problem(args.backend, args.address)
@@ -96,20 +97,13 @@ def simulate_main(args: argparse.Namespace) -> int:
     except ValueError as error:
         problems.append(str(error))
         rules = None
-    names = [p.strip() for p in args.players.split(",") if p.strip()]
-    if not names:
-        problems.append(f"--players needs player names; choose from {', '.join(PLAYER_KINDS)}")
-    for name in dict.fromkeys(names):
-        try:
-            make_player(name)
-        except ValueError as error:
-            problems.append(str(error))
+    try:
+        names = player_names(args.players, rules.players if rules is not None else None)
+    except ValueError as error:
+        problems.append(str(error))
+        names = []
     if rules is not None and names:
-        if len(names) < rules.players:
-            names = [names[s % len(names)] for s in range(rules.players)]
-        elif len(names) > rules.players:
-            problems.append(f"--players needs {rules.players} names (one per seat), "
-                            f"got {len(names)}")
+        names = [names[s % len(names)] for s in range(rules.players)]
     matches = args.matches is not None
     if rules is not None:
         bound = simulate.max_rounds_problem(rules, matches, args.max_rounds, "--max-rounds N")

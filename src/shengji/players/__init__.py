@@ -13,10 +13,13 @@ Learned models exist for some tables only; :func:`model_note` says where none fi
 True
 >>> print(model_note("learned", preset("tractor", players=6)))
 no learned model fits these rules (6 players, 2 decks): learned plays as the heuristic
+>>> model_note("learned", preset("finding-friends", players=4)).split(":")[0]
+'no learned model fits these rules (4 players, 2 decks, partners found in play)'
 """
 
 from __future__ import annotations
 
+from shengji.engine.choices import Partnership
 from shengji.engine.rules import Rules
 from shengji.players.base import Player
 from shengji.players.heuristic import HeuristicPlayer
@@ -51,12 +54,25 @@ THINK_LIMITS = (0.1, 60.0)
 """The least and the most seconds a thinking player may be given per decision."""
 
 
+def think_worlds(think: float) -> int:
+    """The most sampled deals of a search player given ``think`` seconds a decision: the
+    default's :data:`~shengji.players.search.MAX_WORLDS` in its
+    :data:`~shengji.players.search.TIME_BUDGET`, as many more for each second beyond (more
+    time, a surer choice where the candidates stay close; racing stops the rest early).
+
+    >>> think_worlds(0.5), think_worlds(1), think_worlds(5)
+    (32, 32, 160)
+    """
+    return max(MAX_WORLDS, round(MAX_WORLDS * think / TIME_BUDGET))
+
+
 def model_note(kind: str, rules: Rules) -> str | None:
     """Where ``kind`` would use a learned model and none fits ``rules``, what it does
     instead (one line, for wherever the player is chosen); else ``None``."""
     if kind not in ("learned", "search") or model_name(rules) is not None:
         return None
-    table = f"{rules.players} players, {rules.decks} deck{'s' if rules.decks != 1 else ''}"
+    table = (f"{rules.players} players, {rules.decks} deck{'s' if rules.decks != 1 else ''}"
+             + (", partners found in play" if rules.partnership == Partnership.FLUID else ""))
     instead = ("plays as the heuristic" if kind == "learned"
                else "searches every decision on the heuristic")
     return f"no learned model fits these rules ({table}): {kind} {instead}"
@@ -77,11 +93,12 @@ def player_label(kind: str, think: float | None = None) -> str:
 def make_player(kind: str, seed: int | None = None, *, think: float | None = None) -> Player:
     """A player by name (see :data:`PLAYER_KINDS`). ``think``: the seconds a player of
     :data:`THINKING_KINDS` may think per decision (within :data:`THINK_LIMITS`; default
-    :data:`~shengji.players.search.TIME_BUDGET`); the other kinds decide at once whatever
-    it says.
+    :data:`~shengji.players.search.TIME_BUDGET`), sampling up to :func:`think_worlds` deals;
+    the other kinds decide at once whatever it says.
 
-    >>> make_player("search", think=2.5).time_budget
-    2.5
+    >>> searching = make_player("search", think=2.5)
+    >>> searching.time_budget, searching.max_worlds
+    (2.5, 80)
     """
     if think is not None and not THINK_LIMITS[0] <= think <= THINK_LIMITS[1]:
         raise ValueError(f"a thinking time of {think:g} s is out of range: "
@@ -95,7 +112,8 @@ def make_player(kind: str, seed: int | None = None, *, think: float | None = Non
     if kind == "learned":
         return LearnedPlayer(seed)
     if kind == "search":
-        return SearchPlayer(seed) if think is None else SearchPlayer(seed, time_budget=think)
+        return SearchPlayer(seed) if think is None else SearchPlayer(
+            seed, time_budget=think, max_worlds=think_worlds(think))
     raise ValueError(f"unknown player {kind!r}; choose from {', '.join(PLAYER_KINDS)}")
 
 
@@ -113,4 +131,5 @@ __all__ = [
     "play_match",
     "play_round",
     "player_label",
+    "think_worlds",
 ]

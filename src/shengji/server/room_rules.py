@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from shengji.engine.choices import Partnership
 from shengji.engine.reasons import Reason
 from shengji.engine.rules import Rules, RulesError
 from shengji.game.config import rules_from_dict
@@ -85,4 +86,5 @@ def _no_model(rules: Rules) -> dict[str, Any] | None:
     notes = {kind: model_note(kind, rules) for kind in PLAYER_KINDS}
     kinds = [kind for kind, note in notes.items() if note is not None]
     return {"kinds": kinds, "players": rules.players, "decks": rules.decks,
+            "fixed": rules.partnership == Partnership.FIXED,
             "notes": [notes[kind] for kind in kinds]} if kinds else None

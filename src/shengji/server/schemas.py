@@ -332,11 +332,12 @@ class RoomMessage(_Out):
 class NoModel(_Out):
     """The computer players that would use a learned model and find none for the room's
     table (they fall back on the heuristic): their kinds, the table's players and decks,
-    and one English note per kind."""
+    whether its partners are fixed (else found in play), and one English note per kind."""
 
     kinds: list[str]
     players: int
     decks: int
+    fixed: bool
     notes: list[str]
 
 

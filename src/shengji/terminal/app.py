@@ -11,7 +11,14 @@ from pathlib import Path
 
 from rich.console import Console
 
-from shengji.arguments import SEED_LIMIT, TABLE_SIZES, number, seconds, whole_number
+from shengji.arguments import (
+    SEED_LIMIT,
+    TABLE_SIZES,
+    number,
+    player_names,
+    seconds,
+    whole_number,
+)
 from shengji.engine.rules import Rules
 from shengji.game.match import Match
 from shengji.game.presets import PRESETS, preset
@@ -23,6 +30,7 @@ from shengji.players import (
     make_player,
     model_note,
     player_label,
+    think_worlds,
 )
 from shengji.players.base import Player
 from shengji.players.search import TIME_BUDGET
@@ -67,7 +75,8 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
                         default=None, metavar="SECONDS",
                         help="seconds the search player may think per suggestion, "
                              f"{THINK_LIMITS[0]:g} to {THINK_LIMITS[1]:g} (default "
-                             f"{TIME_BUDGET:g})")
+                             f"{TIME_BUDGET:g}; up to {think_worlds(1)} sampled deals a "
+                             "second)")
     parser.add_argument("--seat", type=whole_number(0), default=None,
                         help="your seat (default 0)")
     parser.add_argument("--rounds", type=whole_number(1), default=None,
@@ -116,19 +125,12 @@ def preset_name(rules: Rules) -> str:
     return ""
 
 
-def _player_names(text: str | None) -> list[str]:
-    """The computer players named by ``--players`` (default :data:`DEFAULT_PLAYER`),
-    checked."""
-    names = [p.strip() for p in (text or "").split(",") if p.strip()] or [DEFAULT_PLAYER]
-    for name in names:
-        if name not in PLAYER_KINDS:
-            raise ValueError(f"unknown player {name!r}; choose from {', '.join(PLAYER_KINDS)}")
-    return names
-
-
 def _kinds(names_text: str | None, players: int, me: int) -> list[str]:
-    names = _player_names(names_text)
+    """Each seat's player: ``me`` the human, the others those ``--players`` names (default
+    :data:`DEFAULT_PLAYER`) round the table; a ``ValueError`` says what is wrong."""
     others = [s for s in range(players) if s != me]
+    names = ([DEFAULT_PLAYER] if names_text is None
+             else player_names(names_text, len(others)))
     kinds = ["human"] * players
     for i, seat in enumerate(others):
         kinds[seat] = names[i % len(names)]
@@ -159,20 +161,25 @@ def _new_game(args: argparse.Namespace, problems: list[str]) -> TerminalGame | N
     from shengji.arguments import rules_from_args
 
     try:
-        _player_names(args.players)
-    except ValueError as error:
-        problems.append(str(error))
-    try:
         rules = rules_from_args(args.preset or "tractor", args.rules, args.table)
     except ValueError as error:
         problems.append(str(error))
+        if args.players is not None:  # the names alone can still be checked
+            try:
+                player_names(args.players)
+            except ValueError as names_error:
+                problems.append(str(names_error))
         return None
     me = args.seat if args.seat is not None else 0
     if not 0 <= me < rules.players:
         problems.append(f"--seat must be a seat from 0 to {rules.players - 1}, got {me}")
+        me = 0
+    try:
+        kinds = _kinds(args.players, rules.players, me)
+    except ValueError as error:
+        problems.append(str(error))
     if problems:
         return None
-    kinds = _kinds(args.players, rules.players, me)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     label = Path(args.rules).stem if args.rules else (args.preset or "tractor")
     return TerminalGame(Match(rules, seed=seed, max_rounds=args.rounds), me, kinds, label)

@@ -73,6 +73,8 @@ from shengji.terminal.screen import (
     trump_words,
 )
 
+COMMAND_WORDS = frozenset(("?", "hint", "help", "last", "hand", "look", "quit", "exit"))
+"""The command words of a decision's prompt (``help rules`` is the one with a second)."""
 HELP = ("Commands: ? (what the rules require now, and a suggestion) · last (the previous "
         "trick) · hand (show the table again) · help rules (how to play Sheng Ji) · quit "
         "(stop; the game is saved) · at the score sheet: review (how you played the round)")
@@ -410,6 +412,14 @@ class Session:
                 self.show()
                 continue
             if self._command(text.strip().lower(), legal):
+                continue
+            first = text.split()[0].lower()
+            if first == "review":
+                self.say("review is offered at the score sheet, after a round", style="red")
+                continue
+            if first in COMMAND_WORDS:  # a command word with more after it: not cards
+                self.say(f"{first} takes nothing after it: type {first} alone"
+                         + (" (or help rules)" if first == "help" else ""), style="red")
                 continue
             try:
                 action = parse(strip_verb(text, verb) if verb else text)

@@ -299,6 +299,8 @@ const STRINGS = {
     suggestTime: "Thinking time (seconds)",
     noModel: "No learned model fits this table ({players} players, decks: {decks}): {kinds} "
       + "play on the heuristic here.",
+    noModelFluid: "No learned model fits this table ({players} players, decks: {decks}, "
+      + "partners found in play): {kinds} play on the heuristic here.",
     thinkSeconds: "{kind}, up to {n} s",
     suggestedBy: "Suggested by {who}",
     thinking: "Thinking…",
@@ -637,6 +639,7 @@ const STRINGS = {
     verb_show: "亮出",
     suggestTime: "思考时间（秒）",
     noModel: "没有适合这个牌桌（{players} 人、{decks} 副牌）的学习模型：{kinds}在这里按启发式打法出牌。",
+    noModelFluid: "没有适合这个牌桌（{players} 人、{decks} 副牌、打牌中找朋友）的学习模型：{kinds}在这里按启发式打法出牌。",
     thinkSeconds: "{kind}，最多 {n} 秒",
     suggestedBy: "{who}的提示",
     thinking: "思考中…",

@@ -432,7 +432,7 @@ function suggesterField(S, act) {
  * heuristic (the server says which). */
 function noModelNote(gap) {
   if (!gap) return null;
-  return h("p", { class: "muted", id: "model-note" }, t("noModel", {
+  return h("p", { class: "muted", id: "model-note" }, t(gap.fixed ? "noModel" : "noModelFluid", {
     players: gap.players, decks: gap.decks, kinds: gap.kinds.map(kindTitle).join(t("listSep")),
   }));
 }
