@@ -74,7 +74,8 @@ from shengji.terminal.screen import (
 )
 
 COMMAND_WORDS = frozenset(("?", "hint", "help", "last", "hand", "look", "quit", "exit"))
-"""The command words of a decision's prompt (``help rules`` is the one with a second)."""
+"""The command words of a decision's prompt, each alone (``help rules`` is the one with a
+second word): :meth:`Session._command`."""
 HELP = ("Commands: ? (what the rules require now, and a suggestion) · last (the previous "
         "trick) · hand (show the table again) · help rules (how to play Sheng Ji) · quit "
         "(stop; the game is saved) · at the score sheet: review (how you played the round)")
@@ -413,14 +414,6 @@ class Session:
                 continue
             if self._command(text.strip().lower(), legal):
                 continue
-            first = text.split()[0].lower()
-            if first == "review":
-                self.say("review is offered at the score sheet, after a round", style="red")
-                continue
-            if first in COMMAND_WORDS:  # a command word with more after it: not cards
-                self.say(f"{first} takes nothing after it: type {first} alone"
-                         + (" (or help rules)" if first == "help" else ""), style="red")
-                continue
             try:
                 action = parse(strip_verb(text, verb) if verb else text)
             except InputError as error:
@@ -437,22 +430,32 @@ class Session:
         return False
 
     def _command(self, key: str, legal: Legal) -> bool:
-        """Handle a command word; False if ``key`` is not one."""
+        """Handle a command (a command word with more after it, or ``review`` away from
+        the score sheet, is answered as such, not read as cards); False if ``key`` is not
+        one."""
         if key in ("quit", "exit", "q"):
             raise Quit
-        if key in ("?", "hint"):
+        words = key.split()
+        if not words:
+            return False
+        if words in (["help", "rules"], ["rules"]):
+            self.rules_primer()
+        elif words[0] == "review":
+            self.say("review is offered at the score sheet, after a round", style="red")
+        elif words[0] not in COMMAND_WORDS:
+            return False
+        elif len(words) > 1:
+            self.say(f"{words[0]} takes nothing after it: type {words[0]} alone"
+                     + (" (or help rules)" if words[0] == "help" else ""), style="red")
+        elif key in ("?", "hint"):
             self._hint(legal)
         elif key == "help":
             self.say(HELP)
-        elif key.split() in (["help", "rules"], ["rules"]):
-            self.rules_primer()
         elif key == "last":
             for line in render_last_trick(self.view(), self.seating):
                 self.say(line)
-        elif key in ("hand", "look"):
+        else:  # hand, look
             self.show()
-        else:
-            return False
         return True
 
     def _hint(self, legal: Legal) -> None:
