@@ -13,7 +13,15 @@ from typing import Any
 
 import pytest
 
-from test_browser import ROUND_TIMEOUT, Player, Server, act, screenshot
+from test_browser import (
+    CARD_NOTATION,
+    ROUND_TIMEOUT,
+    Player,
+    Server,
+    act,
+    english_words,
+    screenshot,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -148,3 +156,72 @@ def test_phone_table_fits_one_screen_at_every_size(quick_server: Server, chromiu
             assert contrast(page.evaluate(SELECTED_TAB_COLOURS)) >= 4.5
         assert not host.errors, host.errors
         host.context.close()
+
+
+REVIEW_ON_PHONE = """async (language) => {
+    const { setLang } = await import('/static/i18n.js');
+    const { overlay } = await import('/static/sheet.js');
+    setLang(language);
+    const sheet = {redeal: false, dealer: 0, declarers: [0, 2], opponents: [1, 3],
+        trick_points: 55, declarer_points: 0, kitty: [], kitty_points: 0,
+        kitty_multiplier: 0, kitty_bonus: 0, penalty_points: 0, red_five_points: 0, points: 55,
+        change: null, levels_before: [2, 2, 2, 2], levels: [2, 2, 2, 2], next_dealer: 1,
+        declarers_won: true, match_won_by: [], hooked: false, lost_by: null, lines: [],
+        trump: null, tricks: [], penalties: [], steps: null, team_bonus: false, wrapped: []};
+    // every kind of move, each judged worse than another of its kind: every row shows both
+    const moves = [["bid", null, "0 draw", "0 bid 2S 2S"], ["show", null, "0 show", "0 pass"],
+        ["bid", null, "0 withdraw", "0 pass"], ["trump", null, "0 declare NT", "0 declare H"],
+        ["expose", null, "0 expose", "0 expose 10H 10H JS"],
+        ["bury", null, "0 bury 10S 10S KS KS 3D 4D 5C 6C", "0 bury 3D 4D 5C 6C 7C 8C 9C 9D"],
+        ["call", null, "0 call 1st AC, 2nd red K", "0 call 3rd AH, 1st black K"],
+        ["lead", 3, "0 play AS AS KS KS QS QS JS JS 10S 10S", "0 play BJ"],
+        ["follow", 12, "0 play 10D 10D 9D 9D", "0 play 5H 5H 3C 3C"]];
+    const decisions = moves.map(([kind, trick, played, best], index) => ({round: 1, index, kind,
+        trick, played: 'p', best: 'b', worlds: 8, cost: 0.75, error: 0.125, cost_worlds: 8,
+        cost_levels: 0.5, levels_error: 0.1, cost_points: 25, points_error: 5, value: -1.25,
+        value_error: 0.25, clear: true, mark: 'blunder', options: [
+            {action: played, label: 'p', value: -1.25, levels: -1, points: -25},
+            {action: best, label: 'b', value: -0.5, levels: 0, points: -50}]}));
+    const S = {code: 'x', sheetAck: 0, ui: {}, room: {status: 'playing', seats: []},
+               state: {view: {seat: 0, result: sheet, tricks: []},
+                       match: {results: [sheet], waiting: [0], over: false, throws: []}},
+               review: {type: 'review', round: 1, seat: 0,
+                        analysis: {budget: 4, rounds: [{number: 1, decisions, redeal: false}]}}};
+    const box = document.createElement('div');  // beside the page's own (which renders on)
+    box.append(overlay(S, {}));
+    document.body.append(box);
+    document.getElementById('app').hidden = true;
+    box.querySelector('#review-all').open = true;
+    const wide = [...box.querySelectorAll('.overlay *')]
+        .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5
+                       || e.scrollWidth > e.clientWidth + 1)
+        .map((e) => e.tagName + '.' + e.className);
+    return {text: box.querySelector('#review-worse').innerText, wide};
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_review_reads_every_move_and_fits_a_phone(quick_server: Server, chromium: Any,
+                                                  language: str) -> None:
+    """The review panel on a phone: every kind of move (bids, a redeal's show, the trump, the
+    friend calls, the bury, plays) in the page's words with the cards' suit symbols, and the
+    table within the screen's width (no sideways scrolling inside the sheet either)."""
+    player = Player(chromium, quick_server.url, "Ann", "phone", viewport=TALL_PHONE,
+                    touch=True)
+    player.page.goto(quick_server.url + "/")
+    shown = player.page.evaluate(REVIEW_ON_PHONE, language)
+    text = shown["text"]
+    assert shown["wide"] == [], shown
+    assert not CARD_NOTATION.search(text), text  # cards with their suit symbols
+    for words in ({"en": ["no bid", "show the hand", "take the bid back", "pass", "no trump",
+                          "name the trump: ♥", "expose nothing", "call 1st A♣, 2nd red K",
+                          "3rd A♥, 1st black K", "bury", "A♠ A♠", "big joker", "10♦ 10♦"],
+                   "zh": ["不叫", "亮牌要求重新发牌", "收回亮主", "不亮", "无主", "定主：♥",
+                          "不亮牌", "叫 第 1 张 A♣、第 2 张红K", "第 3 张 A♥", "扣", "A♠ A♠",
+                          "大王", "10♦ 10♦"]}[language]):
+        assert words in text, (words, text)
+    if language == "zh":
+        assert not english_words(text), text
+    screenshot(player.page, f"phone-review-{language}")
+    assert not player.errors, player.errors
+    player.context.close()

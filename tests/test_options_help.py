@@ -91,6 +91,9 @@ def test_the_lobby_form_takes_its_docs_and_choices_from_the_help() -> None:
         if words.choices:
             assert spec["choices"] == list(words.choices)
     assert presets_json()["options"] == specs
+    # the thinking time the form offers: 0.1 to 60 s, at most the server's --bot-time
+    assert presets_json()["think_limits"] == presets_json(100)["think_limits"] == [0.1, 60.0]
+    assert presets_json(2.5)["think_limits"] == [0.1, 2.5]
 
 
 def test_the_chinese_words_served_to_the_browser_are_the_helps() -> None:

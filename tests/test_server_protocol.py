@@ -169,6 +169,17 @@ def my_turn(message: dict[str, Any]) -> bool:
         message["legal"]["kind"] != "deal")
 
 
+def a_choice(c: Client) -> dict[str, Any]:
+    """The state of ``c``'s next turn with a choice: a turn with one legal action (a pass
+    without a bid to make) is played on the way."""
+    while True:
+        state = c.until(my_turn)
+        options = state["legal"]["options"]
+        if options is None or len(options) > 1:
+            return state
+        c.send("action", action=options[0])
+
+
 def settled(message: dict[str, Any], people: dict[int, Client]) -> bool:
     """A state after which nothing happens until a person acts (or the round is over)."""
     if message["type"] != "state":
@@ -187,7 +198,13 @@ def act(c: Client, pick: random.Random) -> str:
         action: str = pick.choice(options)
     else:
         c.send("suggest")
-        action = c.expect("suggestion")["action"]
+        answer = c.expect("suggestion")
+        action = answer["action"]
+        # nobody chose an only legal action (in every phase); else the suggestion player did
+        only = (len(options) == 1 if options is not None
+                else len(legal["forced"]) == legal["count"] if legal["kind"] == "follow"
+                else legal["kind"] == "lead" and len(c.state["view"]["hand"]) == 1)
+        assert (answer["by"] is None) == only, (answer, legal)
     c.send("check", action=action)
     assert c.expect("checked") == {"type": "checked", "action": action, "reason": None}
     c.send("action", action=action)
@@ -598,6 +615,8 @@ def test_the_search_player_suggests_when_the_host_chooses_it(server: Server) -> 
     code = server.room("tractor", 4)
     host = table(server, code, [0], {1: "heuristic", 2: "heuristic", 3: "heuristic"})[0]
     assert host.seen[-1]["config"]["suggest_time"] == 1.0  # the search player's default
+    # the lobby's box offers what the server allows: at most its --bot-time (5 s here)
+    assert server.http.get("/api/presets").json()["think_limits"] == [0.1, 5.0]
     too_long = host.error("configure", preset="tractor", table=4, suggest="search",
                           suggest_time=30)
     assert too_long["code"] == "bad-time" and "at most 5 seconds" in too_long["message"]
@@ -607,14 +626,13 @@ def test_the_search_player_suggests_when_the_host_chooses_it(server: Server) -> 
     host.until(lambda m: m["type"] == "room" and m["config"]["suggest"] == "search")
     assert host.seen[-1]["config"]["suggest_time"] == 0.2
     host.send("start")
-    state = host.until(my_turn)
+    state = a_choice(host)
     room = [m for m in host.seen if m["type"] == "room"][-1]
     assert room["status"] == "playing" and room["no_model"] is None
     host.send("suggest")
     answer = host.expect("suggestion")
     action = answer["action"]
-    # who suggested, and how long it could think (null where the action was the only one)
-    assert (answer["by"], answer["time"]) in (("search", 0.2), (None, None))
+    assert (answer["by"], answer["time"]) == ("search", 0.2)  # who, and for how long
     assert state["legal"]["options"] is None or action in state["legal"]["options"]
     host.send("check", action=action)
     assert host.expect("checked")["reason"] is None

@@ -195,11 +195,21 @@ def test_an_absent_persons_seat_is_played_for_them_until_they_return() -> None:
         assert seat_one_acted(ann)
         assert ann.state is not None and ann.state["match"]["waiting"] == [0]
         assert server.live(code).state.match_row.kinds[1] == "human"  # type: ignore[union-attr]
-        # Bob comes back: his seat is his again, and the table waits for him when it is his turn
+        # Bob comes back to the score sheet: his seat is his again, the table waits for him
+        # to read the sheet (he may review the round), and for his turns
         back = joined(server, code, "p1", token=bob.token)
         assert back.seen[-1]["seats"][1] == {**room["seats"][1], "connected": True,
                                              "auto": False}
         ann.until(lambda m: m["type"] == "room" and not m["seats"][1]["auto"])
+        sheet = back.until(lambda m: m["type"] == "state")
+        assert sheet["match"]["waiting"] == [0, 1] and sheet["view"]["result"] is not None
+        live = server.live(code).state
+        assert live.between_rounds and live.excused == set()
+        ann.send("next_round")
+        ann.until(lambda m: m["type"] == "state" and m["match"]["waiting"] == [1])
+        back.send("next_round")  # the next round begins once Bob has read the sheet too
+        for c in (ann, back):
+            c.until(lambda m: m["type"] == "state" and not m["match"]["waiting"])
         both = {0: ann, 1: back}
         drive(both, lambda: bool(back.state and back.state["legal"]
                                  and back.state["legal"]["kind"] != "deal"), pick)

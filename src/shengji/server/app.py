@@ -145,7 +145,7 @@ def create_app(db: str | Path = ":memory:", settings: Settings | None = None,
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     if chosen.forwarded_allow_ips is not None:  # outermost: every layer sees the real client
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=chosen.forwarded_allow_ips)
-    presets = presets_json()
+    presets = presets_json(chosen.bot_time)
     creators: dict[str, RateLimit] = {}
 
     def may_create(client: str) -> bool:

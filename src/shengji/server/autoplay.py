@@ -51,6 +51,24 @@ class PendingMove:
     legal: Legal
 
 
+@dataclass
+class Suggestion:
+    """A member's suggestion: the move it is for and the work choosing it (in a thread of
+    :data:`SUGGESTIONS`). ``awaited`` while the member waits for its answer; after that (it was
+    answered, or the member was told it took too long) a ``suggest`` for the same position
+    waits for the same work again, or takes its result, rather than start another."""
+
+    move: PendingMove
+    work: asyncio.Future[Action]
+    awaited: bool = True
+
+    @property
+    def failed(self) -> bool:
+        """Whether the work ended without a choice (its player failed)."""
+        work = self.work
+        return work.done() and (work.cancelled() or work.exception() is not None)
+
+
 class AutoPlay:
     """A room's computer players: the driver task (computer seats, the paced deal) and the
     choices being worked out in threads."""
@@ -61,9 +79,10 @@ class AutoPlay:
         """The room's lock: the driver takes it to change the room."""
         self.driver: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
-        self._thinking: dict[int | str, asyncio.Future[Action]] = {}
-        """Choices being made in threads: a computer player's (by its ``id``) or a member's
-        suggestion (by the member's id)."""
+        self._thinking: dict[int, asyncio.Future[Action]] = {}
+        """Computer players' choices being made in threads (by the player's ``id``)."""
+        self._suggestions: dict[str, Suggestion] = {}
+        """Each member's latest suggestion (by the member's id)."""
 
     def wake(self) -> None:
         """The room changed: the driver looks again for automatic actions."""
@@ -156,9 +175,12 @@ class AutoPlay:
         """The computer player's choice, computed in a thread (the room's lock is not held);
         ``None`` if it failed or took longer than ``bot_time`` (one move at a time per
         player: a player still thinking about an earlier one is not asked again)."""
-        if self._thinking.get(id(move.player)) is not None:
+        key = id(move.player)
+        if self._thinking.get(key) is not None:
             return None
-        future = self.start_thinking(move, id(move.player))
+        future = self._start_thinking(move)
+        self._thinking[key] = future
+        future.add_done_callback(lambda _: self._thinking.pop(key, None))
         bot_time = self.state.settings.bot_time
         try:
             return await asyncio.wait_for(asyncio.shield(future), bot_time)
@@ -217,35 +239,40 @@ class AutoPlay:
 
     # -- thinking in threads -------------------------------------------------------------
 
-    def start_thinking(self, move: PendingMove, key: int | str,
-                       pool: Executor | None = None) -> asyncio.Future[Action]:
-        """Start the player's choice in a thread of ``pool`` (default: the event loop's),
-        registered under ``key`` until it ends (whether or not anyone still waits for it: a
-        thread cannot be stopped)."""
-        future = asyncio.get_running_loop().run_in_executor(
+    @staticmethod
+    def _start_thinking(move: PendingMove, pool: Executor | None = None
+                        ) -> asyncio.Future[Action]:
+        """Start the player's choice in a thread of ``pool`` (default: the event loop's); it
+        runs to its end whether or not anyone still waits for it (a thread cannot be
+        stopped)."""
+        return asyncio.get_running_loop().run_in_executor(
             pool, move.player.act, move.view, move.legal)
-        self._thinking[key] = future
-        future.add_done_callback(lambda _: self._thinking.pop(key, None))
-        return future
 
-    def suggestion(self, member_id: str, match: Match, seat: int) -> Action | PendingMove:
-        """What ``suggest`` asks of the member's ``seat`` now: the action itself when there is
-        no choice, else the move for the room's suggestion player (chosen off the event loop
-        with :meth:`start_thinking`); refused when the engine allows the seat nothing now, or
-        the member's last suggestion is still being worked out."""
+    def suggestion(self, member_id: str, match: Match, seat: int) -> Action | Suggestion:
+        """What ``suggest`` asks of the member's ``seat`` now: the action itself when it is the
+        only legal one, else the member's :class:`Suggestion` for this position (the room's
+        suggestion player, choosing in a thread of :data:`SUGGESTIONS`: started now, or the
+        one already made or being made for this position); refused when the engine allows the
+        seat nothing now, or the member still waits for an answer."""
         legal = match.legal(seat)
         if not legal:  # the engine's reason: another seat's turn, or nothing to do now
             why = legal.reason(Draw(seat))
             raise Refusal("not-your-turn", why or "nothing to do now", why)
-        if member_id in self._thinking:
+        last = self._suggestions.get(member_id)
+        if last is not None and last.awaited:
             raise Refusal("busy", "your last suggestion is still being worked out")
         rnd = match.round
         draw = rnd.only_draw(seat) if rnd.phase is Phase.DEAL else None
-        if draw is not None:
-            return draw
-        forced = only_action(legal) if rnd.phase is Phase.DEAL else None
+        forced = draw if draw is not None else only_action(legal)
         if forced is not None:
             return forced
-        return PendingMove(match, self.state.version, seat,
+        if (last is not None and not last.failed and last.move.match is match
+                and last.move.version == self.state.version and last.move.seat == seat):
+            last.awaited = True
+            return last
+        move = PendingMove(match, self.state.version, seat,
                            new_bot(self.state.suggester, self.state.suggest_time),
                            match.view(seat), legal)
+        made = Suggestion(move, self._start_thinking(move, SUGGESTIONS))
+        self._suggestions[member_id] = made
+        return made

@@ -221,7 +221,7 @@ class Lobby:
         state.match = None
         state.match_row = None
         state.bots = {}
-        state.waiting = set()
+        state.waiting, state.excused = set(), set()
 
     # -- members -------------------------------------------------------------------------
 

@@ -104,15 +104,17 @@ def option_specs() -> list[dict[str, Any]]:
     return specs
 
 
-def presets_json() -> dict[str, Any]:
+def presets_json(bot_time: float | None = None) -> dict[str, Any]:
     """The ``GET /api/presets`` answer: presets with their table sizes and rules, the option
     specs of the lobby form and the computer players (``thinks``: the suggestion player of
-    that kind takes the room's thinking time, within ``think_limits`` seconds)."""
+    that kind takes the room's thinking time, within ``think_limits`` seconds: at most the
+    server's ``bot_time``, where given)."""
     from shengji.engine.rules import RulesError
     from shengji.game.config import rules_to_dict
     from shengji.game.presets import PRESETS, preset
     from shengji.players import PLAYER_KINDS, THINK_LIMITS, THINKING_KINDS
 
+    low, high = THINK_LIMITS
     presets = []
     for name, description in PRESETS.items():
         tables = []
@@ -127,4 +129,4 @@ def presets_json() -> dict[str, Any]:
     return {"presets": presets, "options": option_specs(),
             "players": [{"kind": k, "description": d, "thinks": k in THINKING_KINDS}
                         for k, d in PLAYER_KINDS.items()],
-            "think_limits": list(THINK_LIMITS)}
+            "think_limits": [low, high if bot_time is None else max(low, min(high, bot_time))]}

@@ -44,7 +44,7 @@ from shengji.game.match import Match
 from shengji.game.record import write_record
 from shengji.players import player_label
 from shengji.server import schemas
-from shengji.server.autoplay import SUGGESTIONS, AutoPlay, PendingMove
+from shengji.server.autoplay import AutoPlay, Suggestion
 from shengji.server.limits import SUGGEST_GRACE, RateLimit, Settings
 from shengji.server.lobby import Lobby
 from shengji.server.members import Connection, Member, Refusal, hash_token
@@ -229,6 +229,7 @@ class Room:
             if member.id != state.row.host:
                 raise Refusal("not-host", "only the host may start the next round for everyone")
             state.waiting.clear()
+            state.excused.clear()
         else:
             seat = state.seat_of(member)
             if seat is None or seat not in state.waiting:
@@ -302,7 +303,7 @@ class Room:
             return refusal
         return match.legal(seat).reason(action)
 
-    def _suggestion(self, conn: Connection) -> Action | PendingMove:
+    def _suggestion(self, conn: Connection) -> Action | Suggestion:
         """What ``suggest`` asks now (see :meth:`AutoPlay.suggestion`)."""
         member = self._member(conn)
         match, seat = self.state.seated_match(member)
@@ -325,12 +326,10 @@ class Room:
                 log.exception("room %s: failed on a suggestion", self.code)
                 conn.send(error("internal", "the server failed on this message"))
                 return
-            if not isinstance(asked, PendingMove):
+            if not isinstance(asked, Suggestion):
                 conn.send(self.state.suggestion(asked, chosen=False))
                 return
-            assert conn.member is not None
-            future = self.autoplay.start_thinking(asked, conn.member.id, SUGGESTIONS)
-        self._later(self._answer_suggestion(conn, asked, future))
+        self._later(self._answer_suggestion(conn, asked))
 
     def _later(self, answer: Coroutine[Any, Any, None]) -> None:
         """Answer in a task of its own (the connection's other messages are read meanwhile;
@@ -352,15 +351,18 @@ class Room:
             conn.send(error("internal", "the server failed on this message"))
         return None
 
-    async def _answer_suggestion(self, conn: Connection, asked: PendingMove,
-                                 future: asyncio.Future[Action]) -> None:
+    async def _answer_suggestion(self, conn: Connection, suggestion: Suggestion) -> None:
         state = self.state
         wait = state.settings.bot_time + SUGGEST_GRACE
         late = error("suggest-timeout", f"the {player_label(state.suggester, state.suggest_time)}"
                                         f" found no suggestion within {wait:g} seconds")
-        action = await self._awaited(conn, future, wait, late, "the suggestion")
+        try:
+            action = await self._awaited(conn, suggestion.work, wait, late, "the suggestion")
+        finally:
+            suggestion.awaited = False  # answered or told: the member may ask again
         if action is None:
             return
+        asked = suggestion.move
         async with self.lock:
             if state.match is not asked.match or state.version != asked.version:
                 conn.send(error("moved-on", "the game moved on while the suggestion was "

@@ -73,6 +73,10 @@ class RoomState:
         """Every finished round's sheet as each seat (``None``: spectators) may see it."""
         self.waiting: set[int] = set()
         """Person seats still reading the score sheet before the next deal."""
+        self.excused: set[int] = set()
+        """Person seats not waited for at this score sheet because a computer player plays
+        them (their person away): waited for again if their person returns before the next
+        round begins."""
         self.finished: Round | None = None
         """The round that ended last: shown (its last trick, every trick, its result in the
         view) while people read its score sheet."""
@@ -169,7 +173,7 @@ class RoomState:
         """Hand the seats of people away for the absent grace to stand-in computer players,
         and give those whose person is back to them; True if :attr:`auto_seats` changed (the
         caller announces it). A seat played for its person is not waited for between
-        rounds."""
+        rounds, until its person returns to the score sheet (:attr:`excused`)."""
         grace = self.absent_grace
         seats: set[int] = set()
         match = self.match
@@ -185,7 +189,11 @@ class RoomState:
             self.stand_ins[s] = new_bot(STAND_IN)
         for s in self.auto_seats - seats:
             del self.stand_ins[s]
+        back = self.auto_seats - seats
         self.auto_seats = seats
+        if self.between_rounds:
+            self.waiting |= back & self.excused & self.person_seats()
+            self.excused = (self.excused - back) | (self.waiting & seats)
         self.waiting -= seats
         return True
 
@@ -296,7 +304,7 @@ class RoomState:
         self.match_row = stored
         self.match = Match(rules_from_dict(stored.rules), seed=stored.seed)
         self.results = {s: [] for s in (*range(self.match.rules.players), None)}
-        self.waiting = set()
+        self.waiting, self.excused = set(), set()
         self.finished = None
         self.level_table = level_table_json(self.match.rules)
         self.logged = 0
@@ -315,7 +323,7 @@ class RoomState:
         assert match is not None
         self.row.status = "over" if match.is_over else "playing"
         if self.between_rounds:
-            self.waiting = self.person_seats() - self.auto_seats
+            self.wait_for_people()
 
     def seated_match(self, member: Member) -> tuple[Match, int]:
         """The match being played and the member's seat in it (else a refusal)."""
@@ -352,7 +360,13 @@ class RoomState:
         assert sheet is not None
         self.results[None].append(encode.result_json(sheet))
         if not match.is_over:  # the room is "over" once the last action is logged
-            self.waiting = self.person_seats() - self.auto_seats
+            self.wait_for_people()
+
+    def wait_for_people(self) -> None:
+        """A round has finished: wait for its people to read the score sheet (those away and
+        played for are :attr:`excused`)."""
+        people = self.person_seats()
+        self.waiting, self.excused = people - self.auto_seats, people & self.auto_seats
 
     def commit(self, actions: list[Action]) -> None:
         """Write applied actions to the log (committed before anyone hears of them)."""

@@ -7,7 +7,7 @@ import { h, morph } from "./dom.js";
 import { installKeys } from "./handkeys.js";
 import { errorText, lang, setLang, t } from "./i18n.js";
 import {
-  checkForm, newForm, renderHome, renderJoin, renderLobby, suggesterTitle,
+  checkForm, newForm, renderHome, renderJoin, renderLobby,
 } from "./lobby.js";
 import { reasonText } from "./reasons.js";
 import { rulesPanel } from "./rules.js";
@@ -196,7 +196,7 @@ function onMessage(message) {
       break;
     case "suggestion":
       S.suggesting = false;
-      S.suggestedBy = message.by ? suggesterTitle(message.by, message.time) : null;
+      S.suggestedBy = { by: message.by, time: message.time };
       onSuggestion(message.action);
       break;
     case "review":

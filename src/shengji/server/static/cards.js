@@ -5,13 +5,6 @@ import { lang, t } from "./i18n.js";
 export const SUIT_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 export const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 
-const NOTATION = /^(?:10|[2-9JQKA])[CDHS]$|^(?:BJ|SJ)$/;
-
-/** Whether ``text`` is one card in the record notation ("KS", "10H", "BJ"). */
-export function isCard(text) {
-  return NOTATION.test(text);
-}
-
 /** Read a card's notation: {text, rank, suit, red, joker}. */
 export function parseCard(text) {
   const upper = String(text).trim().toUpperCase();
@@ -54,10 +47,11 @@ export function cardEl(text, size = "") {
     h("span", { class: "pip", "aria-hidden": "true" }, SUIT_SYMBOLS[card.suit]));
 }
 
-/** Cards inline in text (for logs and buttons): coloured "K♥ K♥". */
+/** Cards inline in text (for logs and buttons): coloured "K♥ K♥", a space apart (a long row
+ * wraps between cards). */
 export function cardsInline(cards) {
-  return h("span", { class: "cards-inline" },
-    cards.map((c) => h("span", { class: parseCard(c).red ? "red" : "black" }, cardText(c))));
+  return h("span", { class: "cards-inline" }, cards.flatMap((c, i) => [i ? " " : null,
+    h("span", { class: parseCard(c).red ? "red" : "black" }, cardText(c))]));
 }
 
 /** A row of small cards. */

@@ -2,19 +2,9 @@
 // decisions in the last finished round (asked for with `review`, sent to this seat only),
 // worded in the page's language. The figures are the server's; nothing is judged here.
 
-import { cardsInline, isCard } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-
-/** A move compared, from its notation ("0 play KS KS", "0 bid 2S"; a draw: not bidding). */
-function moveText(action) {
-  const [, verb, ...rest] = action.split(" ");
-  if (verb === "draw") return t("reviewNoBid");
-  if (rest.length && rest.every(isCard)) {
-    return verb === "play" ? cardsInline(rest) : [t(`verb_${verb}`), " ", cardsInline(rest)];
-  }
-  return [verb, ...rest].join(" ");
-}
+import { moveText } from "./words.js";
 
 /** The notation of the option of ``d`` labelled ``label``. */
 function actionOf(d, label) {
@@ -31,7 +21,8 @@ function row(d, n) {
   return h("tr", { class: d.mark ? `mark-${d.mark}` : null },
     h("td", {}, String(n)), h("td", {}, when(d)), h("td", {}, moveText(d.options[0].action)),
     h("td", {}, same ? "=" : moveText(actionOf(d, d.best))),
-    h("td", { class: "num" }, d.worlds ? `${d.cost.toFixed(2)} ± ${d.error.toFixed(2)}` : "?"),
+    h("td", { class: "num" }, d.worlds ? [h("span", {}, d.cost.toFixed(2)), " ",
+      h("span", {}, `± ${d.error.toFixed(2)}`)] : "?"),
     h("td", {}, d.mark ? t(`mark_${d.mark}`) : ""));
 }
 

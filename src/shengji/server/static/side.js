@@ -6,7 +6,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { rulesPanel } from "./rules.js";
 import { tricksList } from "./tricks.js";
-import { callText, seatName, suitWord, throwText } from "./words.js";
+import { callsText, seatName, suitWord, throwText } from "./words.js";
 
 /** The event log: bids, calls, plays, failed throws (match.throws) and trick winners of this
  * round, from view.history. */
@@ -30,8 +30,7 @@ export function logEntries(S) {
       entries.push(cards.length ? [t("log_buryCards", { name, cards: "" }), cardsInline(cards)]
         : t("log_bury", { name }));
     } else if (verb === "call") {
-      const calls = rest.join(" ").split(",").map((c) => callText(c.trim())).join(", ");
-      entries.push(t("log_call", { name, calls }));
+      entries.push(t("log_call", { name, calls: callsText(rest.join(" ")) }));
     }
     else if (verb === "show") entries.push(t("log_show", { name }));
     else if (verb === "expose") {

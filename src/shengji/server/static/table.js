@@ -7,7 +7,7 @@ import {
 import { h } from "./dom.js";
 import { handOrder, shortcutsList, sortSelect } from "./handkeys.js";
 import { errorText, t } from "./i18n.js";
-import { kindTitle } from "./lobby.js";
+import { kindTitle, suggesterTitle } from "./lobby.js";
 import { reasonText } from "./reasons.js";
 import { overlay } from "./sheet.js";
 import { sidePanel } from "./side.js";
@@ -287,8 +287,9 @@ function suggestButton(S, act, enabled) {
   return [
     h("button", { type: "button", id: "suggest-btn", disabled: !enabled || S.suggesting || null,
                   onclick: () => act.suggest() }, S.suggesting ? t("thinking") : t("suggest")),
-    S.suggestedBy ? h("span", { class: "muted", id: "suggested-by" },
-      t("suggestedBy", { who: S.suggestedBy })) : null,
+    S.suggestedBy ? h("span", { class: "muted", id: "suggested-by" }, S.suggestedBy.by
+      ? t("suggestedBy", { who: suggesterTitle(S.suggestedBy.by, S.suggestedBy.time) })
+      : t("suggestedOnly")) : null,
   ];
 }
 

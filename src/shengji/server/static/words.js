@@ -1,6 +1,6 @@
 // How the table names things in the page's language: seats, phases, lists of seats, friend
 // calls, the trump and suits (shared by the table, the side panel and the score sheet).
-import { cardText, SUIT_SYMBOLS } from "./cards.js";
+import { cardsInline, cardText, SUIT_SYMBOLS } from "./cards.js";
 import { h } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { kindTitle } from "./lobby.js";
@@ -45,6 +45,26 @@ export function callText(call) {
   if (!match) return call;
   const n = Number(match[1]);
   return `${t("nthCopy", { n, ord: ordinalText(n) })} ${cardText(match[2])}`;
+}
+
+/** Friend calls of the record notation ("1st AS, 2nd red K") in the page's words. */
+export function callsText(text) {
+  return text.split(",").map((c) => callText(c.trim())).join(t("listSep"));
+}
+
+/** A move of the record notation ("0 play KS KS", "0 call 1st AS", "0 declare NT") in the
+ * page's words, without its seat, the cards drawn with their suits ("draw": not bidding). */
+export function moveText(action) {
+  const [, verb, ...rest] = action.split(" ");
+  const cards = rest.filter(Boolean);
+  if (verb === "play") return cardsInline(cards);
+  if (verb === "draw") return t("reviewNoBid");
+  if (verb === "declare") return t("move_declare", { suit: suitWord(cards[0]) });
+  if (verb === "call") return t("move_call", { calls: callsText(cards.join(" ")) });
+  if (["bid", "bury", "expose"].includes(verb) && cards.length) {
+    return [t(`verb_${verb}`), " ", cardsInline(cards)];
+  }
+  return t(verb === "expose" ? "move_exposeNone" : `move_${verb}`);
 }
 
 /** "1st", "2nd"... (English ordinals of the record notation). */
