@@ -348,6 +348,22 @@ def test_open_hands_are_labelled_and_exact(game: tuple[Record, int, Analysis]) -
     assert all(d.mark == mark(d.cost, 0.0) for d in opened.decisions)
 
 
+def test_moves_the_seat_did_not_choose_are_left_out(game: tuple[Record, int, Analysis]
+                                                    ) -> None:
+    """``skip``: a computer's moves for an absent person are not judged, only counted (and
+    an analysis written before the count reads back with none)."""
+    record, seat, result = game
+    indices = [d.index for d in result.decisions]
+    skip = {indices[0], indices[-1], indices[-1] + 1}  # (the last: another seat's move)
+    left = analyze(record, seat, budget=1, seed=0, skip=skip)
+    assert [d.index for d in left.decisions] == indices[1:-1]
+    assert left.rounds[0].skipped == 2 and result.rounds[0].skipped == 0
+    assert Analysis.from_json(left.to_json()) == left
+    older = left.to_dict()
+    del older["rounds"][0]["skipped"]
+    assert Analysis.from_dict(older).rounds[0].skipped == 0
+
+
 def test_the_library_refuses_what_it_cannot_judge(game: tuple[Record, int, Analysis]
                                                  ) -> None:
     """Every refusal is an AnalysisError saying what was wrong, never a wrong answer."""
@@ -366,7 +382,9 @@ def test_the_library_refuses_what_it_cannot_judge(game: tuple[Record, int, Analy
                          ({"candidates": 0}, "candidates must be"),
                          ({"seed": -1}, "seed must be a whole number of at least 0"),
                          ({"rounds": ["1"]}, "a round is a whole number from 1, got '1'"),
-                         ({"rounds": []}, "no round asked for")):
+                         ({"rounds": []}, "no round asked for"),
+                         ({"skip": "12"}, "skip holds positions"),
+                         ({"skip": [1.0]}, "skip holds positions")):
         with pytest.raises(AnalysisError, match=said):
             analyze(record, seat, **kwargs)  # type: ignore[arg-type]
     for text in ("{}", '{"format": "shengji-analysis"}', "[1]", "not json",

@@ -267,7 +267,9 @@ SHEET_FROM_VIEW = """async () => {
     const fromMatch = overlay(S, {}).textContent;
     S.review = {type: 'review', round: 1, seat: 0,  // a round without a choice of the seat's
                 analysis: {budget: 4, rounds: [{number: 1, decisions: [], redeal: true}]}};
-    return [fromView, fromMatch, overlay(S, {}).textContent];
+    const none = overlay(S, {}).textContent;
+    S.review.analysis.rounds[0] = {number: 1, decisions: [], redeal: false, skipped: 3};
+    return [fromView, fromMatch, none, overlay(S, {}).textContent];  // played for the seat
 }"""
 
 
@@ -275,7 +277,7 @@ def test_the_sheet_reads_the_result_from_the_view(quick_server: Server, chromium
     server = quick_server
     player = Player(chromium, server.url, "Ann", "desktop")
     player.page.goto(server.url + "/")
-    from_view, from_match, reviewed = player.page.evaluate(SHEET_FROM_VIEW)
+    from_view, from_match, reviewed, away = player.page.evaluate(SHEET_FROM_VIEW)
     assert "took 55" in from_view and "took 15" not in from_view
     assert "took 15" in from_match
     # The review is offered between rounds only: a sheet opened again once the next round
@@ -284,6 +286,8 @@ def test_the_sheet_reads_the_result_from_the_view(quick_server: Server, chromium
     assert "Review this round" not in from_match
     assert "You had no choice to make in this round" in reviewed
     assert "Decisions judged" not in reviewed
+    assert "made for you while you were away (3) are not judged" in away
+    assert "You had no choice" not in away
     player.context.close()
 
 
@@ -316,3 +320,40 @@ def test_a_computer_plays_for_a_player_away_until_they_return(quick_server: Serv
     assert not host.errors and not guest.errors, (host.errors, guest.errors)
     host.context.close()
     guest.context.close()
+
+
+def test_a_suggestion_overtaken_by_a_play_is_dropped_quietly(quick_server: Server,
+                                                             chromium: Any) -> None:
+    """Ann sets the search player's time in the lobby's box (within the server's limits) and
+    asks it (3 s to think) for a suggestion, then plays a card of her own meanwhile: the late
+    answer (the game moved on) brings no error, and her play went through."""
+    ann = Player(chromium, quick_server.url, "Ann", "desktop")
+    page = ann.page
+    open_room(ann, {"decks": 1}, (1, 2, 3))
+    page.select_option("#suggester", "search")
+    page.wait_for_selector("#suggest-time")
+    # the box offers up to the server's --bot-time (5 s): a time out of its limits is not
+    # sent, and the box shows the room's again
+    assert page.get_attribute("#suggest-time", "max") == "5"
+    for wrong in ("9", "0", "-1"):
+        page.fill("#suggest-time", wrong)
+        page.press("#suggest-time", "Tab")
+        assert page.input_value("#suggest-time") == "1"
+    page.fill("#suggest-time", "3")
+    page.press("#suggest-time", "Tab")
+    page.wait_for_timeout(500)  # the room's answer (a refusal would put back 1 s)
+    assert page.input_value("#suggest-time") == "3"
+    page.click("#start")
+    until(ann, lambda i: i.get("kind") == "lead" and not i["sheet"], "Ann's lead")
+    cards = page.locator("#hand .card-btn").count()
+    page.click("#suggest-btn")
+    page.wait_for_selector("#suggest-btn[disabled]")  # thinking
+    page.click("#hand .card-btn >> nth=-1")
+    page.click("#play-btn")
+    page.wait_for_function("n => document.querySelectorAll('#hand .card-btn').length < n",
+                           arg=cards)
+    page.wait_for_selector("#suggest-btn:not([disabled])", timeout=10_000)  # answered
+    page.wait_for_timeout(300)
+    assert page.locator("#notice").count() == 0, page.inner_text("#notice")
+    assert not ann.errors, ann.errors
+    ann.context.close()

@@ -277,7 +277,7 @@ def test_a_record_failing_mid_game_is_said_and_the_game_goes_on(
     ("--port", "http", "from 1 to 65535"),
     *((option, value, allowed) for option, allowed in [
         ("--deal-pace", "from 0 to 10 seconds"), ("--bot-delay", "from 0 to 60 seconds"),
-        ("--bot-time", "more than 0 and at most 3600 seconds"),
+        ("--bot-time", "from 0.1 to 3600 seconds"),
         ("--hello-timeout", "more than 0 and at most 3600 seconds"),
         ("--rate", "more than 0 and at most 1000000"),
         ("--host-grace", "from 0 to 31536000 seconds"),
@@ -288,7 +288,7 @@ def test_a_record_failing_mid_game_is_said_and_the_game_goes_on(
         ("--max-connections", "from 1 to"), ("--max-member-connections", "from 1 to"),
         ("--rooms-per-minute", "from 1 to"), ("--burst", "from 1 to"),
         ("--max-message", "from 1024 to"), ("--rate", "more than 0"),
-        ("--bot-time", "more than 0"), ("--hello-timeout", "more than 0"),
+        ("--bot-time", "from 0.1 to"), ("--hello-timeout", "more than 0"),
         ("--idle-expiry", "more than 0")]),
     ("--max-address-connections", "-1", "from 0 to"),
     ("--seed", "-1", "from 0 to 281474976710655"),

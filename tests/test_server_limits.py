@@ -470,7 +470,8 @@ def test_serve_options_for_pending_sockets_and_absent_players(
     args = parser.parse_args(["--max-address-pending", "0", "--absent-grace", "0"])
     assert (args.max_address_pending, args.absent_grace) == (0, 0.0)
     for option, value in (("--absent-grace", "-1"), ("--absent-grace", "86401"),
-                          ("--max-address-pending", "-2")):
+                          ("--max-address-pending", "-2"),
+                          ("--bot-time", "0.05")):  # (less than a suggestion may be given)
         with pytest.raises(SystemExit):
             parser.parse_args([option, value])
         assert f"argument {option}: must be" in capsys.readouterr().err

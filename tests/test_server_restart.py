@@ -14,6 +14,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,17 @@ from shengji.game.match import Match
 from shengji.server.app import create_app
 from shengji.server.schemas import SERVER_MESSAGE
 from shengji.server.storage import MatchRow, SQLiteStorage
-from test_server_protocol import FAST, Server, act, my_turn, play_round, settled, table
+from test_server_protocol import (
+    FAST,
+    Server,
+    act,
+    joined,
+    my_turn,
+    play_round,
+    serving,
+    settled,
+    table,
+)
 
 TIMEOUT = 20.0
 
@@ -164,7 +175,7 @@ class FailsOnTheLastAction(SQLiteStorage):
             self.shadow = Match(rules_from_dict(match.rules), seed=match.seed)
 
     def append_actions(self, code: str, no: int, first: int, actions: list[str],
-                       now: float, status: str | None = None) -> None:
+                       now: float, status: str | None = None, stand_in: bool = False) -> None:
         assert self.shadow is not None
         for n, text in enumerate(actions, first):
             if n == self.applied:  # (actions that failed are offered again)
@@ -173,7 +184,7 @@ class FailsOnTheLastAction(SQLiteStorage):
         if self.shadow.is_over and self.full:
             self.failed = True
             raise OSError("disk full")
-        super().append_actions(code, no, first, actions, now, status)
+        super().append_actions(code, no, first, actions, now, status, stand_in)
 
 
 def test_room_is_over_only_once_the_last_action_is_logged(tmp_path: Path) -> None:
@@ -204,3 +215,25 @@ def test_room_is_over_only_once_the_last_action_is_logged(tmp_path: Path) -> Non
             assert status == ("over",)
         finally:
             server.close()
+
+
+def test_a_thinking_time_over_a_lower_bot_time_is_capped_after_a_restart(
+        tmp_path: Path) -> None:
+    """A room saved with 4 s of thinking under ``--bot-time 5`` and served again under
+    ``--bot-time 1``: it offers 1 s, and the host may still change the room's other
+    settings (only a new time over the limit is refused)."""
+    db = tmp_path / "rooms.sqlite3"
+    with serving(db, FAST) as (_http, server):
+        code = server.room("tractor", 4)
+        host = joined(server, code, "Ann")
+        host.send("configure", preset="tractor", table=4, suggest="search", suggest_time=4)
+        host.until(lambda m: m["type"] == "room" and m["config"]["suggest_time"] == 4)
+        token = host.token
+    with serving(db, replace(FAST, bot_time=1.0)) as (_http, server):
+        host = server.connect(code)
+        assert host.hello("Ann", token)["config"]["suggest_time"] == 1.0
+        host.send("configure", preset="tractor", table=4, absent_grace=9)
+        room = host.until(lambda m: m["type"] == "room" and m["config"]["absent_grace"] == 9)
+        assert room["config"]["suggest_time"] == 1.0
+        refused = host.error("configure", preset="tractor", table=4, suggest_time=2)
+        assert refused["code"] == "bad-time" and "at most 1 seconds" in refused["message"]

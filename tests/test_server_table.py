@@ -205,6 +205,16 @@ def test_an_absent_persons_seat_is_played_for_them_until_they_return() -> None:
         assert sheet["match"]["waiting"] == [0, 1] and sheet["view"]["result"] is not None
         live = server.live(code).state
         assert live.between_rounds and live.excused == set()
+        # the stand-in's moves are known as such (and kept in the log): Bob's review leaves
+        # them out
+        assert live.stood_in and live.match is not None and live.match_row is not None
+        assert {live.match.history[i].seat for i in live.stood_in} == {1}
+        stored = live.storage.load_match(code, live.match_row.no)
+        assert stored is not None and stored.stand_ins == sorted(live.stood_in)
+        back.send("review")
+        review = back.expect("review")["analysis"]["rounds"][0]
+        assert review["skipped"] > 0
+        assert not {d["index"] for d in review["decisions"]} & live.stood_in
         ann.send("next_round")
         ann.until(lambda m: m["type"] == "state" and m["match"]["waiting"] == [1])
         back.send("next_round")  # the next round begins once Bob has read the sheet too

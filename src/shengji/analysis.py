@@ -39,7 +39,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from itertools import islice
 from random import Random
@@ -157,6 +157,9 @@ class RoundAnalysis:
     outcome: float
     """The round's actual value for the seat (levels, with the points' share)."""
     redeal: bool
+    skipped: int = 0
+    """The seat's decisions left unjudged: moves it did not choose (``analyze``'s ``skip``,
+    e.g. a computer playing for an absent person)."""
 
     @property
     def total(self) -> float:
@@ -215,7 +218,8 @@ class Analysis:
             rounds = tuple(
                 RoundAnalysis(r["number"], tuple(
                     Decision(**{**d, "options": tuple(Option(**o) for o in d["options"])})
-                    for d in r["decisions"]), r["outcome"], r["redeal"])
+                    for d in r["decisions"]), r["outcome"], r["redeal"],
+                    r.get("skipped", 0))
                 for r in data["rounds"])
             return cls(data["seat"], data["budget"], data["seed"], data["open_hands"],
                        data["candidates"], rounds, data["in_progress"])
@@ -490,7 +494,7 @@ def assess(view: SeatView, legal: Legal, played: Action, *, budget: int = BUDGET
 
 def analyze(game: Record | Match, seat: int, *, budget: int = BUDGET, seed: int = 0,
             rounds: Sequence[int] | None = None, open_hands: bool = False,
-            candidates: int = CANDIDATES,
+            candidates: int = CANDIDATES, skip: Collection[int] = (),
             progress: Callable[[int, int], None] | None = None) -> Analysis:
     """Judge every decision of ``seat`` in the finished rounds of a match (a record, or a
     match whose history is replayed: the match itself is not touched).
@@ -498,7 +502,9 @@ def analyze(game: Record | Match, seat: int, *, budget: int = BUDGET, seed: int 
     ``budget``: worlds per decision; ``seed``: the worlds' seed; ``rounds``: the round
     numbers (from 1; default every finished round); ``open_hands``: judge with the actual
     deal instead of the seat's knowledge; ``candidates``: the most moves compared besides
-    the one played; ``progress(done, total)`` is called after each decision. Raises
+    the one played; ``skip``: positions in the match's actions (from 0, as
+    :attr:`Decision.index`) not to judge, moves the seat did not choose itself (counted in
+    :attr:`RoundAnalysis.skipped`); ``progress(done, total)`` is called after each decision. Raises
     :class:`AnalysisError` for a bad seat or round, or a round in progress (during a round
     nothing is analysed or revealed), and :class:`~shengji.game.record.RecordError` for a
     record that does not replay.
@@ -511,10 +517,15 @@ def analyze(game: Record | Match, seat: int, *, budget: int = BUDGET, seed: int 
         if type(value) is not int or value < low:
             raise AnalysisError(f"the {name} must be a whole number of at least {low}, "
                                 f"got {value!r}")
+    if isinstance(skip, str | bytes) or not all(type(i) is int for i in skip):
+        raise AnalysisError(f"skip holds positions in the match's actions (whole numbers), "
+                            f"got {skip!r}")
     replay(record)  # refuses a record that does not replay, naming the line
     positions, finished, busy = _positions(record, seat)
     wanted = _wanted(rounds, finished, busy)
-    chosen = [p for p in positions if p.round in wanted]
+    skipped = frozenset(skip)
+    left_out = Counter(p.round for p in positions if p.round in wanted and p.index in skipped)
+    chosen = [p for p in positions if p.round in wanted and p.index not in skipped]
     decisions: dict[int, list[Decision]] = {n: [] for n in wanted}
     outcomes: dict[int, tuple[float, bool]] = {}
     for number, position, match in _walk(record, chosen, outcomes, seat):
@@ -525,7 +536,8 @@ def analyze(game: Record | Match, seat: int, *, budget: int = BUDGET, seed: int 
             actual=rnd if open_hands else None))
         if progress is not None:
             progress(sum(map(len, decisions.values())), len(chosen))
-    result = tuple(RoundAnalysis(n, tuple(decisions[n]), *outcomes[n]) for n in wanted)
+    result = tuple(RoundAnalysis(n, tuple(decisions[n]), *outcomes[n], left_out[n])
+                   for n in wanted)
     return Analysis(seat, budget, seed, open_hands, candidates, result,
                     busy if rounds is None else None)
 

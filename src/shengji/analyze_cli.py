@@ -212,6 +212,9 @@ def summary(rnd: RoundAnalysis, seat: int) -> str:
             + (" (a redeal)" if rnd.redeal else "") + ".")
     if unsampled:
         text += f" {unsampled} without a consistent deal (cost ?)."
+    if rnd.skipped:
+        text += (f" {rnd.skipped} {_plural('decision', rnd.skipped)} not the seat's own "
+                 f"left out.")
     return text
 
 

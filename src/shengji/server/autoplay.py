@@ -207,7 +207,7 @@ class AutoPlay:
         if action is None:
             action = legal.random(secrets.SystemRandom())
         try:
-            state.act(action)
+            state.act(action, stand_in=seat in state.stand_ins)
         except (Refusal, ActionError):
             return False
         self.wake()

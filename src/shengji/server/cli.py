@@ -14,6 +14,7 @@ from pathlib import Path
 
 from shengji.arguments import number, output_file_problem, whole_number
 from shengji.game.files import file_kind
+from shengji.players import THINK_LIMITS
 
 DEFAULT_DB = "shengji.sqlite3"
 
@@ -54,11 +55,11 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                              "every room (demonstrations, tests, duplicate play; whoever knows "
                              "it can work out the hands; default: a secret random seed per "
                              "match)")
-    parser.add_argument("--bot-time", type=number(0, HOUR, above=True, unit="seconds"),
+    parser.add_argument("--bot-time", type=number(THINK_LIMITS[0], HOUR, unit="seconds"),
                         default=d.bot_time, metavar="SECONDS",
                         help="seconds a computer player may think before a random legal action "
                              "is played for it, and a suggestion before it is dropped "
-                             f"(default {d.bot_time:g})")
+                             f"(at least {THINK_LIMITS[0]:g}; default {d.bot_time:g})")
     parser.add_argument("--max-connections", type=whole_number(1, BIG), default=d.max_connections,
                         help=f"connections per room at most (default {d.max_connections})")
     parser.add_argument("--max-member-connections", type=whole_number(1, BIG),

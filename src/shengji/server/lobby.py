@@ -100,9 +100,10 @@ class Lobby:
         if rules is None:
             raise Refusal("bad-rules", "; ".join(f"{k}: {v}" for k, v in errors.items()))
         suggest = state.suggester if message.suggest is None else self._bot_kind(message.suggest)
-        think = state.row.config.get("suggest_time") if message.suggest_time is None else (
-            message.suggest_time)
-        if think is not None and think > state.settings.bot_time:
+        think = message.suggest_time
+        if think is None:  # unchanged (a choice over this server's --bot-time is capped)
+            think = state.row.config.get("suggest_time")
+        elif think > state.settings.bot_time:
             raise Refusal("bad-time", f"the suggestion player may think at most "
                                       f"{state.settings.bot_time:g} seconds on this server "
                                       f"(its --bot-time), not {think:g}")

@@ -34,11 +34,14 @@ Key = tuple[int, int, int]
 """A review: the room's match number, the round (from 1) and the seat."""
 
 
-def review_message(record: Record, seat: int, number: int, seed: int) -> dict[str, Any]:
+def review_message(record: Record, seat: int, number: int, seed: int,
+                   skip: frozenset[int] = frozenset()) -> dict[str, Any]:
     """The ``review`` message: ``seat``'s decisions in round ``number`` of the recorded match,
     judged from what the seat knew (:data:`~shengji.analysis.REVIEW_BUDGET` sampled deals
-    per decision, from ``seed``), as :meth:`~shengji.analysis.Analysis.to_dict` writes it."""
-    analysis = analyze(record, seat, budget=REVIEW_BUDGET, seed=seed, rounds=[number])
+    per decision, from ``seed``), but those at the positions ``skip`` (a stand-in's), as
+    :meth:`~shengji.analysis.Analysis.to_dict` writes it."""
+    analysis = analyze(record, seat, budget=REVIEW_BUDGET, seed=seed, rounds=[number],
+                       skip=skip)
     return {"type": "review", "round": number, "seat": seat, "analysis": analysis.to_dict()}
 
 
@@ -71,7 +74,8 @@ class Reviews:
             raise Refusal("round-in-play", "the next round has begun: a round is reviewed "
                                            "at its score sheet, between rounds")
         if making is None:
-            work = partial(review_message, Record.of(match), seat, number, secrets.randbits(32))
+            work = partial(review_message, Record.of(match), seat, number, secrets.randbits(32),
+                           frozenset(state.stood_in))
             making = asyncio.get_running_loop().run_in_executor(REVIEWS, work)
             self._making[key] = making
             making.add_done_callback(partial(self._finished, key))

@@ -88,6 +88,9 @@ class RoomState:
         absent grace); announced in the ``room`` message (``seats[].auto``)."""
         self.stand_ins: dict[int, Player] = {}
         """The computer player of each seat of :attr:`auto_seats`."""
+        self.stood_in: set[int] = set()
+        """The positions in the match's actions (from 0) that a stand-in chose: the reviews
+        leave them out (the person did not choose them)."""
         self.chat: deque[ChatRow] = deque(maxlen=settings.chat_history)
         self.chat_rates: dict[str, RateLimit] = {}
         """Each member's chat rate limit (whatever connection they write from)."""
@@ -107,10 +110,11 @@ class RoomState:
     @property
     def suggest_time(self) -> float:
         """Seconds the suggestion player may think, where its kind thinks (a room option,
-        else the search player's default within the server's ``bot_time``)."""
+        else the search player's default), within the server's ``bot_time`` (a room saved
+        under a larger one keeps its choice, capped)."""
         chosen = self.row.config.get("suggest_time")
-        return float(chosen) if chosen is not None else min(TIME_BUDGET,
-                                                             self.settings.bot_time)
+        return min(float(chosen) if chosen is not None else TIME_BUDGET,
+                   self.settings.bot_time)
 
     def suggestion(self, action: Action, chosen: bool = True) -> dict[str, Any]:
         """The ``suggestion`` message of ``action``: who suggested it, and how long it could
@@ -310,7 +314,7 @@ class RoomState:
         self.logged = 0
         self.bots = {s: new_bot(seat["bot"]) for s, seat in enumerate(self.row.seats)
                      if seat["kind"] == "bot"}
-        self.auto_seats, self.stand_ins = set(), {}
+        self.auto_seats, self.stand_ins, self.stood_in = set(), {}, set()
 
     def replay(self, stored: MatchRow) -> None:
         """Rebuild the stored match from its log (a restart, or a failure that left the match
@@ -319,6 +323,7 @@ class RoomState:
         for text in stored.actions:
             self.apply(parse_action(text))
         self.logged = len(stored.actions)
+        self.stood_in = set(stored.stand_ins)
         match = self.match
         assert match is not None
         self.row.status = "over" if match.is_over else "playing"
@@ -368,8 +373,9 @@ class RoomState:
         people = self.person_seats()
         self.waiting, self.excused = people - self.auto_seats, people & self.auto_seats
 
-    def commit(self, actions: list[Action]) -> None:
-        """Write applied actions to the log (committed before anyone hears of them)."""
+    def commit(self, actions: list[Action], stand_in: bool = False) -> None:
+        """Write applied actions to the log (committed before anyone hears of them;
+        ``stand_in``: a stand-in chose them for an absent person)."""
         if not actions:
             return
         assert self.match_row is not None and self.match is not None
@@ -378,11 +384,13 @@ class RoomState:
         try:
             self.storage.append_actions(self.code, self.match_row.no, self.logged,
                                         [str(a) for a in actions], self.row.last_active,
-                                        status="over" if over else None)
+                                        status="over" if over else None, stand_in=stand_in)
         except Exception:
             log.exception("room %s: could not log actions; rebuilding from the log", self.code)
             self.rebuild()
             raise Refusal("storage", "the server could not save this; nothing changed") from None
+        if stand_in:
+            self.stood_in.update(range(self.logged, self.logged + len(actions)))
         self.logged += len(actions)
         if over:
             self.row.status = "over"
@@ -394,10 +402,11 @@ class RoomState:
             return
         self.replay(stored)
 
-    def act(self, action: Action) -> None:
+    def act(self, action: Action, stand_in: bool = False) -> None:
         """Apply, log and announce one action (the engine refuses it with an
-        :class:`ActionError`, changing nothing); unexpected engine failures leave the room as
-        its log says. The caller wakes the computer players."""
+        :class:`ActionError`, changing nothing; ``stand_in``: a stand-in chose it for an absent
+        person); unexpected engine failures leave the room as its log says. The caller wakes
+        the computer players."""
         try:
             self.apply(action)
         except ActionError:
@@ -407,7 +416,7 @@ class RoomState:
             self.rebuild()
             raise Refusal("internal", "the server could not apply this action; "
                                       "nothing changed") from None
-        self.commit([action])
+        self.commit([action], stand_in)
         self.broadcast_state()
 
     # -- the room's row ------------------------------------------------------------------

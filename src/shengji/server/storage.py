@@ -2,11 +2,12 @@
 
 A room is its lobby (configuration, host, seats), its members (names and hashed seat tokens),
 its matches (rules, seed, names) and, per match, an append-only log of actions in the record
-notation. :meth:`Storage.append_actions` commits before it returns, and the server calls it
-before it acknowledges an action, so a crash loses no acknowledged action: on start every live
-room is rebuilt by replaying its log. SQLite runs in WAL mode with ``synchronous=NORMAL``: a
-committed action survives the server process being killed (an operating-system crash or power
-loss may lose the last ones). Another backend (PostgreSQL) implements the same methods.
+notation (and the positions of those a stand-in computer player chose for an absent person).
+:meth:`Storage.append_actions` commits before it returns, and the server calls it before it
+acknowledges an action, so a crash loses no acknowledged action: on start every live room is
+rebuilt by replaying its log. SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed
+action survives the server process being killed (an operating-system crash or power loss may
+lose the last ones). Another backend (PostgreSQL) implements the same methods.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ class MatchRow:
     names: list[str]
     kinds: list[str]
     actions: list[str] = field(default_factory=list)
+    stand_ins: list[int] = field(default_factory=list)
+    """The positions in ``actions`` (from 0) that a stand-in chose for an absent person."""
 
 
 @dataclass(frozen=True)
@@ -94,9 +97,10 @@ class Storage(Protocol):
         """A stored match with its whole action log."""
 
     def append_actions(self, code: str, no: int, first: int, actions: list[str],
-                       now: float, status: str | None = None) -> None:
+                       now: float, status: str | None = None, stand_in: bool = False) -> None:
         """Append actions ``first``, ``first + 1``... of match ``no`` (and set the room's
-        ``status`` if given) in one transaction, committed on return."""
+        ``status`` if given; ``stand_in``: a stand-in chose them for an absent person) in one
+        transaction, committed on return."""
 
     def add_chat(self, code: str, line: ChatRow, keep: int) -> None:
         """Store a chat line, keeping the room's last ``keep`` lines only."""
@@ -122,6 +126,8 @@ CREATE TABLE IF NOT EXISTS matches (
 CREATE TABLE IF NOT EXISTS actions (
     room TEXT NOT NULL, no INTEGER NOT NULL, n INTEGER NOT NULL, action TEXT NOT NULL,
     PRIMARY KEY (room, no, n));
+CREATE TABLE IF NOT EXISTS stand_ins (
+    room TEXT NOT NULL, no INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (room, no, n));
 CREATE TABLE IF NOT EXISTS chat (
     id INTEGER PRIMARY KEY AUTOINCREMENT, room TEXT NOT NULL, member TEXT NOT NULL,
     name TEXT NOT NULL, seat INTEGER, text TEXT NOT NULL, time REAL NOT NULL);
@@ -160,7 +166,7 @@ class SQLiteStorage:
         """Forget a room and everything in it."""
         with self.db:
             self.db.execute("BEGIN")
-            for table in ("rooms", "members", "matches", "actions", "chat"):
+            for table in ("rooms", "members", "matches", "actions", "stand_ins", "chat"):
                 column = "code" if table == "rooms" else "room"
                 self.db.execute(f"DELETE FROM {table} WHERE {column} = ?", (code,))
 
@@ -210,17 +216,22 @@ class SQLiteStorage:
             return None
         actions = [a for (a,) in self.db.execute(
             "SELECT action FROM actions WHERE room = ? AND no = ? ORDER BY n", (code, no))]
+        stand_ins = [n for (n,) in self.db.execute(
+            "SELECT n FROM stand_ins WHERE room = ? AND no = ? ORDER BY n", (code, no))]
         return MatchRow(no, json.loads(row[0]), row[1], json.loads(row[2]), json.loads(row[3]),
-                        actions)
+                        actions, stand_ins)
 
     def append_actions(self, code: str, no: int, first: int, actions: list[str],
-                       now: float, status: str | None = None) -> None:
+                       now: float, status: str | None = None, stand_in: bool = False) -> None:
         """Append actions to match ``no``'s log and touch the room (setting its ``status`` if
         given), in one transaction."""
         with self.db:
             self.db.execute("BEGIN")
             self.db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)",
                                 [(code, no, first + i, a) for i, a in enumerate(actions)])
+            if stand_in:
+                self.db.executemany("INSERT INTO stand_ins VALUES (?, ?, ?)",
+                                    [(code, no, first + i) for i in range(len(actions))])
             self.db.execute("UPDATE rooms SET last_active = ?, status = COALESCE(?, status)"
                             " WHERE code = ?", (now, status, code))
 

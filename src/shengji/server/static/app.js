@@ -41,6 +41,7 @@ const S = {
   checked: null,
   suggested: null,
   suggesting: false,
+  actedSinceSuggest: false,
   suggestedBy: null,
   review: null,
   reviewing: false,
@@ -75,6 +76,10 @@ function clearNotice() {
   S.notice = null;
 }
 
+/** Errors that answer a suggestion or a review, never an action in flight. */
+const ASIDE_ERRORS = new Set(["busy", "suggest-timeout", "moved-on", "review-timeout",
+  "no-review", "round-in-play"]);
+
 /** The action sent is answered (a state that shows it, or an error): its buttons work again. */
 function clearPending() {
   clearTimeout(pendingTimer);
@@ -102,6 +107,7 @@ const act = {
     if (!action || S.pending) return;
     S.suggested = null;
     if (!act.send({ type: "action", action })) return;
+    S.actedSinceSuggest = true;
     const view = S.state?.view;
     S.pending = { seat: view?.seat, at: view?.history?.length ?? 0,
                   results: S.state?.match?.results?.length ?? 0 };
@@ -120,6 +126,7 @@ const act = {
   suggest() {
     if (S.suggesting || !act.send({ type: "suggest" })) return;
     S.suggesting = true;
+    S.actedSinceSuggest = false;
     render();
   },
   toggle(index) {
@@ -204,9 +211,12 @@ function onMessage(message) {
       S.review = message;
       break;
     case "error":
-      clearPending();
+      if (!ASIDE_ERRORS.has(message.code)) clearPending();  // else not the action's answer
       S.suggesting = false;
       S.reviewing = false;
+      if (message.code === "moved-on" && S.actedSinceSuggest) {
+        break;  // a suggestion no longer needed: the player has acted since asking
+      }
       if (message.code === "no-room") S.fatal = t("noRoom");
       else if (message.code === "kicked") S.fatal = t("kicked");
       else if (!S.room && conn) {

@@ -421,9 +421,14 @@ function suggesterField(S, act) {
       h("input", {
         id: "suggest-time", type: "number", min: low, max: high, step: 0.1,
         value: String(seconds), class: "grace-input",
-        onchange: (e) => {
-          const value = Number(e.target.value);
-          if (Number.isFinite(value) && value > 0) configure(act, cfg, { suggest_time: value });
+        onchange: (e) => {  // a time out of the limits is not sent: the box shows the room's
+          const value = Math.round(Number(e.target.value) * 10) / 10;
+          if (Number.isFinite(value) && value > 0 && !(value < low) && !(value > high)) {
+            e.target.value = String(value);
+            configure(act, cfg, { suggest_time: value });
+          } else {
+            e.target.value = String(seconds);
+          }
         },
       })] : null);
 }

@@ -38,9 +38,12 @@ function table(decisions, id) {
 function panel(review) {
   const round = review.analysis.rounds[0];
   const title = h("h3", {}, t("reviewTitle", { n: review.round }));
+  const standIn = round.skipped
+    ? h("p", { id: "review-stand-in", class: "muted" }, t("reviewStandIn", { n: round.skipped }))
+    : null;
   if (!round.decisions.length) {
     return h("section", { id: "review-panel", class: "review" }, title,
-      h("p", { id: "review-summary" }, t("reviewNone")));
+      standIn ?? h("p", { id: "review-summary" }, t("reviewNone")));
   }
   const numbered = round.decisions.map((d, i) => [d, i + 1]);
   const count = (mark) => round.decisions.filter((d) => d.mark === mark).length;
@@ -54,7 +57,7 @@ function panel(review) {
     h("details", { id: "review-all" },
       h("summary", {}, t("reviewAll", { n: round.decisions.length })),
       table(numbered, "review-all-table")),
-    h("p", { class: "muted" }, t("reviewHow", { n: review.analysis.budget })));
+    standIn, h("p", { class: "muted" }, t("reviewHow", { n: review.analysis.budget })));
 }
 
 /** On the score sheet of a seated player: the button that asks for the review of the last
