@@ -358,6 +358,7 @@ def test_moves_the_seat_did_not_choose_are_left_out(game: tuple[Record, int, Ana
     left = analyze(record, seat, budget=1, seed=0, skip=skip)
     assert [d.index for d in left.decisions] == indices[1:-1]
     assert left.rounds[0].skipped == 2 and result.rounds[0].skipped == 0
+    assert "(1 sampled deal per decision)" in left.mode
     assert Analysis.from_json(left.to_json()) == left
     older = left.to_dict()
     del older["rounds"][0]["skipped"]
@@ -387,10 +388,19 @@ def test_the_library_refuses_what_it_cannot_judge(game: tuple[Record, int, Analy
                          ({"skip": [1.0]}, "skip holds positions")):
         with pytest.raises(AnalysisError, match=said):
             analyze(record, seat, **kwargs)  # type: ignore[arg-type]
-    for text in ("{}", '{"format": "shengji-analysis"}', "[1]", "not json",
-                 json.dumps({**result.to_dict(), "rounds": [{"number": 1}]})):
+    good = json.loads(result.to_json())
+    bad_cost = json.loads(result.to_json())
+    bad_cost["rounds"][0]["decisions"][0]["cost"] = "lots"
+    bad_option = json.loads(result.to_json())
+    bad_option["rounds"][0]["decisions"][0]["options"][0]["value"] = None
+    for text in ("{}", '{"format": "shengji-analysis"}', "[1]", "not json", "[" * 100_000,
+                 json.dumps({**good, "rounds": [{"number": 1}]}),
+                 json.dumps({**good, "seat": "zero"}), json.dumps({**good, "budget": None}),
+                 json.dumps({**good, "rounds": {}}), json.dumps(bad_cost),
+                 json.dumps(bad_option)):
         with pytest.raises(AnalysisError, match="analysis"):
             Analysis.from_json(text)
+    assert Analysis.from_json(json.dumps(good)) == result
 
 
 def test_a_cost_sampled_on_too_few_worlds_is_never_clear(

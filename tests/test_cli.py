@@ -143,3 +143,28 @@ def test_from_the_shell_no_traceback_and_no_wait(args: list[str], tmp_path: Path
     assert done.returncode == 2
     assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]   # nothing written
+
+
+def test_no_output_takes_the_name_of_a_record_to_be_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--json`` in the ``--records`` folder under a record's name would be written over
+    by it (or write over it): refused before any game is played."""
+    recs = tmp_path / "recs"
+    recs.mkdir()
+    for name in ("deal00000.toml", "deal00001-swapped.toml"):
+        code, lines = _run(["simulate", "--records", str(recs), "--json", str(recs / name)],
+                           capsys)
+        assert (code, lines) == (2, [f"shengji simulate: --json {recs / name}: --records "
+                                     "writes the game records there (deal00000.toml...); "
+                                     "name another"])
+    assert list(recs.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_a_table_size_against_the_rules_file_is_refused(
+        command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rules = tmp_path / "two.toml"
+    rules.write_text('preset = "tractor"\nplayers = 2\n', encoding="utf-8")
+    code, lines = _run([command, "--rules", str(rules), "--table", "6"], capsys)
+    assert (code, lines) == (2, [f"shengji {command}: --table 6: the rules file {rules} is for "
+                                 "2 players; leave --table out, or change players in the file"])

@@ -40,7 +40,7 @@ import json
 import math
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import MISSING, asdict, dataclass, fields
 from itertools import islice
 from random import Random
 from typing import Any, Final
@@ -198,7 +198,7 @@ class Analysis:
             return ("open hands: judged with every hand as the finished round revealed it "
                     "(the actual deal, one exact rollout per move), not what the seat knew")
         return (f"judged from what seat {self.seat} knew at each decision "
-                f"({self.budget} sampled deals per decision)")
+                f"({self.budget} sampled deal{'s' if self.budget != 1 else ''} per decision)")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values for JSON (:meth:`from_dict` reads them back)."""
@@ -211,29 +211,65 @@ class Analysis:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Analysis:
-        """The analysis :meth:`to_dict` wrote (:class:`AnalysisError` for anything else)."""
+        """The analysis :meth:`to_dict` wrote (:class:`AnalysisError` for anything else,
+        every field's type checked)."""
         if not isinstance(data, dict) or data.get("format") != "shengji-analysis":
             raise AnalysisError("not an analysis: its format is not 'shengji-analysis'")
-        try:
-            rounds = tuple(
-                RoundAnalysis(r["number"], tuple(
-                    Decision(**{**d, "options": tuple(Option(**o) for o in d["options"])})
-                    for d in r["decisions"]), r["outcome"], r["redeal"],
-                    r.get("skipped", 0))
-                for r in data["rounds"])
-            return cls(data["seat"], data["budget"], data["seed"], data["open_hands"],
-                       data["candidates"], rounds, data["in_progress"])
-        except (KeyError, TypeError) as error:
-            raise AnalysisError(f"a damaged analysis: {error!r} is missing or wrong") from None
+        rounds = []
+        for r in _items(data, "rounds", "the analysis"):
+            decisions = []
+            for d in _items(r, "decisions", "a round"):
+                options = tuple(Option(**_fields(Option, o, "an option"))
+                                for o in _items(d, "options", "a decision"))
+                decisions.append(Decision(**{**_fields(Decision, d, "a decision"),
+                                             "options": options}))
+            rounds.append(RoundAnalysis(**{**_fields(RoundAnalysis, r, "a round"),
+                                           "decisions": tuple(decisions)}))
+        return cls(**{**_fields(cls, data, "the analysis"), "rounds": tuple(rounds)})
 
     @classmethod
     def from_json(cls, text: str) -> Analysis:
         """The analysis :meth:`to_json` wrote (:class:`AnalysisError` for anything else)."""
         try:
             data = json.loads(text)
-        except ValueError as error:
+        except (ValueError, RecursionError) as error:
             raise AnalysisError(f"not an analysis: {error}") from None
         return cls.from_dict(data)
+
+
+_KINDS: Final[dict[str, Callable[[object], bool]]] = {
+    "int": lambda v: type(v) is int, "float": lambda v: type(v) in (int, float),
+    "str": lambda v: isinstance(v, str), "bool": lambda v: type(v) is bool}
+"""How each plain field type of the analysis's dataclasses is checked when read back."""
+
+
+def _fields(kind: type, data: object, where: str) -> dict[str, Any]:
+    """The fields of dataclass ``kind`` in ``data`` (as :meth:`Analysis.to_dict` wrote them;
+    its tuples are read apart), each checked against its type."""
+    if not isinstance(data, dict):
+        raise AnalysisError(f"a damaged analysis: {where} is not an object")
+    found: dict[str, Any] = {}
+    for field in fields(kind):
+        if field.name not in data:
+            if field.default is MISSING:
+                raise AnalysisError(f"a damaged analysis: {where} has no {field.name!r}")
+            continue
+        value, typed = data[field.name], str(field.type)
+        check = _KINDS.get(typed.removesuffix(" | None"))
+        if check is not None and not (check(value) or (
+                value is None and typed.endswith(" | None"))):
+            raise AnalysisError(f"a damaged analysis: {where}'s {field.name!r} is {value!r}, "
+                                f"not {typed}")
+        found[field.name] = value
+    return found
+
+
+def _items(data: object, name: str, where: str) -> list[Any]:
+    """The list ``data[name]`` (checked; a tuple as :meth:`Analysis.to_dict` leaves it)."""
+    items = data.get(name) if isinstance(data, dict) else None
+    if not isinstance(items, list | tuple):
+        raise AnalysisError(f"a damaged analysis: {where}'s {name!r} is not a list")
+    return list(items)
 
 
 def clear(cost: float, error: float) -> bool:

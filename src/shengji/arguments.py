@@ -21,7 +21,7 @@ from shengji.game.files import file_kind, longest_name
 
 TABLE_SIZES = (2, 12)
 """The table sizes ``--table`` accepts (the rules may narrow them: fixed partnerships need
-an even number, the Finding Friends table runs from 5 to 12)."""
+an even number)."""
 
 SEED_LIMIT = 2**63
 """Seeds run from 0 to ``SEED_LIMIT - 1`` (a record stores the seed as a TOML integer)."""
@@ -225,12 +225,18 @@ def report(command: str, problems: Sequence[str]) -> int:
 
 
 def rules_from_args(preset_name: str, rules_file: str | None, players: int | None) -> Rules:
-    """The rules chosen on the command line (a preset, or a rules file)."""
+    """The rules chosen on the command line (a preset, or a rules file, whose table size
+    ``players`` (``--table``) may only repeat); a ``ValueError`` says what is wrong."""
     from shengji.game.config import load_rules
     from shengji.game.presets import preset
 
     if rules_file:
-        return load_rules(Path(rules_file))
+        rules = load_rules(Path(rules_file))
+        if players is not None and players != rules.players:
+            raise ValueError(f"--table {players}: the rules file {rules_file} is for "
+                             f"{rules.players} players; leave --table out, or change "
+                             f"players in the file")
+        return rules
     overrides: dict[str, object] = {}
     if players is not None:
         overrides["players"] = players

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -67,6 +68,15 @@ def add_simulate_arguments(sim: argparse.ArgumentParser) -> None:
                                     "pip install -e \".[plot]\" in a clone)")
 
 
+RECORD_NAME = re.compile(r"deal\d{5,}(?:-swapped)?\.toml")
+"""The names of the game records ``--records`` writes (:func:`record_name`)."""
+
+
+def record_name(deal: int, swapped: bool) -> str:
+    """The file name of a deal's record in the ``--records`` folder."""
+    return f"deal{deal:05d}{'-swapped' if swapped else ''}.toml"
+
+
 def simulate_problems(args: argparse.Namespace) -> list[str]:
     """Every problem with the output arguments of ``shengji simulate``, one line each."""
     problems = []
@@ -79,6 +89,10 @@ def simulate_problems(args: argparse.Namespace) -> list[str]:
         problems.append(plot_problem(args.plot))
     problems += clashing_files([("--rules", args.rules)],
                                [("--json", args.json), ("--plot", args.plot)])
+    if args.records and args.json and RECORD_NAME.fullmatch(Path(args.json).name) and (
+            Path(args.json).resolve().parent == Path(args.records).resolve()):
+        problems.append(f"--json {args.json}: --records writes the game records there "
+                        f"(deal00000.toml...); name another")  # (a plot is never .toml)
     return [p for p in problems if p]
 
 
@@ -142,7 +156,7 @@ def simulate_main(args: argparse.Namespace) -> int:
                 tally.add(batch)
                 for game in batch:
                     if folder is not None and not failed:
-                        name = f"deal{game.deal:05d}{'-swapped' if game.swapped else ''}.toml"
+                        name = record_name(game.deal, game.swapped)
                         why = _write(write_text_atomic, folder / name, game.record)
                         if why:  # the run goes on; the records stop
                             failed.append(f"--records {args.records}: cannot write {name}: "

@@ -29,6 +29,7 @@ PROMPTS = {
     "bury": "bury> ",
     "call": "call> ",
     "declare": "trump> ",
+    "expose": "expose> ",
     "show": "show> ",
     "lead": "lead> ",
     "follow": "play> ",

@@ -30,6 +30,7 @@ from shengji.game.actions import (
     Call,
     Declare,
     Draw,
+    Expose,
     Pass,
     Play,
     Show,
@@ -81,7 +82,7 @@ HELP = ("Commands: ? (what the rules require now, and a suggestion) · last (the
         "(stop; the game is saved) · at the score sheet: review (how you played the round)")
 
 VERBS = {"deal": "bid", "bid": "bid", "bury": "bury", "call": "call", "declare": "declare",
-         "lead": "play", "follow": "play"}
+         "expose": "expose", "lead": "play", "follow": "play"}
 """The action word that may start the answer at each prompt (``bid 2D``, ``declare C``,
 ``call 1st AS``, ``play KS KS``), as the suggestions write them."""
 
@@ -339,6 +340,12 @@ class Session:
             self.say("You deal: name the trump suit (C, D, H or S) or NT for no-trump.",
                      style="bold")
             return self._ask("declare", legal, lambda text: _declare(me, text))
+        if phase == Phase.EXPOSE:
+            self.say(f"Before the dealer names the trump you may show up to "
+                     f"{plural(legal.expose_limit or 0, 'card')} (they stay in your hand): "
+                     "type them (9C 8C) or their numbers, or none.", style="bold")
+            return self._ask("expose", legal, lambda text: Expose(
+                me, () if text.strip().lower() in ("none", "pass") else self._cards(text)))
         plays = legal.plays
         if isinstance(plays, LegalLeads):
             self.say("Your lead: type cards (KS KS, 10h) or numbers (3 4).", style="bold")
@@ -524,6 +531,11 @@ class Session:
             shown, typed = "show the hand", ["y"]
         elif isinstance(action, Withdraw):
             shown, typed = "take back your bid", ["w"]
+        elif isinstance(action, Expose):
+            shown = ("expose " + " ".join(c.unicode() if unicode else str(c)
+                                          for c in action.cards) if action.cards
+                     else "expose nothing")
+            typed = [" ".join(str(c) for c in action.cards) if action.cards else "none"]
         elif isinstance(action, Declare):
             suit = action.suit
             shown = "declare " + ("NT (no trump suit)" if suit is None else
