@@ -100,6 +100,8 @@ def test_threads_predicting_with_one_forest_each_get_their_own_rows_value() -> N
     ({"value": [0.0]}, "one entry per node"),
     ({"value": "x"}, "not a forest"),
     ({"base": True}, "not a forest"),
+    ({"value": [float("nan")] * 3}, "finite numbers"),
+    ({"threshold": [float("inf"), 0.0, 0.0]}, "finite numbers"),
 ])
 def test_a_malformed_forest_is_refused_with_what_is_wrong(change: dict[str, object],
                                                           message: str) -> None:

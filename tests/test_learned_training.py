@@ -74,6 +74,10 @@ def test_a_model_file_reads_back_and_a_wrong_one_is_refused(tmp_path: Path) -> N
         PlayModel.from_data({**data, "follow_margin": "big"})
     with pytest.raises(ValueError, match="not a play model"):
         PlayModel.from_data({**data, "format": "other"})
+    for table in ({"players": True}, {"players": -4}, {"decks": 0},
+                  {"partnership": "bogus"}):
+        with pytest.raises(ValueError, match="no table of the rules"):
+            PlayModel.from_data({**data, **table})
     with pytest.raises(ValueError, match="not a play model"):
         PlayModel.from_data({k: v for k, v in data.items() if k != "lead"})
     renamed = {**data, "follow": {**model.follow.to_data(), "features": ["x"] * len(

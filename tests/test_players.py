@@ -9,6 +9,7 @@ round's bidding deciding the dealer or a given dealer.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from itertools import islice
@@ -24,7 +25,17 @@ from shengji.game.phase import Phase
 from shengji.game.presets import PRESETS, preset
 from shengji.game.round import Round
 from shengji.game.view import SeatView
-from shengji.players import PLAYER_KINDS, Player, make_player, play_match, play_round
+from shengji.players import (
+    PLAYER_KINDS,
+    LearnedPlayer,
+    Player,
+    make_player,
+    model_note,
+    play_match,
+    play_round,
+    player_label,
+    think_worlds,
+)
 
 TABLES: list[tuple[str, int | None]] = [
     *((name, None) for name in PRESETS if name != "finding-friends"),
@@ -201,6 +212,35 @@ def test_make_player_names() -> None:
         "LearnedPlayer()"]
     with pytest.raises(ValueError, match="unknown player 'smart'; choose from random"):
         make_player("smart")
+
+
+def test_odd_arguments_are_refused_saying_what_is_allowed() -> None:
+    for think in (math.nan, math.inf, 61, -1, 0.05):
+        with pytest.raises(ValueError, match=r"s is out of range: 0\.1 to 60 seconds"):
+            make_player("search", think=think)
+    for think in ("2", True, None):
+        with pytest.raises(ValueError, match="a thinking time is a number of seconds"):
+            think_worlds(think)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="out of range"):
+        make_player("heuristic", think=100)  # checked whatever the kind
+    with pytest.raises(ValueError, match="unknown player 'bogus'"):
+        make_player("bogus", think=math.nan)  # the kind first
+    for kind in ("random", "heuristic", "learned", "search"):
+        for seed in ("abc", [1], math.nan, 1.0):
+            with pytest.raises(ValueError, match="a player's seed is a whole number or None"):
+                make_player(kind, seed)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="model must be a PlayModel"):
+        LearnedPlayer(1, model="tractor")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="grab must be True or False"):
+        LearnedPlayer(1, grab="no")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown player 'bogus'"):
+        player_label("bogus")
+    with pytest.raises(ValueError, match="out of range"):
+        player_label("search", -5)
+    with pytest.raises(ValueError, match="rules must be a Rules value"):
+        model_note("learned", "tractor")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown player 'bogus'"):
+        model_note("bogus", Rules())
 
 
 def test_players_are_reproducible() -> None:

@@ -10,6 +10,7 @@ cards the test gives it. Seats 0 and 2 are partners (the declarers).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from itertools import islice
 from typing import Literal
@@ -430,7 +431,7 @@ def test_a_time_budget_stops_at_max_worlds_with_the_worlds_of_that_many_iteratio
     assert timed.last is not None and counted.last is not None
     assert timed.last.tried == worlds and timed.last.means == counted.last.means
     assert repr(timed) == f"SearchPlayer(time_budget=60.0, max_worlds={worlds})"
-    with pytest.raises(ValueError, match="max_worlds must be at least 1"):
+    with pytest.raises(ValueError, match="max_worlds must be a whole number of at least 1"):
         SearchPlayer(3, max_worlds=0)
 
 
@@ -496,9 +497,27 @@ def test_a_raced_search_makes_the_choice_verdict_makes_from_every_world(
 
 
 def test_bad_decision_settings_are_refused() -> None:
-    for options in ({"race": -1.0}, {"z": -0.5}, {"prior": -0.1}):
-        with pytest.raises(ValueError, match="z, race and prior must be 0 or more"):
-            SearchPlayer(3, **options)  # type: ignore[arg-type]
+    for name, value in (("race", -1.0), ("z", -0.5), ("prior", -0.1), ("z", math.nan),
+                        ("prior", "1")):
+        with pytest.raises(ValueError, match=f"{name} must be a number of at least 0, got"):
+            SearchPlayer(3, **{name: value})  # type: ignore[arg-type]
+    for name, value in (("iterations", math.inf), ("iterations", math.nan),
+                        ("iterations", 2.5), ("max_worlds", math.nan), ("candidates", 2.5),
+                        ("workers", math.nan), ("iterations", True)):
+        with pytest.raises(ValueError, match=f"{name} must be a whole number of at least 1"):
+            SearchPlayer(3, **{name: value})  # type: ignore[arg-type]
+    for name, value in (("time_budget", math.nan), ("time_budget", 0)):
+        with pytest.raises(ValueError, match="time_budget must be a number more than 0"):
+            SearchPlayer(3, **{name: value})  # type: ignore[arg-type]
+    for name, value in (("learned", None), ("grab", "no"), ("read_kitty", "yes")):
+        with pytest.raises(ValueError, match=f"{name} must be True or False"):
+            SearchPlayer(3, **{name: value})  # type: ignore[arg-type]
+    for options, said in (({"infer": "yes"}, "infer must be an Inference, a Refine or None"),
+                          ({"model": "tractor"}, "model must be a PlayModel"),
+                          ({"seed": "abc"}, "seed is a whole number or None"),
+                          ({"seed": math.nan}, "seed is a whole number or None")):
+        with pytest.raises(ValueError, match=said):
+            SearchPlayer(**options)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="rollouts must be one of heuristic, learned"):
         SearchPlayer(3, rollouts="random")
 

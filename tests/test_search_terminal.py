@@ -146,6 +146,7 @@ def test_the_hint_is_the_search_players_choice(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("players", "said"), [
     ("", "--players needs player names; choose from random, "),
     (" , ", "--players needs player names"),
+    ("search,,random", "--players search,,random: a name is missing between commas"),
     ("heuristic,random,learned,search", "--players names 4 players for 3 computer seats: "
                                         "name at most 3"),
     ("genius", "--players: unknown player 'genius'; choose from random, "),

@@ -204,9 +204,11 @@ def player_names(text: str, seats: int | None = None) -> list[str]:
     from shengji.players import PLAYER_KINDS
 
     choose = f"choose from {', '.join(PLAYER_KINDS)}"
-    names = [p.strip() for p in text.split(",") if p.strip()]
-    if not names:
+    names = [p.strip() for p in text.split(",")]
+    if not any(names):
         raise ValueError(f"--players needs player names; {choose}")
+    if not all(names):
+        raise ValueError(f"--players {text}: a name is missing between commas; {choose}")
     unknown = next((n for n in names if n not in PLAYER_KINDS), None)
     if unknown is not None:
         raise ValueError(f"--players: unknown player {unknown!r}; {choose}")

@@ -63,12 +63,28 @@ def think_worlds(think: float) -> int:
     >>> think_worlds(0.5), think_worlds(1), think_worlds(5)
     (32, 32, 160)
     """
+    check_think(think)
     return max(MAX_WORLDS, round(MAX_WORLDS * think / TIME_BUDGET))
+
+
+def check_think(think: object) -> None:
+    """A ``ValueError`` unless ``think`` is a thinking time within :data:`THINK_LIMITS`."""
+    low, high = THINK_LIMITS
+    if type(think) not in (int, float):
+        raise ValueError(f"a thinking time is a number of seconds, got {think!r}")
+    assert isinstance(think, int | float)
+    if not low <= think <= high:
+        raise ValueError(f"a thinking time of {think!r} s is out of range: {low:g} to "
+                         f"{high:g} seconds")
 
 
 def model_note(kind: str, rules: Rules) -> str | None:
     """Where ``kind`` would use a learned model and none fits ``rules``, what it does
     instead (one line, for wherever the player is chosen); else ``None``."""
+    if kind not in PLAYER_KINDS:
+        raise ValueError(f"unknown player {kind!r}; choose from {', '.join(PLAYER_KINDS)}")
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a Rules value, got {rules!r}")
     if kind not in ("learned", "search") or model_name(rules) is not None:
         return None
     table = (f"{rules.players} players, {rules.decks} deck{'s' if rules.decks != 1 else ''}"
@@ -85,6 +101,10 @@ def player_label(kind: str, think: float | None = None) -> str:
     >>> player_label("search", 2.5), player_label("heuristic", 2.5)
     ('search player (up to 2.5 s)', 'heuristic player')
     """
+    if kind not in PLAYER_KINDS:
+        raise ValueError(f"unknown player {kind!r}; choose from {', '.join(PLAYER_KINDS)}")
+    if think is not None:
+        check_think(think)
     if kind in THINKING_KINDS:
         return f"{kind} player (up to {TIME_BUDGET if think is None else think:g} s)"
     return f"{kind} player"
@@ -94,15 +114,16 @@ def make_player(kind: str, seed: int | None = None, *, think: float | None = Non
     """A player by name (see :data:`PLAYER_KINDS`). ``think``: the seconds a player of
     :data:`THINKING_KINDS` may think per decision (within :data:`THINK_LIMITS`; default
     :data:`~shengji.players.search.TIME_BUDGET`), sampling up to :func:`think_worlds` deals;
-    the other kinds decide at once whatever it says.
+    the other kinds decide at once (a ``think`` given is checked all the same).
 
     >>> searching = make_player("search", think=2.5)
     >>> searching.time_budget, searching.max_worlds
     (2.5, 80)
     """
-    if think is not None and not THINK_LIMITS[0] <= think <= THINK_LIMITS[1]:
-        raise ValueError(f"a thinking time of {think:g} s is out of range: "
-                         f"{THINK_LIMITS[0]:g} to {THINK_LIMITS[1]:g} seconds")
+    if kind not in PLAYER_KINDS:
+        raise ValueError(f"unknown player {kind!r}; choose from {', '.join(PLAYER_KINDS)}")
+    if think is not None:
+        check_think(think)
     if kind == "random":
         return RandomPlayer(seed)
     if kind == "heuristic":
@@ -114,7 +135,7 @@ def make_player(kind: str, seed: int | None = None, *, think: float | None = Non
     if kind == "search":
         return SearchPlayer(seed) if think is None else SearchPlayer(
             seed, time_budget=think, max_worlds=think_worlds(think))
-    raise ValueError(f"unknown player {kind!r}; choose from {', '.join(PLAYER_KINDS)}")
+    raise AssertionError(kind)  # (every kind of PLAYER_KINDS is made above)
 
 
 __all__ = [

@@ -16,6 +16,7 @@ only its :class:`~shengji.game.view.SeatView`. Writing one takes a few lines::
 
 from __future__ import annotations
 
+import math
 from typing import Protocol, runtime_checkable
 
 from shengji.game.actions import Action
@@ -30,3 +31,31 @@ class Player(Protocol):
     def act(self, view: SeatView, legal: Legal) -> Action:
         """Choose one action of ``legal`` (the seat's legal actions now)."""
         ...
+
+
+def checked_seed(seed: object) -> int | None:
+    """``seed`` if it is a player's seed (a whole number; ``None``: a fresh one), else a
+    ``ValueError`` saying so."""
+    if seed is not None and type(seed) is not int:
+        raise ValueError(f"a player's seed is a whole number or None, got {seed!r}")
+    return seed
+
+
+def check_number(name: str, value: object, low: float, *, whole: bool = False,
+                 above: bool = False) -> None:
+    """A ``ValueError`` unless ``value`` is a finite number (``whole``: an int) of at least
+    ``low`` (``above``: more than ``low``), named ``name`` in the message."""
+    what = "a whole number" if whole else "a number"
+    bound = f"more than {low:g}" if above else f"of at least {low:g}"
+    if not (isinstance(value, int | float) and (type(value) is int or (
+            not whole and type(value) is float)) and math.isfinite(value)
+            and value >= low and not (above and value == low)):
+        raise ValueError(f"{name} must be {what} {bound}, got {value!r}")
+
+
+def check_flag(name: str, value: object, optional: bool = False) -> None:
+    """A ``ValueError`` unless ``value`` is True or False (or ``None`` where
+    ``optional``)."""
+    if type(value) is not bool and not (optional and value is None):
+        raise ValueError(f"{name} must be True or False{' (or None)' if optional else ''}, "
+                         f"got {value!r}")

@@ -18,6 +18,7 @@ pickles as its lists.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Mapping, Sequence
 from typing import Final
@@ -152,8 +153,9 @@ def _ints(value: object) -> list[int]:
 def _floats(value: object) -> list[float]:
     found: list[float] = []
     for item in _list(value):
-        if not isinstance(item, (int, float)) or isinstance(item, bool):
-            raise TypeError("expected numbers")
+        if not isinstance(item, (int, float)) or isinstance(item, bool) or not math.isfinite(
+                item):
+            raise TypeError("expected finite numbers")
         found.append(float(item))
     return found
 

@@ -69,6 +69,7 @@ from shengji.game.actions import (
 from shengji.game.legal import Legal
 from shengji.game.phase import Phase
 from shengji.game.view import SeatView
+from shengji.players.base import checked_seed
 from shengji.players.memory import Memory, TrickLog, current_winner
 
 # module constants are Final [compiled build]
@@ -95,7 +96,7 @@ class HeuristicPlayer:
     """A rule-based player; ``remember=False`` forgets played cards and voids."""
 
     def __init__(self, seed: int | None = None, *, remember: bool = True) -> None:
-        self._seed = seed
+        self._seed = checked_seed(seed)
         self._rng: Random | None = None
         self.remember = remember
         self.log = TrickLog()

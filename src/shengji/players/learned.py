@@ -53,6 +53,7 @@ from shengji.game.files import read_bytes, write_bytes_atomic, write_text_atomic
 from shengji.game.legal import Legal
 from shengji.game.phase import DEALER_BID_PHASES
 from shengji.game.view import SeatView
+from shengji.players.base import check_flag
 from shengji.players.features import bury_rows, columns, option_rows
 from shengji.players.forest import Forest
 from shengji.players.heuristic import HeuristicPlayer, strongest_bid
@@ -233,6 +234,10 @@ class PlayModel:
                     and all(isinstance(m, float | int) for m in margins)):
                 raise TypeError("lead, follow, bury and info must be tables; name and "
                                 "partnership strings; players, decks and margins numbers")
+            if type(players) is not int or type(decks) is not int or players < 2 or (
+                    decks < 1) or partnership not in {p.value for p in Partnership}:
+                raise TypeError(f"a table of {players!r} players, {decks!r} decks and "
+                                f"partnership {partnership!r} is no table of the rules")
             return cls(name, Forest.from_data(lead), Forest.from_data(follow),
                        players, decks, partnership, info,
                        lead_margin=margins[0], follow_margin=margins[1],
@@ -334,6 +339,10 @@ class LearnedPlayer(HeuristicPlayer):
     def __init__(self, seed: int | None = None, *, model: PlayModel | None = None,
                  grab: bool = True) -> None:
         super().__init__(seed)
+        if model is not None and not isinstance(model, PlayModel):
+            raise ValueError(f"model must be a PlayModel (PlayModel.load reads one) or None, "
+                             f"got {model!r}")
+        check_flag("grab", grab)
         self.model = model
         self.grab = grab
         """Whether it bids at its first chance where that bid makes it the dealer."""

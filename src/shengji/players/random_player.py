@@ -14,13 +14,14 @@ from random import Random
 from shengji.game.actions import Action
 from shengji.game.legal import Legal
 from shengji.game.view import SeatView
+from shengji.players.base import checked_seed
 
 
 class RandomPlayer:
     """Plays a random legal action, reproducibly from ``seed``."""
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = Random(seed)
+        self.rng = Random(checked_seed(seed))
 
     def act(self, view: SeatView, legal: Legal) -> Action:
         """A random legal action."""

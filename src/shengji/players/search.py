@@ -86,11 +86,12 @@ from shengji.game.legal import Legal
 from shengji.game.phase import Phase
 from shengji.game.round import Round
 from shengji.game.view import SeatView
+from shengji.players.base import check_flag, check_number, checked_seed
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.learned import LearnedPlayer, PlayModel, model_name
 from shengji.players.options import bury_options, follow_options, lead_options
 from shengji.players.table import decide
-from shengji.players.worlds import Knowledge, PlayReading, sample_world
+from shengji.players.worlds import Inference, Knowledge, PlayReading, Refine, sample_world
 
 MAX_WORLDS: Final = 32
 """The default most worlds per decision."""
@@ -153,7 +154,7 @@ class SearchPlayer:
     ``read_kitty``: the worlds' hidden kitty is the one a heuristic burier would have
     buried (:func:`~shengji.players.worlds.sample_world`'s ``read_kitty``; default: where
     the base's model is one :data:`READ_KITTY` names, :func:`reads_kitty`);
-    ``phases``: the phases searched (default :data:`SEARCHED`, every phase with a choice,
+    ``phases``: the phases searched (none named: :data:`SEARCHED`, every phase with a choice,
     but see ``endgame``; in the others it plays the base player's choice);
     ``learned``: the base player is the :class:`~shengji.players.learned.LearnedPlayer`
     (``False``: the heuristic), playing ``model`` (default: the shipped model that fits the
@@ -180,16 +181,18 @@ class SearchPlayer:
                  rollouts: str | None = None, model: PlayModel | None = None,
                  grab: bool = True, endgame: int | Literal["auto"] | None = "auto",
                  read_kitty: bool | None = None) -> None:
-        if iterations is not None and iterations < 1:
-            raise ValueError("iterations must be at least 1")
-        if max_worlds < 1:
-            raise ValueError("max_worlds must be at least 1")
-        if time_budget <= 0:
-            raise ValueError("time_budget must be positive")
-        if candidates < 1 or workers < 1:
-            raise ValueError("candidates and workers must be at least 1")
-        if not z >= 0 or (race is not None and not race >= 0) or not prior >= 0:
-            raise ValueError("z, race and prior must be 0 or more")
+        for name, whole in (("iterations", iterations), ("max_worlds", max_worlds),
+                            ("candidates", candidates), ("workers", workers)):
+            if whole is not None or name != "iterations":
+                check_number(name, whole, 1, whole=True)
+        check_number("time_budget", time_budget, 0, above=True)
+        for name, weight in (("z", z), ("race", race), ("prior", prior)):
+            if weight is not None or name != "race":
+                check_number(name, weight, 0)
+        for name, flag in (("learned", learned), ("grab", grab), ("read_kitty", read_kitty)):
+            check_flag(name, flag, optional=name == "read_kitty")
+        if infer is not None and not isinstance(infer, Inference | Refine):
+            raise ValueError(f"infer must be an Inference, a Refine or None, got {infer!r}")
         if endgame != "auto" and endgame is not None and not (
                 type(endgame) is int and endgame >= 1):
             raise ValueError(f"endgame must be at least 1 card, \"auto\" or None, "
@@ -200,7 +203,8 @@ class SearchPlayer:
         if not searched <= SEARCHED:
             raise ValueError("phases must be among "
                              + ", ".join(sorted(p.value for p in SEARCHED)))
-        self.seed = seed if seed is not None else Random().getrandbits(32)
+        chosen = checked_seed(seed)
+        self.seed = chosen if chosen is not None else Random().getrandbits(32)
         self.time_budget = time_budget
         self.iterations = iterations
         self.max_worlds = max_worlds
