@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from shengji.engine.choices import Partnership
 from shengji.engine.rules import Rules
-from shengji.players.base import Player
+from shengji.players.base import Player, checked_seed
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.learned import LearnedPlayer, model_name
 from shengji.players.random_player import RandomPlayer
@@ -124,6 +124,7 @@ def make_player(kind: str, seed: int | None = None, *, think: float | None = Non
         raise ValueError(f"unknown player {kind!r}; choose from {', '.join(PLAYER_KINDS)}")
     if think is not None:
         check_think(think)
+    checked_seed(seed)  # (here: the compiled players' own check is a TypeError)
     if kind == "random":
         return RandomPlayer(seed)
     if kind == "heuristic":

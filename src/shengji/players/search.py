@@ -193,6 +193,9 @@ class SearchPlayer:
             check_flag(name, flag, optional=name == "read_kitty")
         if infer is not None and not isinstance(infer, Inference | Refine):
             raise ValueError(f"infer must be an Inference, a Refine or None, got {infer!r}")
+        if model is not None and not isinstance(model, PlayModel):
+            raise ValueError(f"model must be a PlayModel (PlayModel.load reads one) or None, "
+                             f"got {model!r}")
         if endgame != "auto" and endgame is not None and not (
                 type(endgame) is int and endgame >= 1):
             raise ValueError(f"endgame must be at least 1 card, \"auto\" or None, "
