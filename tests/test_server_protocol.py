@@ -169,15 +169,27 @@ def my_turn(message: dict[str, Any]) -> bool:
         message["legal"]["kind"] != "deal")
 
 
+def only_one(state: dict[str, Any]) -> bool:
+    """Whether the seat of ``state`` has one legal action (read from what the client is
+    told: the options listed, a follow's forced cards, a lead from one card)."""
+    legal = state["legal"]
+    options = legal["options"]
+    if options is not None:
+        return len(options) == 1
+    if legal["kind"] == "follow":
+        return len(legal["forced"]) == legal["count"]
+    return legal["kind"] == "lead" and len(state["view"]["hand"]) == 1
+
+
 def a_choice(c: Client) -> dict[str, Any]:
-    """The state of ``c``'s next turn with a choice: a turn with one legal action (a pass
-    without a bid to make) is played on the way."""
+    """The state of ``c``'s next turn with a choice: a turn with one legal action is played
+    on the way (as the suggestion answers it)."""
     while True:
         state = c.until(my_turn)
-        options = state["legal"]["options"]
-        if options is None or len(options) > 1:
+        if not only_one(state):
             return state
-        c.send("action", action=options[0])
+        c.send("suggest")
+        c.send("action", action=c.expect("suggestion")["action"])
 
 
 def settled(message: dict[str, Any], people: dict[int, Client]) -> bool:
@@ -201,10 +213,7 @@ def act(c: Client, pick: random.Random) -> str:
         answer = c.expect("suggestion")
         action = answer["action"]
         # nobody chose an only legal action (in every phase); else the suggestion player did
-        only = (len(options) == 1 if options is not None
-                else len(legal["forced"]) == legal["count"] if legal["kind"] == "follow"
-                else legal["kind"] == "lead" and len(c.state["view"]["hand"]) == 1)
-        assert (answer["by"] is None) == only, (answer, legal)
+        assert (answer["by"] is None) == only_one(c.state), (answer, legal)
     c.send("check", action=action)
     assert c.expect("checked") == {"type": "checked", "action": action, "reason": None}
     c.send("action", action=action)
