@@ -237,6 +237,14 @@ def test_the_end_of_a_round_and_the_comforts_of_the_table(quick_server: Server, 
     valued = page.get_attribute("#points-bar .bar", "aria-valuenow")
     assert valued is not None and f"{int(valued)}" in page.inner_text("#sheet .total")
     screenshot(page, "round-end-tricks")
+    # The top bar stays in reach above the sheet: the language switches there and back.
+    english = page.inner_text("#sheet")
+    page.click("#lang-switch")
+    page.wait_for_function("t => document.querySelector('#sheet').innerText !== t",
+                           arg=english)
+    assert "局" in page.inner_text("#sheet")
+    page.click("#lang-switch")
+    page.wait_for_selector("#review-btn:has-text('Review this round')")
     # "Review this round": Ann's own decisions, judged by the server, on the sheet.
     page.click("#review-btn")
     page.wait_for_selector("#review-panel", timeout=60_000)

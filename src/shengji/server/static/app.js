@@ -382,6 +382,8 @@ function render() {
   document.body.dataset.version = String(S.version);
   document.body.dataset.tricks = String(S.state?.view?.tricks?.length ?? 0);
   morph(root, h("div", { id: "app" }, header(), h("main", { id: "main" }, body())));
+  // the score sheet's overlay starts below the top bar, which stays in reach above it
+  document.documentElement.style.setProperty("--top-bar", `${root.firstChild.offsetHeight}px`);
   fitHand();
   document.querySelectorAll(".log, .chat-list").forEach((el, i) => {
     if (scroll[i] ?? true) el.scrollTop = el.scrollHeight;
