@@ -103,6 +103,9 @@ def test_a_model_file_reads_back_and_a_wrong_one_is_refused(tmp_path: Path) -> N
     (tmp_path / "bad.json.gz").write_bytes(gzip.compress(b"[1, 2]"))
     with pytest.raises(ValueError, match="not a play model"):
         PlayModel.load(tmp_path / "bad.json.gz")
+    (tmp_path / "bad.json.gz").write_bytes(gzip.compress(b"\xff\xfe garbage"))
+    with pytest.raises(ValueError, match=r"not a model file \(its gzip data is not UTF-8"):
+        PlayModel.load(tmp_path / "bad.json.gz")
 
 
 def test_a_model_is_saved_atomically(tmp_path: Path, monkeypatch: pytest.MonkeyPatch

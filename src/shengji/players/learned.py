@@ -111,12 +111,15 @@ def model_data(raw: bytes, limit: int = MODEL_FILE_LIMIT) -> object:
     ``limit`` bytes (decompressed), damaged, not UTF-8 JSON or nested too deep."""
     if len(raw) > limit:
         raise ValueError(f"over the limit of {limit:,} bytes")
-    if raw[:2] == b"\x1f\x8b":
+    compressed = raw[:2] == b"\x1f\x8b"
+    if compressed:
         raw = _inflated(raw, limit)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ValueError("not a model file (neither gzip data nor UTF-8 JSON)") from None
+        what = "its gzip data is not UTF-8 JSON" if compressed else (
+            "neither gzip data nor UTF-8 JSON")
+        raise ValueError(f"not a model file ({what})") from None
     try:
         return json.loads(text)
     except RecursionError:  # json's parser recurses, a level per list or object
