@@ -67,6 +67,12 @@ def think_worlds(think: float) -> int:
     return max(MAX_WORLDS, round(MAX_WORLDS * think / TIME_BUDGET))
 
 
+def check_kind(kind: object) -> None:
+    """A ``ValueError`` unless ``kind`` is one of :data:`PLAYER_KINDS`."""
+    if kind not in PLAYER_KINDS:
+        raise ValueError(f"unknown player {kind!r}; choose from {', '.join(PLAYER_KINDS)}")
+
+
 def check_think(think: object) -> None:
     """A ``ValueError`` unless ``think`` is a thinking time within :data:`THINK_LIMITS`."""
     low, high = THINK_LIMITS
@@ -81,8 +87,7 @@ def check_think(think: object) -> None:
 def model_note(kind: str, rules: Rules) -> str | None:
     """Where ``kind`` would use a learned model and none fits ``rules``, what it does
     instead (one line, for wherever the player is chosen); else ``None``."""
-    if kind not in PLAYER_KINDS:
-        raise ValueError(f"unknown player {kind!r}; choose from {', '.join(PLAYER_KINDS)}")
+    check_kind(kind)
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a Rules value, got {rules!r}")
     if kind not in ("learned", "search") or model_name(rules) is not None:
@@ -101,8 +106,7 @@ def player_label(kind: str, think: float | None = None) -> str:
     >>> player_label("search", 2.5), player_label("heuristic", 2.5)
     ('search player (up to 2.5 s)', 'heuristic player')
     """
-    if kind not in PLAYER_KINDS:
-        raise ValueError(f"unknown player {kind!r}; choose from {', '.join(PLAYER_KINDS)}")
+    check_kind(kind)
     if think is not None:
         check_think(think)
     if kind in THINKING_KINDS:
@@ -120,8 +124,7 @@ def make_player(kind: str, seed: int | None = None, *, think: float | None = Non
     >>> searching.time_budget, searching.max_worlds
     (2.5, 80)
     """
-    if kind not in PLAYER_KINDS:
-        raise ValueError(f"unknown player {kind!r}; choose from {', '.join(PLAYER_KINDS)}")
+    check_kind(kind)
     if think is not None:
         check_think(think)
     checked_seed(seed)  # (here: the compiled players' own check is a TypeError)

@@ -129,6 +129,13 @@ def model_data(raw: bytes, limit: int = MODEL_FILE_LIMIT) -> object:
         raise ValueError(f"not a model file: {line}") from None
 
 
+def check_model(model: object) -> None:
+    """A ``ValueError`` unless ``model`` is a :class:`PlayModel` or ``None``."""
+    if model is not None and not isinstance(model, PlayModel):
+        raise ValueError(f"model must be a PlayModel (PlayModel.load reads one) or None, "
+                         f"got {model!r}")
+
+
 def read_model_file(path: str | Path, limit: int = MODEL_FILE_LIMIT) -> object:
     """The JSON data of the model file at ``path`` (:func:`model_data`): a regular file
     only (a folder, a named pipe or a device is refused unread, never waited on), at most
@@ -342,9 +349,7 @@ class LearnedPlayer(HeuristicPlayer):
     def __init__(self, seed: int | None = None, *, model: PlayModel | None = None,
                  grab: bool = True) -> None:
         super().__init__(seed)
-        if model is not None and not isinstance(model, PlayModel):
-            raise ValueError(f"model must be a PlayModel (PlayModel.load reads one) or None, "
-                             f"got {model!r}")
+        check_model(model)
         check_flag("grab", grab)
         self.model = model
         self.grab = grab

@@ -88,7 +88,7 @@ from shengji.game.round import Round
 from shengji.game.view import SeatView
 from shengji.players.base import check_flag, check_number, checked_seed
 from shengji.players.heuristic import HeuristicPlayer
-from shengji.players.learned import LearnedPlayer, PlayModel, model_name
+from shengji.players.learned import LearnedPlayer, PlayModel, check_model, model_name
 from shengji.players.options import bury_options, follow_options, lead_options
 from shengji.players.table import decide
 from shengji.players.worlds import Inference, Knowledge, PlayReading, Refine, sample_world
@@ -181,21 +181,22 @@ class SearchPlayer:
                  rollouts: str | None = None, model: PlayModel | None = None,
                  grab: bool = True, endgame: int | Literal["auto"] | None = "auto",
                  read_kitty: bool | None = None) -> None:
-        for name, whole in (("iterations", iterations), ("max_worlds", max_worlds),
-                            ("candidates", candidates), ("workers", workers)):
-            if whole is not None or name != "iterations":
-                check_number(name, whole, 1, whole=True)
+        if iterations is not None:
+            check_number("iterations", iterations, 1, whole=True)
+        for name, count in (("max_worlds", max_worlds), ("candidates", candidates),
+                            ("workers", workers)):
+            check_number(name, count, 1, whole=True)
         check_number("time_budget", time_budget, 0, above=True)
-        for name, weight in (("z", z), ("race", race), ("prior", prior)):
-            if weight is not None or name != "race":
-                check_number(name, weight, 0)
-        for name, flag in (("learned", learned), ("grab", grab), ("read_kitty", read_kitty)):
-            check_flag(name, flag, optional=name == "read_kitty")
+        check_number("z", z, 0)
+        check_number("prior", prior, 0)
+        if race is not None:  # (None: no racing)
+            check_number("race", race, 0)
+        check_flag("learned", learned)
+        check_flag("grab", grab)
+        check_flag("read_kitty", read_kitty, optional=True)
         if infer is not None and not isinstance(infer, Inference | Refine):
             raise ValueError(f"infer must be an Inference, a Refine or None, got {infer!r}")
-        if model is not None and not isinstance(model, PlayModel):
-            raise ValueError(f"model must be a PlayModel (PlayModel.load reads one) or None, "
-                             f"got {model!r}")
+        check_model(model)  # (here: the compiled LearnedPlayer's own check is a TypeError)
         if endgame != "auto" and endgame is not None and not (
                 type(endgame) is int and endgame >= 1):
             raise ValueError(f"endgame must be at least 1 card, \"auto\" or None, "

@@ -505,7 +505,7 @@ class Session:
         """The suggestion as the screen shows it, then what to type to make it."""
         unicode = self.seating.unicode
         typed: list[str] = []
-        if isinstance(action, Play | Bury):
+        if isinstance(action, Play | Bury | Expose) and action.cards:
             trump = display_trump(view)
             order = display_order(view.hand, trump) if trump is not None else list(view.hand)
             numbers: list[int] = []
@@ -532,10 +532,7 @@ class Session:
         elif isinstance(action, Withdraw):
             shown, typed = "take back your bid", ["w"]
         elif isinstance(action, Expose):
-            shown = ("expose " + " ".join(c.unicode() if unicode else str(c)
-                                          for c in action.cards) if action.cards
-                     else "expose nothing")
-            typed = [" ".join(str(c) for c in action.cards) if action.cards else "none"]
+            shown, typed = "expose nothing", ["none"]
         elif isinstance(action, Declare):
             suit = action.suit
             shown = "declare " + ("NT (no trump suit)" if suit is None else
