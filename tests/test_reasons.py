@@ -134,6 +134,8 @@ def test_templates_use_only_the_formatters_both_sides_define() -> None:
     (Reason("bid-time", verbs=("draw", "bid", "pass")), "now is the time to draw or bid or pass"),
     (Reason("call-some-held", buried=1, mine=1, total=2, what="black A", call="2nd black A"),
      "you hold or buried 1 of the 2 black A: the 2nd black A cannot be another player's"),
+    (Reason("call-taken-out", out=2, what="3C", call="1st 3C"),
+     "the 1st 3C is not in the pack: 2 3C were taken out to make the deal even"),
     (Reason("throw-block", seat=1, cards="AS AS", shape=(2, 1), equal=0, unit="KS KS"),
      "seat 1 holds AS AS (pair), higher than KS KS"),
 ])
@@ -383,7 +385,7 @@ SAMPLE: dict[str, Param] = {
     "error": "cannot read card 'XX'", "name": "'player'", "option": "kitty", "kind": "rank",
     "value": "300", "allowed": ("own-rank", "maker-rank"), "low": 0, "high": 104,
     "why": ("pack", 108), "players": 5, "kitty": 8, "left": 100, "start": "5", "end": "3",
-    "overbids": ("own-rank", "own-rank"), "ranks": "2, 4", "rainbows": (4, 3),
+    "overbids": ("own-rank", "own-rank"), "ranks": "2, 4", "rainbows": (4, 3), "out": 1,
 }
 """A value for every parameter name, to render each key once."""
 OVERRIDES: dict[str, dict[str, Param]] = {

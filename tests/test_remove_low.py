@@ -8,10 +8,18 @@ from random import Random
 
 import pytest
 
-from shengji.engine.cards import Card, parse_cards
+from shengji.engine.cards import Card, Hand, parse_cards
+from shengji.engine.friends import (
+    FriendCall,
+    call_exhausted,
+    exhausted_text,
+    single_call_reason,
+)
 from shengji.engine.rules import Rules, RulesError
+from shengji.engine.trump import Trump
 from shengji.game.deal import pack, removed_cards
 from shengji.game.phase import Phase
+from shengji.game.presets import preset
 from shengji.game.round import Round
 
 
@@ -55,3 +63,48 @@ def test_a_round_with_removed_cards_keeps_every_card_and_all_points() -> None:
 def test_nothing_is_removed_when_the_deal_is_even() -> None:
     assert Rules(remove_low=True).removed_count == 0
     assert Round(Rules(remove_low=True), seed=1).removed == ()
+
+
+def _at_the_call(rules: Rules, seed: int) -> Round:
+    rng = Random(seed)
+    rnd = Round(rules, seed=seed, levels=(2,) * rules.players)
+    while rnd.phase != Phase.CALL:
+        seat = rnd.to_move
+        assert seat is not None
+        rnd.apply(rnd.legal(seat).random(rng))
+    return rnd
+
+
+def test_a_card_taken_out_of_the_pack_cannot_be_called_as_a_friend() -> None:
+    rules = preset("finding-friends", players=5, kitty=5, remove_low=True)
+    rnd = _at_the_call(rules, seed=3)
+    assert rnd.removed == parse_cards("3C 3C 3D")
+    seat = rnd.to_move
+    assert seat is not None
+    legal = rnd.legal(seat)
+    for call in ("1st 3C", "2nd 3C", "2nd 3D"):
+        action = f"{seat} call {call}"
+        why = legal.reason(action)
+        assert why is not None and why.key == "call-taken-out", call
+        assert action not in legal
+    assert "was taken out to make the deal even" in str(legal.reason(f"{seat} call 2nd 3D"))
+    listed = {str(c) for c in legal.calls}
+    assert "1st 3D" in listed and not {"1st 3C", "2nd 3C", "2nd 3D"} & listed
+    # listing and checking agree on every single call of the pack's faces
+    for card in {str(c) for c in pack(rules)}:
+        for nth in ("1st", "2nd"):
+            call = f"{nth} {card}"
+            assert (legal.reason(f"{seat} call {call}") is None) == (call in listed), call
+
+
+def test_a_call_whose_other_copy_was_taken_out_is_left_to_the_caller() -> None:
+    rules = Rules(players=5, kitty=5, remove_low=True, partnership="fluid")
+    removed = Hand(parse_cards("3C 3C 3D")).counts
+    held = Hand(parse_cards("3D 4S")).counts
+    call = FriendCall.parse("1st 3D")
+    assert call_exhausted(call, held, rules, removed=removed)
+    assert not call_exhausted(call, held, rules)
+    assert str(exhausted_text(call, held, rules, removed=removed)) == "you hold every 3D"
+    refusing = rules.replace(friend_call_all_held="refused")
+    why = single_call_reason(call, Trump.parse("2S"), refusing, held=held, removed=removed)
+    assert why is not None and why.key == "call-all-held-refused"

@@ -19,6 +19,7 @@ from shengji.engine import (
     check_throw,
     format_cards,
 )
+from shengji.game.presets import preset
 
 JACK_HEARTS = Trump.parse("JH")
 PARTNER = 2
@@ -113,6 +114,28 @@ def test_check_opponents_still_checks_the_opponents() -> None:
                        Rules(throw_check=ThrowCheck.OPPONENTS))
     assert trick.throw is not None and not trick.throw.valid
     assert [b.seat for b in trick.throw.blocks] == [3]
+
+
+def test_check_none_lets_every_throw_stand() -> None:
+    trick = lead_throw("AS KS KS", {1: "AS AS QS", 2: "AS AS 3C", 3: "3S"},
+                       Rules(throw_check=ThrowCheck.NONE, failed_throw=FailedThrow.LOSE_ROUND))
+    assert trick.throw is not None and trick.throw.valid and not trick.throw.round_lost
+    assert played(trick) == "AS KS KS"
+
+
+def test_the_hundreds_leader_may_lead_any_cards_of_one_suit() -> None:
+    """Seed hundred: "the sender has the right to go either from one of his cards, or from
+    several cards of the same suit"; the play is then beaten card by card."""
+    rules = preset("hundred")
+    assert rules.throw_check == ThrowCheck.NONE
+    trick = Trick(Trump.parse("2H"), rules, leader=0)
+    hands = {0: Hand("AS 3S"), 1: Hand("4S 9D"), 2: Hand("5C 6C"), 3: Hand("7D 8D")}
+    trick.play("AS 3S", hands[0], hands=hands)
+    assert trick.throw is not None and trick.throw.valid
+    assert played(trick) == "AS 3S"
+    for seat, cards in ((1, "4S 9D"), (2, "5C 6C"), (3, "7D 8D")):
+        trick.play(cards, hands[seat])
+    assert trick.winner == 0  # 4S 9D beats 3S, but nothing beats AS
 
 
 # -- failed_throw ------------------------------------------------------------------------

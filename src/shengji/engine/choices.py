@@ -35,6 +35,7 @@ class ThrowCheck(StrEnum):
 
     ALL = "all"
     OPPONENTS = "opponents"
+    NONE = "none"
 
 
 class FailedThrow(StrEnum):

@@ -110,8 +110,8 @@ def _copies(call: FriendCall, counts: Sequence[int]) -> int:
     return sum(counts[card] for card in ALL_CARDS if counts[card] and call.matches(card))
 
 
-def _pack_copies(call: FriendCall, rules: Rules) -> int:
-    """How many cards of the pack match ``call``."""
+def _full_pack_copies(call: FriendCall, rules: Rules) -> int:
+    """How many cards of the full pack match ``call``, before any are taken out."""
     big, small = rules.joker_counts
     if call.card == BIG_JOKER:
         return big
@@ -120,38 +120,49 @@ def _pack_copies(call: FriendCall, rules: Rules) -> int:
     return rules.decks * (1 if call.card is not None else 2)
 
 
+def _pack_copies(call: FriendCall, rules: Rules, removed: Sequence[int] | None) -> int:
+    """How many cards of the pack match ``call``, less the ``removed`` ones (per face:
+    the low cards taken out to make the deal even, ``remove_low``)."""
+    out = _copies(call, removed) if removed is not None else 0
+    return _full_pack_copies(call, rules) - out
+
+
 def call_exhausted(call: FriendCall, held: Sequence[int], rules: Rules,
-                   buried: Sequence[int] | None = None) -> bool:
+                   buried: Sequence[int] | None = None, *,
+                   removed: Sequence[int] | None = None) -> bool:
     """True if nobody but the caller can ever complete ``call``: the caller holds
     (``held``, per face) or buried (``buried``) so many matching cards that no other
-    player can play the called copy."""
+    player can play the called copy (``removed``: the cards taken out of the pack)."""
     mine = _copies(call, held)
     gone = _copies(call, buried) if buried is not None else 0
-    others = _pack_copies(call, rules) - mine - gone
+    others = _pack_copies(call, rules, removed) - mine - gone
     if rules.friend_caller_counts:  # the caller's own plays count towards the ordinal
         return others < 1 or call.ordinal > others + mine
     return call.ordinal > others
 
 
 def exhausted_calls(calls: Sequence[FriendCall], held: Sequence[int], rules: Rules, *,
-                    buried: Sequence[int] | None = None) -> tuple[FriendCall, ...]:
+                    buried: Sequence[int] | None = None,
+                    removed: Sequence[int] | None = None) -> tuple[FriendCall, ...]:
     """The calls that the caller's own cards leave to nobody else (see
     :func:`call_exhausted`): each of them makes no friend."""
-    return tuple(c for c in calls if call_exhausted(c, held, rules, buried))
+    return tuple(c for c in calls if call_exhausted(c, held, rules, buried, removed=removed))
 
 
 def exhausted_text(call: FriendCall, held: Sequence[int], rules: Rules,
-                   buried: Sequence[int] | None = None) -> Reason:
+                   buried: Sequence[int] | None = None, *,
+                   removed: Sequence[int] | None = None) -> Reason:
     """Why ``call`` (exhausted) can make no friend, e.g. ``you hold every AS``."""
-    return _exhausted(call, held, rules, buried, refused=False)
+    return _exhausted(call, held, rules, buried, removed, refused=False)
 
 
 def _exhausted(call: FriendCall, held: Sequence[int], rules: Rules,
-               buried: Sequence[int] | None, *, refused: bool) -> Reason:
+               buried: Sequence[int] | None, removed: Sequence[int] | None, *,
+               refused: bool) -> Reason:
     """:func:`exhausted_text`, or (``refused``) the refusal of that call."""
     what = str(call.card) if call.card is not None else f"{call.colour} {call.rank}"
     mine = _copies(call, held) + (_copies(call, buried) if buried is not None else 0)
-    total = _pack_copies(call, rules)
+    total = _pack_copies(call, rules, removed)
     did_bury = int(buried is not None and bool(_copies(call, buried)))
     if mine >= total and refused:
         return Reason("call-all-held-refused", buried=did_bury, what=what, call=str(call))
@@ -163,17 +174,21 @@ def _exhausted(call: FriendCall, held: Sequence[int], rules: Rules,
 
 def call_reason(calls: Sequence[FriendCall], trump: Trump, rules: Rules, *,
                 held: Sequence[int] | None = None,
-                buried: Sequence[int] | None = None) -> Reason | None:
+                buried: Sequence[int] | None = None,
+                removed: Sequence[int] | None = None) -> Reason | None:
     """Why the dealer may not make these calls, or ``None``.
 
     ``held`` (the caller's hand, counts per face) and ``buried`` (the kitty the caller
     buried, per face) let ``friend_call_all_held = "refused"`` refuse a call that only
-    the caller could complete (:func:`exhausted_calls`)."""
+    the caller could complete (:func:`exhausted_calls`); ``removed`` (per face: the low
+    cards the round took out of the pack, ``remove_low``) refuses a call of a copy that
+    is not in the pack."""
     want = rules.friend_count
     if len(calls) != want:
         return Reason("call-count", n=want)
     for call in calls:
-        why = single_call_reason(call, trump, rules, held=held, buried=buried)
+        why = single_call_reason(call, trump, rules, held=held, buried=buried,
+                                 removed=removed)
         if why is not None:
             return why
     if len(set(calls)) != len(calls):
@@ -183,7 +198,8 @@ def call_reason(calls: Sequence[FriendCall], trump: Trump, rules: Rules, *,
 
 def single_call_reason(call: FriendCall, trump: Trump, rules: Rules, *,
                        held: Sequence[int] | None = None,
-                       buried: Sequence[int] | None = None) -> Reason | None:
+                       buried: Sequence[int] | None = None,
+                       removed: Sequence[int] | None = None) -> Reason | None:
     """Why the dealer may not make this one call, or ``None`` (see :func:`call_reason`).
 
     >>> trump = Trump.parse("2S")
@@ -201,7 +217,7 @@ def single_call_reason(call: FriendCall, trump: Trump, rules: Rules, *,
     if rank is not None and rank in rules.removed_ranks:
         return Reason("call-removed", what=what)
     if call.card is not None:
-        copies = _pack_copies(call, rules)
+        copies = _full_pack_copies(call, rules)
         if call.ordinal > copies:
             return Reason("call-copies", decks=copies, card=str(call.card))
         if trump.is_trump(call.card) and not rules.friend_trump_calls:
@@ -209,19 +225,24 @@ def single_call_reason(call: FriendCall, trump: Trump, rules: Rules, *,
     elif call.ordinal > 2 * rules.decks:
         return Reason("call-colour-copies", n=2 * rules.decks, colour=str(call.colour),
                       rank=str(call.rank))
+    left = _pack_copies(call, rules, removed)
+    if call.ordinal > left:
+        return Reason("call-taken-out", out=_full_pack_copies(call, rules) - left,
+                      what=what, call=str(call))
     if not rules.friend_call_points and rank in (Rank.FIVE, Rank.TEN, Rank.KING):
         return Reason("call-points", what=what)
     top = Rank.KING if trump.rank == Rank.ACE else Rank.ACE
     if not rules.friend_call_top and rank == top:
         return Reason("call-top", what=what)
     if (held is not None and rules.friend_call_all_held == FriendCallAllHeld.REFUSED
-            and call_exhausted(call, held, rules, buried)):
-        return _exhausted(call, held, rules, buried, refused=True)
+            and call_exhausted(call, held, rules, buried, removed=removed)):
+        return _exhausted(call, held, rules, buried, removed, refused=True)
     return None
 
 
 def allowed_calls(trump: Trump, rules: Rules, *, held: Sequence[int] | None = None,
-                  buried: Sequence[int] | None = None) -> list[FriendCall]:
+                  buried: Sequence[int] | None = None,
+                  removed: Sequence[int] | None = None) -> list[FriendCall]:
     """Every single call :func:`single_call_reason` accepts: "the k-th" copy of every face
     of the pack (jokers too, where trump cards may be called) with ``friend_calls =
     ordinal``, else every colour and rank up to ``2 × decks`` copies. A set of calls is
@@ -241,7 +262,8 @@ def allowed_calls(trump: Trump, rules: Rules, *, held: Sequence[int] | None = No
         every = [FriendCall(k, colour=colour, rank=rank) for colour in ("black", "red")
                  for rank in Rank for k in range(1, 2 * rules.decks + 1)]
     return [call for call in every
-            if single_call_reason(call, trump, rules, held=held, buried=buried) is None]
+            if single_call_reason(call, trump, rules, held=held, buried=buried,
+                                  removed=removed) is None]
 
 
 class FriendTracker:

@@ -201,6 +201,8 @@ OPTIONS: dict[str, OptionHelp] = {
         choices={
             "all": ("every other hand, partner included, can make a throw fail", "所有人"),
             "opponents": ("only the opponents' hands can make a throw fail", "只看对方"),
+            "none": ("nobody's hands are checked: a throw always stands (seed hundred)",
+                     "不检查：甩牌总是成功"),
         }),
     "failed_throw": OptionHelp(
         "what a failed throw becomes",

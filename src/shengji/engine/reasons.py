@@ -271,6 +271,8 @@ TEMPLATES: dict[str, str] = {
     "call-top": "{what:callee} is the highest card of its suit: it may not be called",
     "call-removed": "{what:callee} is not in the pack (its rank is one of removed_ranks): it "
                     "may not be called",
+    "call-taken-out": "the {call:call} is not in the pack: {out} {what:callee} {out|was|were} "
+                      "taken out to make the deal even",
     "call-all-held": "you {buried:where} every {what:callee}",
     "call-some-held": "you {buried:where} {mine} of the {total} {what:callee}: the "
                       "{call:call} cannot be another player's",

@@ -176,8 +176,9 @@ class Trick:
 
         Leading a throw needs ``hands`` (every seat's hand, by seat) to check it;
         ``teammates`` are left out of the check when ``rules.throw_check`` is
-        ``opponents``. After a failed throw :attr:`throw` says what happened and
-        only the forced unit is recorded as played. ``legal`` may pass the
+        ``opponents``, and every hand when it is ``none`` (a throw always stands).
+        After a failed throw :attr:`throw` says what happened and only the forced unit
+        is recorded as played. ``legal`` may pass the
         :meth:`legal` object of this position (built for ``hand`` or an equal copy),
         to save building it again and reading a lead it checked again; ``trusted``
         skips the check for a play drawn from that object itself.
@@ -200,8 +201,10 @@ class Trick:
                 if hands is None:
                     raise PlayError("a throw needs the other hands to be checked")
                 table = dict(hands) if isinstance(hands, Mapping) else dict(enumerate(hands))
-                skip = set(teammates) if self.rules.throw_check == ThrowCheck.OPPONENTS else set()
-                others = {s: h for s, h in table.items() if s != seat and s not in skip}
+                check = self.rules.throw_check
+                skip = set(teammates) if check == ThrowCheck.OPPONENTS else set()
+                others = {s: h for s, h in table.items() if s != seat and s not in skip
+                          and check != ThrowCheck.NONE}
                 self.throw = check_throw(lead, others, self.trump, self.rules)
                 lead = self.throw.lead
             self.lead = lead

@@ -198,6 +198,8 @@ Da Bai Fen with a different trump and a different way of comparing plays:
 - **Nobody bids.** After the deal each player in turn, the dealer last, may **expose** up to
   6 cards face up; then the dealer names the trump suit, or no trump. The first round's dealer
   is chosen at random.
+- The leader may lead one card or several of one suit, and a lead of several always stands:
+  nobody's cards can make it fail.
 - Following owes only the suit, no structure.
 - Plays of several cards are compared **card by card**: a play beats the winning play only if
   each of its cards beats a different card of it.

@@ -98,6 +98,7 @@ _HUNDRED: dict[str, object] = {
     "players": 4,
     "decks": 1,
     "throw_beat": "card-by-card",
+    "throw_check": "none",
     "tuple_follow": "none",
     "level_table": "da-bai-fen",
     "first_draw": "dealer",
@@ -202,7 +203,9 @@ def hundred(**overrides: object) -> Rules:
     own rules for comparing multi-card plays.
 
     One deck, 4 players (the seed allows "2 or more"), 12 cards each and a kitty of 6,
-    the opponents need 40. A multi-card play is beaten card by card: every card must
+    the opponents need 40. The leader may lead one card or several of one suit, and a
+    lead of several always stands: nobody's cards can make it fail
+    (``throw_check="none"``). A multi-card play is beaten card by card: every card must
     beat a distinct card of the winning play (``throw_beat="card-by-card"``); followers
     owe the suit and the number of cards but no structure (``tuple_follow="none"``).
     The dealer is first chosen by lot and draws first; a player without trumps may

@@ -31,17 +31,20 @@ def legal_call(rnd: Round, seat: int) -> Legal:
 
     held = tuple(rnd.hands[seat].counts)
     buried = tuple(Hand(rnd.kitty).counts) if rnd.kitty_owner == seat else None
+    removed = tuple(Hand(rnd.removed).counts) if rnd.removed else None
 
     def reason(action: Action) -> Reason | None:
         if not isinstance(action, Call):
             return Reason("call-needed", n=rules.friend_count)
-        return call_reason(action.calls, trump, rules, held=held, buried=buried)
+        return call_reason(action.calls, trump, rules, held=held, buried=buried,
+                           removed=removed)
 
     found: list[list[FriendCall]] = []
 
     def single_calls() -> list[FriendCall]:
         if not found:  # listed once, when first asked
-            found.append(allowed_calls(trump, rules, held=held, buried=buried))
+            found.append(allowed_calls(trump, rules, held=held, buried=buried,
+                                       removed=removed))
         return found[0]
 
     def actions() -> Iterator[Action]:

@@ -139,13 +139,15 @@ def call_help(view: SeatView, seating: Seating) -> list[str]:
     rest.append("your own play of a called card counts towards its number"
                 if rules.friend_caller_counts else "your own plays of a called card do not count")
     lines.append(("; ".join(rest)).capitalize() + ".")
-    held, buried = held_at_call(view)
-    dead = [c for c in _common_calls(view) if exhausted_calls((c,), held, rules, buried=buried)]
+    held, buried, removed = held_at_call(view)
+    dead = [c for c in _common_calls(view)
+            if exhausted_calls((c,), held, rules, buried=buried, removed=removed)]
     if dead:
         alone = ("refused under these rules" if rules.friend_call_all_held ==
                  FriendCallAllHeld.REFUSED else "allowed, but it makes no friend: you would "
                                                 "play alone for it")
-        shown = "; ".join(symbols(exhausted_text(c, held, rules, buried), seating.unicode)
+        shown = "; ".join(symbols(exhausted_text(c, held, rules, buried, removed=removed),
+                                  seating.unicode)
                           for c in dead)
         lines.append(f"Your own cards leave these calls to nobody else ({alone}): {shown}.")
     return lines

@@ -215,14 +215,16 @@ def _levels_line(view: SeatView, seating: Seating) -> Text:
     return Text(f"Levels: {levels}")
 
 
-def held_at_call(view: SeatView) -> tuple[list[int], list[int] | None]:
+def held_at_call(view: SeatView) -> tuple[list[int], list[int] | None, list[int] | None]:
     """The caller's cards when the friends were called (its hand and the cards it has
-    played since, per face) and the kitty it buried (per face, if it sees it)."""
+    played since, per face), the kitty it buried (per face, if it sees it) and the cards
+    taken out of the pack (per face, if any: ``remove_low``)."""
     played = [c for record in view.tricks for play in record.plays if play.seat == view.seat
               for c in play.cards]
     played += [c for play in view.trick if play.seat == view.seat for c in play.cards]
     held = Hand([*view.hand, *played]).counts
-    return held, (Hand(view.kitty).counts if view.kitty is not None else None)
+    return (held, Hand(view.kitty).counts if view.kitty is not None else None,
+            Hand(view.removed).counts if view.removed else None)
 
 
 def own_dead_calls(view: SeatView) -> tuple[FriendCall, ...]:
@@ -230,8 +232,8 @@ def own_dead_calls(view: SeatView) -> tuple[FriendCall, ...]:
     the caller knows them; empty for everybody else)."""
     if view.seat != view.dealer or not view.calls:
         return ()
-    held, buried = held_at_call(view)
-    return exhausted_calls(view.calls, held, view.rules, buried=buried)
+    held, buried, removed = held_at_call(view)
+    return exhausted_calls(view.calls, held, view.rules, buried=buried, removed=removed)
 
 
 def _friends_line(view: SeatView, seating: Seating) -> Text | None:
@@ -245,8 +247,9 @@ def _friends_line(view: SeatView, seating: Seating) -> Text | None:
     calls = ", ".join(call_text(c, seating.unicode) + (" (no friend)" if c in dead else "")
                       for c in view.calls)
     if dead and len(dead) == len(view.calls) and not view.friends:
-        held, buried = held_at_call(view)
-        why = "; ".join(symbols(exhausted_text(c, held, view.rules, buried), seating.unicode)
+        held, buried, removed = held_at_call(view)
+        why = "; ".join(symbols(exhausted_text(c, held, view.rules, buried, removed=removed),
+                                seating.unicode)
                         for c in dead)
         return Text(f"Friends called: {calls} · you play alone ({why})")
     found = seating.side(view.friends) if view.friends else "none yet"

@@ -19,9 +19,9 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.text import Text
 
-from shengji.engine.cards import Card, Hand
+from shengji.engine.cards import Card
 from shengji.engine.follow import LegalPlays
-from shengji.engine.friends import call_reason, exhausted_calls, exhausted_text
+from shengji.engine.friends import exhausted_calls, exhausted_text
 from shengji.engine.lead import LegalLeads
 from shengji.game.actions import (
     Action,
@@ -66,6 +66,7 @@ from shengji.terminal.screen import (
     dealer_words,
     display_order,
     display_trump,
+    held_at_call,
     plural,
     render_last_trick,
     render_result,
@@ -365,30 +366,23 @@ class Session:
         else is refused or, if the rules allow it, made only once confirmed."""
         rules, trump = view.rules, view.trump
         assert trump is not None
-        held, buried = Hand(view.hand).counts, (
-            Hand(view.kitty).counts if view.kitty is not None else None)
+        held, buried, removed = held_at_call(view)
         example = self.hinter.act(view, legal)
         text = (", ".join(str(c) for c in example.calls) if isinstance(example, Call)
-                and not exhausted_calls(example.calls, held, rules, buried=buried) else "")
+                and not exhausted_calls(example.calls, held, rules, buried=buried,
+                                        removed=removed) else "")
         count = plural(rules.friend_count, "friend card")
         self.say(f"Call {count}" + (f": type e.g. {text}" if text else "") + ". Whoever "
                  "plays a called card joins you (? explains).", style="bold")
 
-        def parse(answer: str) -> Action:
-            calls = parse_calls(answer)
-            why = call_reason(calls, trump, rules, held=held, buried=buried)
-            if why is not None:
-                raise InputError(f"Not allowed: {symbols(why, self.seating.unicode)}")
-            return Call(self.me, calls)
-
         while True:
-            action = self._ask("call", legal, parse)
+            action = self._ask("call", legal, lambda answer: Call(self.me, parse_calls(answer)))
             assert isinstance(action, Call)
-            dead = exhausted_calls(action.calls, held, rules, buried=buried)
+            dead = exhausted_calls(action.calls, held, rules, buried=buried, removed=removed)
             if not dead:
                 return action
-            why = "; ".join(symbols(exhausted_text(c, held, rules, buried), self.seating.unicode)
-                            for c in dead)
+            why = "; ".join(symbols(exhausted_text(c, held, rules, buried, removed=removed),
+                                    self.seating.unicode) for c in dead)
             alone = ("you would play alone" if len(dead) == len(action.calls)
                      else "you would have fewer friends")
             self.say(f"Careful: {why}. Nobody else can be the friend of "

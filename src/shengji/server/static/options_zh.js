@@ -102,6 +102,7 @@ export const CHOICES_ZH = {
   "tractor_follow.longest": "出最长的拖拉机",
   "throw_check.all": "所有人",
   "throw_check.opponents": "只看对方",
+  "throw_check.none": "不检查：甩牌总是成功",
   "failed_throw.lowest": "出被毙的最小一手",
   "failed_throw.smallest": "出被毙的张数最少的一手",
   "failed_throw.largest": "出被毙的张数最多的一手",

@@ -68,6 +68,7 @@ const ZH = {
   "call-points": "{what:callee}是分牌：不能叫分牌（5、10、K）",
   "call-top": "{what:callee}是这门最大的牌：不能叫",
   "call-removed": "{what:callee}不在这副牌里（这个点数的牌都去掉了）：不能叫",
+  "call-taken-out": "{call:call}不在这副牌里：为了发牌平均，去掉了{out}张{what:callee}",
   "call-all-held": "所有的{what:callee}都在你{buried:where}",
   "call-some-held": "{total}张{what:callee}里有{mine}张在你{buried:where}：{call:call}不会出在别人手里",
   "call-all-held-refused": "所有的{what:callee}都在你{buried:where}，没有人能凭{call:call}成为你的朋友：请叫一张别人能打出的牌",
