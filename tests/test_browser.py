@@ -725,6 +725,14 @@ def hundred_match(server: Server, browser: Any) -> None:
     assert "exposed" in host.kinds, "the Hundred's exposing was played through the UI"
     assert restarted, "the server was restarted mid-round"
     watcher.page.wait_for_selector("#match-over")
+    # the match-over sheet can be closed (the side panel and chat are reachable again) and
+    # opened again from the side panel
+    watcher.page.click("#close-sheet-btn")
+    watcher.page.wait_for_selector("#sheet", state="detached")
+    watcher.page.click("#sheet-btn")
+    watcher.page.wait_for_selector("#match-over")
+    watcher.page.click("#close-sheet-btn")
+    watcher.page.wait_for_selector("#sheet", state="detached")
     record = page.request.get(f"{server.url}/api/rooms/{code}/record")
     assert record.ok and "shengji-record" in record.text()
     assert page.get_attribute("#download-record", "href") == f"/api/rooms/{code}/record"
@@ -736,6 +744,11 @@ def hundred_match(server: Server, browser: Any) -> None:
     page.wait_for_selector("text=Spectators: 0")
     watcher.page.wait_for_selector("text=The host has sent you away", timeout=10000)
     page.wait_for_timeout(1500)  # the spectator's page does not come back by itself
+    assert page.locator(".watcher-row").count() == 0
+    # nor does opening the room's link again join by itself: the join form is shown
+    watcher.page.goto(f"{server.url}/r/{code}")
+    watcher.page.wait_for_selector("#join-room")
+    page.wait_for_timeout(1000)
     assert page.locator(".watcher-row").count() == 0
     for player in (host, watcher):
         assert not player.errors, player.errors

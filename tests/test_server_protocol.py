@@ -459,6 +459,8 @@ def test_replace_record_and_new_match(server: Server) -> None:
     assert room["you"]["seat"] is None and room["seats"][1]["name"] == "Heuristic 1"
     assert guest.error("action", action="1 pass")["code"] == "not-seated"
     assert host.error("new_match")["code"] == "not-over"
+    mid_round = host.error("next_round", all=True)  # nobody waits: refused, nothing sent
+    assert mid_round["code"] == "not-waiting" and "nobody is waiting" in mid_round["message"]
     alone = {0: host}
     pick = random.Random(1)
     while True:
@@ -707,6 +709,15 @@ def test_json_numbers_that_are_not_finite_get_a_clear_400(path: str, body: str) 
         # the same request with finite numbers is answered as usual
         good = http.post(path, json={"preset": "tractor", "table": 4, "rules": {}})
         assert good.status_code in (200, 201)
+
+
+@pytest.mark.parametrize("path", ["/api/rooms", "/api/rules/check"])
+def test_json_nested_too_deeply_gets_a_clear_400(path: str) -> None:
+    body = '{"preset": "tractor", "table": 4, "rules": ' + "[" * 3000 + "]" * 3000 + "}"
+    with TestClient(create_app(":memory:", FAST), raise_server_exceptions=False) as http:
+        answer = http.post(path, content=body, headers={"Content-Type": "application/json"})
+        assert answer.status_code == 400, answer.text
+        assert answer.json()["error"] == "the JSON body is nested too deeply"
 
 
 def test_a_taken_name_is_refused_without_talk_of_tokens(server: Server) -> None:

@@ -58,26 +58,32 @@ def _not_finite(text: str) -> float:
     raise ValueError(NOT_FINITE)
 
 
-def has_non_finite(body: bytes, content_type: bytes) -> bool:
-    """Whether ``body``, sent as JSON (``content_type`` ``application/json`` or
-    ``application/*+json``, as FastAPI reads it), holds a number that is not finite: ``NaN``,
-    ``Infinity``, ``-Infinity`` (which Python's JSON reader accepts) or a float beyond range
-    (read as infinity). Such a number reaches no route: it gets 400 (FastAPI's own 422 answer
-    would fail to write it back, a 500). Any other fault is left to FastAPI."""
+TOO_DEEP = "the JSON body is nested too deeply"
+
+
+def json_fault(body: bytes, content_type: bytes) -> str | None:
+    """Why ``body``, sent as JSON (``content_type`` ``application/json`` or
+    ``application/*+json``, as FastAPI reads it), reaches no route, or ``None``: a number
+    that is not finite (``NaN``, ``Infinity``, ``-Infinity``, which Python's JSON reader
+    accepts, or a float beyond range, read as infinity: FastAPI's own 422 answer would fail
+    to write it back, a 500), or nesting deeper than the reader can follow (a
+    ``RecursionError`` there). Any other fault is left to FastAPI."""
     kind = content_type.split(b";")[0].strip().lower()
     if not body or not (kind == b"application/json" or (
             kind.startswith(b"application/") and kind.endswith(b"+json"))):
-        return False
+        return None
     try:
         json.loads(body, parse_float=_finite, parse_constant=_not_finite)
     except ValueError as problem:
-        return NOT_FINITE in str(problem)
-    return False
+        return NOT_FINITE if NOT_FINITE in str(problem) else None
+    except RecursionError:
+        return TOO_DEEP
+    return None
 
 
 class BodyLimit:
     """ASGI middleware: HTTP requests with a body over ``limit`` bytes get 413, JSON bodies
-    with a number that is not finite 400 (:func:`has_non_finite`)."""
+    that no route can read 400 (:func:`json_fault`)."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -102,8 +108,9 @@ class BodyLimit:
                 return
             if not message.get("more_body", False):
                 break
-        if has_non_finite(body, dict(scope.get("headers") or []).get(b"content-type", b"")):
-            answer = JSONResponse({"error": NOT_FINITE}, status_code=400)
+        fault = json_fault(body, dict(scope.get("headers") or []).get(b"content-type", b""))
+        if fault is not None:
+            answer = JSONResponse({"error": fault}, status_code=400)
             await answer(scope, receive, send)
             return
         replayed = False

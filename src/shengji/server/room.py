@@ -228,6 +228,8 @@ class Room:
         if message.all:
             if member.id != state.row.host:
                 raise Refusal("not-host", "only the host may start the next round for everyone")
+            if not state.waiting and not state.excused:
+                raise Refusal("not-waiting", "nobody is waiting for the next round")
             state.waiting.clear()
             state.excused.clear()
         else:

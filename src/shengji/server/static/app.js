@@ -1,7 +1,7 @@
 // The browser client of `shengji serve`: routes `/` (home) and `/r/{code}` (a room), keeps the
 // state the server sends, and renders it. The server is the only judge of what is legal: the
 // client asks it (`check`) whenever the selection changes and shows its reason.
-import { Connection, savedToken } from "./conn.js";
+import { Connection, forgetSentAway, savedToken, sentAway } from "./conn.js";
 import { muteButton, resetTitle, turnCue } from "./cue.js";
 import { h, morph } from "./dom.js";
 import { installKeys } from "./handkeys.js";
@@ -53,7 +53,8 @@ const S = {
   chatDraft: "",
   version: 0,
   pending: null,
-  ui: { sideTab: "log", showHelp: false, showLast: false, rulesOpen: false, showSheet: false },
+  ui: { sideTab: "log", showHelp: false, showLast: false, rulesOpen: false, showSheet: false,
+        overClosed: false },
 };
 
 let conn = null;
@@ -253,6 +254,7 @@ function onState(message) {
   if (S.pending && answered(message)) clearPending();
   if ((previous?.match?.results?.length ?? 0) !== (message.match?.results?.length ?? 0)) {
     S.ui.showSheet = false;
+    S.ui.overClosed = false;
     S.review = null;  // another round (or match) finished: its review is asked anew
   }
   const handKey = `${message.match?.round}|${view.phase}|${(view.hand ?? []).join(" ")}`;
@@ -316,6 +318,7 @@ function syncRoomForm() {
 
 function connect() {
   if (conn) return;
+  forgetSentAway(S.code);  // joining by choice (the join form, or a name kept from before)
   conn = new Connection(S.code, {
     hello: () => ({ name: (S.name.trim() || "Player").slice(0, 24), lang: lang() }),
     onMessage,
@@ -413,7 +416,8 @@ function main() {
   if (match) {
     S.page = "room";
     S.code = decodeURIComponent(match[1]);
-    if (S.name.trim() || savedToken(S.code)) connect();
+    // a name kept from another room joins by itself, unless this room's host sent us away
+    if (savedToken(S.code) || (S.name.trim() && !sentAway(S.code))) connect();
   }
   render();
   loadPresets();

@@ -2,10 +2,22 @@
 // reconnection with backoff, one JSON object per message.
 
 const TOKEN_PREFIX = "shengji.token.";
+const SENT_AWAY_PREFIX = "shengji.sentAway.";
 
 /** The seat token this browser holds for room `code`, or null. */
 export function savedToken(code) {
   return localStorage.getItem(TOKEN_PREFIX + code);
+}
+
+/** Whether the host of room `code` sent this browser away: opening the room's link again
+ * then shows the join form instead of joining by itself. */
+export function sentAway(code) {
+  return localStorage.getItem(SENT_AWAY_PREFIX + code) === "1";
+}
+
+/** Join room `code` by choice again (the join form), after being sent away. */
+export function forgetSentAway(code) {
+  localStorage.removeItem(SENT_AWAY_PREFIX + code);
 }
 
 export class Connection {
@@ -85,6 +97,7 @@ export class Connection {
       if (message.type === "error" && (message.code === "no-room" || message.code === "kicked")) {
         this.stopped = true;  // gone for good: no reconnecting
         localStorage.removeItem(TOKEN_PREFIX + this.code);
+        if (message.code === "kicked") localStorage.setItem(SENT_AWAY_PREFIX + this.code, "1");
       }
       this.handlers.onMessage(message);
     });

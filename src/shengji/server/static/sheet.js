@@ -130,7 +130,7 @@ export function overlay(S, act) {
   const results = match.results ?? [];
   const over = match.over || S.room?.status === "over";
   const mine = (match.waiting ?? []).includes(view.seat);
-  const unread = over || mine || results.length > S.sheetAck;
+  const unread = (over && !S.ui.overClosed) || mine || results.length > S.sheetAck;
   if (!unread && !(S.ui.showSheet && results.length)) return null;
   const result = view.result ?? results[results.length - 1];
   const body = [];
@@ -145,7 +145,13 @@ export function overlay(S, act) {
       S.room?.you?.host
         ? h("button", { type: "button", class: "primary", id: "new-match-btn",
                         onclick: () => act.send({ type: "new_match" }) }, t("newMatch"))
-        : h("p", { class: "muted" }, t("waitNewMatch")));
+        : h("p", { class: "muted" }, t("waitNewMatch")),
+      h("button", { type: "button", id: "close-sheet-btn", onclick: () => {
+        S.ui.overClosed = true;  // until another match ends (the side panel opens it again)
+        S.ui.showSheet = false;
+        S.sheetAck = results.length;
+        act.render();
+      } }, t("closeSheet")));
   } else if (unread) {
     body.push(waitingLine(S, act));
     body.push(h("button", { type: "button", class: "primary", id: "next-round-btn",
