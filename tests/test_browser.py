@@ -449,6 +449,10 @@ def test_four_people_play_a_round_of_tractor(quick_server: Server, chromium: Any
             assert page.locator("#hand .card-btn").count() == hand
             assert page.locator(".seat-panel.me[data-seat='1']").count() == 1
             assert page.inner_text(".seat-grid") == plays
+            # play goes to the right: seat 2 plays after seat 1 and sits on its right
+            positions = {seat: page.get_attribute(f".seat-panel[data-seat='{seat}']", "data-pos")
+                         for seat in range(4)}
+            assert positions == {1: "bottom", 2: "right", 3: "top", 0: "left"}, positions
             state["reloaded"] = True
 
     play_round(players, shots, "tractor", during)

@@ -11,6 +11,7 @@ import io
 import json
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -31,7 +32,7 @@ from shengji.game.presets import preset
 from shengji.game.record import load_record, save_record
 from shengji.players import make_player
 from shengji.players.learned import PlayModel, model_data, read_model_file, shipped_model
-from shengji.server.cli import database_problem
+from shengji.server.cli import database_problem, network_address
 from shengji.server.storage import SQLiteStorage
 from shengji.terminal import session as session_module
 from shengji.terminal.app import TerminalGame, _ask_resume
@@ -309,6 +310,29 @@ def test_serve_accepts_the_edges_of_each_range() -> None:
         "--rate", "0.5", "--idle-expiry", "1e-3", "--seed", str((1 << 48) - 1)])
     assert (args.port, args.deal_pace, args.max_address_connections) == (65535, 0.0, 0)
     assert args.seed == (1 << 48) - 1
+
+
+def test_serve_on_every_address_prints_addresses_people_can_open(tmp_path: Path) -> None:
+    """``--host 0.0.0.0`` is not an address a browser opens: the server names this
+    machine's own and, where it has one, its address on the local network."""
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "shengji", "serve", "--host", "0.0.0.0", "--port", str(port),
+         "--db", str(tmp_path / "rooms.db")], stdout=subprocess.PIPE, text=True,
+        stdin=subprocess.DEVNULL, cwd=tmp_path)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert line.startswith(f"shengji serve: open http://127.0.0.1:{port}/"), line
+    assert "0.0.0.0" not in line
+    lan = network_address()
+    assert (f"friends on your network open http://{lan}:{port}/" if lan
+            else f"friends open this machine's network address, port {port}") in line
 
 
 def _sqlite(path: Path, *tables: str) -> None:

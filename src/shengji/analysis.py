@@ -18,8 +18,9 @@ The *best* move found is the candidate of highest mean over those worlds. Its **
 then measured afresh (:func:`confirm`): the move played and the best are rolled out in as
 many new worlds, and the cost is the mean over them of (best − played), in levels: the
 levels the seat's side gains minus the other side's, plus a tenth of a level per 10 points
-of the margin (:func:`~shengji.players.search.round_value`), with its standard error (the
-comparison is paired: both moves are rolled out in the same worlds with the same seeds).
+the opponents took, against the declarers (:func:`~shengji.players.search.round_value`),
+with its standard error (the comparison is paired: both moves are rolled out in the same
+worlds with the same seeds).
 Measured on the worlds that chose the best, the cost would be biased upwards (the best of
 several noisy means); measured on new ones it is not. Where the new worlds do not find the
 best better, the move played stands as the best (cost 0). A cost is **clear** where it is
@@ -91,8 +92,8 @@ class AnalysisError(ValueError):
 @dataclass(frozen=True)
 class Option:
     """One move compared: its notation, how it reads, and its mean value over the worlds
-    (``value`` in levels = ``levels`` + ``points`` / 100; ``points``: the margin of the
-    seat's side)."""
+    (``value`` in levels = ``levels`` + ``points`` / 100; ``points``: the opponents'
+    points, counted for the seat's side if it is theirs, else against it)."""
 
     action: str
     label: str
@@ -134,7 +135,8 @@ class Decision:
     levels_error: float
     """The standard error of ``cost_levels``."""
     cost_points: float
-    """The part of ``cost`` in points (the margin of the seat's side)."""
+    """The part of ``cost`` in points (the opponents' points, for or against the seat's
+    side)."""
     points_error: float
     """The standard error of ``cost_points``."""
     value: float

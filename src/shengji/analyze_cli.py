@@ -208,8 +208,8 @@ def summary(rnd: RoundAnalysis, seat: int) -> str:
     judged = len(rnd.decisions)
     text = (f"{judged} {_plural('decision', judged)} judged: {counts}; {rnd.total:.2f} levels lost "
             f"in all (the clear costs). The round went {_figure(rnd.outcome)} for "
-            f"seat {seat}'s side"
-            + (" (a redeal)" if rnd.redeal else "") + ".")
+            f"seat {seat}'s side" + (" (a redeal)" if rnd.redeal else
+                                     " (levels, with a tenth per 10 points)") + ".")
     if unsampled:
         text += f" {unsampled} without a consistent deal (cost ?)."
     if rnd.skipped:

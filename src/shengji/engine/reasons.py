@@ -339,7 +339,8 @@ TEMPLATES: dict[str, str] = {
     "rules-level-rows": "custom_levels has {n} rows; at most {most} are allowed",
     "rules-level-points": "custom_levels: points {value} must be from 0 to {most}",
     "rules-level-step": "custom_levels: a level change of {value} must be from {low} to {high}",
-    "rules-odd-players": "fixed partnerships need an even number of players, got {players}",
+    "rules-odd-players": "fixed partnerships need an even number of players, got {players}: "
+                         "an odd table finds its partners in play (Finding Friends)",
     "rules-uneven-deal": "a kitty of {kitty} leaves {left} cards, which do not deal evenly to "
                          "{players} players",
     "rules-no-opponents": "{n} {n|friend leaves|friends leave} no opponents at {players} "

@@ -25,8 +25,8 @@ A. **The first team to win a round as declarers at A, and so pass A, wins the ma
 
 ## The cards
 
-Two decks make 108 cards: every card of the 52 twice, and two small jokers (SJ) and two big
-jokers (BJ). Because there are two of each card, a hand can hold a **pair** of identical
+Two decks make 108 cards: every card of the 52 twice, and two small jokers (SJ: the black, or
+plainer, joker of a real deck) and two big jokers (BJ: the red, or coloured, one). Because there are two of each card, a hand can hold a **pair** of identical
 cards, such as 8♠ 8♠.
 
 Cards are written rank then suit: A♠ is the ace of spades, 10♥ the ten of hearts, and the
@@ -79,7 +79,7 @@ chance to bid. If nobody bids, the kitty is turned over card by card until a tru
 names the suit (else the highest card turned does).
 
 In the first round nobody is dealer yet: **the first player to bid becomes the dealer**, and
-the dealer's team are the declarers. In later rounds the dealer is known before the deal (see
+the dealer's team are the declarers (if nobody bids at all, the player who drew first deals). In later rounds the dealer is known before the deal (see
 *Scoring and levels*), and bidding only chooses the trump suit.
 
 ### 2. The kitty
@@ -88,12 +88,14 @@ The dealer picks up the 8 kitty cards, then buries 8 cards face down in their pl
 points included). The buried kitty still matters: **if the opponents win the last trick, they
 also win the kitty's points, multiplied**: twice the number of cards of the largest unit of
 that last trick (×2 when it was won by a single card, ×4 by a pair, ×8 by a tractor of two
-pairs). A dealer who buries points takes a risk.
+pairs: pairs and tractors are explained under *Tricks* below). A dealer who buries points
+takes a risk.
 
 ### 3. Tricks
 
-The dealer leads the first trick. Each player in turn plays the same number of cards as the
-leader; whoever wins the trick takes its cards (and points) and leads the next one. The round
+The dealer leads the first trick. Play goes round the table to the right (counter-clockwise,
+as the cards are drawn; in the browser the next player sits on your right). Each player in
+turn plays the same number of cards as the leader; whoever wins the trick takes its cards (and points) and leads the next one. The round
 has 25 tricks when each lead is one card; leads of several cards make fewer.
 
 **What may be led.** The leader plays one **unit**, all of one suit (the trump suit counting
@@ -108,9 +110,10 @@ as one suit):
   trump). A♠ A♠ 3♠ 3♠ is not a tractor (the ranks are not next to each other), nor is
   2♠ 2♠ 2♣ 2♣ (equal cards, not consecutive).
 
-A leader may also **throw** (甩牌): lead several units of one suit at once, such as A♠ K♠ K♠
+A leader may also **throw** (甩牌): lead several units of one suit at once, such as K♠ Q♠ Q♠
 (a single and a pair). A throw stands only if no other player holds a higher unit of the same
-shape in that suit for any part of it: here, if nobody else holds the pair A♠ A♠. If someone
+shape in that suit for any part of it: here, if nobody else holds an A♠ (higher than the
+single K♠) or the pair A♠ A♠ (higher than the pair Q♠ Q♠). If someone
 can beat a part, the throw **fails**: the thrower must play the lowest part that can be beaten
 instead, and takes the rest back. So throw only cards that are sure to be the highest.
 
@@ -135,9 +138,9 @@ wins. So:
 - a throw is beaten only by trumps of the same shape, and then by the one whose largest unit is
   highest.
 
-Example (2♥ trump, hearts trump suit): West leads 9♦ 9♦. North plays Q♦ J♦ (no diamond pair,
-so two diamonds), East has no diamonds and plays 5♥ 5♥, a trump pair, and South plays K♦ 4♦.
-East wins the trick: the only play of the same shape in trumps. It holds 5 + 5 + 10 = 20
+Example (2♥ trump, hearts trump suit): West leads 9♦ 9♦. South, on West's right, plays
+Q♦ J♦ (no diamond pair, so two diamonds), East has no diamonds and plays 5♥ 5♥, a trump pair,
+and North plays K♦ 4♦. East wins the trick: the only play of the same shape in trumps. It holds 5 + 5 + 10 = 20
 points (East's two 5s and South's K).
 
 ### 4. Scoring and levels
@@ -167,15 +170,21 @@ For **5 to 12 players**, without fixed partners. The number of decks grows with 
 decks for 5 to 7 players, 3 for 8 to 11, 4 for 12, some jokers taken out so that the cards
 deal evenly) and so does the target (40 points per deck).
 
-- Every player has a level of their own; the trump rank is the dealer's level.
+- Every player has a level of their own, and bids with cards of that rank. **Whoever wins the
+  bidding is the dealer** of the round: the trump rank is their level, and they take the
+  kitty and lead. If nobody bids, the player named at the end of the last round deals (the
+  next player of the side that won it).
 - After burying the kitty, the dealer **calls friends** (1 friend at 5 players, 2 at 6 or 7,
   3 at 8 or 9, and so on), each by a precise card: "the first A♠", "the second K♥". Whoever
   plays that copy of the card joins the dealer's side, and everyone learns it at that moment.
-  If the dealer plays it first, the call is used up with no friend.
+  If the dealer plays it first, the call is used up with no friend. Trump cards may not be
+  called.
 - Until the friends show themselves, nobody but the friend knows who is on which side. The
   dealer and the friends are the declarers; everyone else plays against them.
 - The level table counts in steps of 20 points per deck, at most +3, and the levels it gives
-  go to each player of the side; the next dealer is the next player of the side that won.
+  go to each player of the side.
+- With three or four decks (8 players and more) there are triples too, as in Tractor for six
+  below.
 
 ### Da Bai Fen (打百分)
 
@@ -183,7 +192,8 @@ deal evenly) and so does the target (40 points per deck).
 cards, 100 points), 12 cards each and a kitty of 6; the target is 40.
 
 - With one copy of each card there are no pairs or tractors: leads are singles or throws, and
-  **a failed throw loses the round** (the opponents score the maximum).
+  **a failed throw loses the round** for the thrower's side: a declarer's gives the opponents
+  the maximum, an opponent's gives them nothing.
 - The player after the dealer draws first; jokers cannot be bid.
 - A player dealt no trumps may show the hand to have the cards dealt again (the dealer's
   partner then deals).
@@ -196,8 +206,10 @@ cards, 100 points), 12 cards each and a kitty of 6; the target is 40.
 Da Bai Fen with a different trump and a different way of comparing plays:
 
 - **Nobody bids.** After the deal each player in turn, the dealer last, may **expose** up to
-  6 cards face up; then the dealer names the trump suit, or no trump. The first round's dealer
-  is chosen at random.
+  6 cards face up (they stay in the hand and are played as usual); then the dealer names the
+  trump suit, or no trump. What the dealer's partner shows helps the dealer choose a suit the
+  side holds; what the others show tells everyone where the cards lie. The first round's
+  dealer is chosen at random.
 - The leader may lead one card or several of one suit, and a lead of several always stands:
   nobody's cards can make it fail.
 - Following owes only the suit, no structure.
@@ -207,7 +219,14 @@ Da Bai Fen with a different trump and a different way of comparing plays:
 ### Tractor for six
 
 Six players in two teams of three (alternate seats), three decks (162 cards, 300 points), 26
-cards each and a kitty of 6; the target is 120. Everything else is Tractor.
+cards each and a kitty of 6; the target is 120, and the level table counts in steps of 60
+points (0: declarers +3; 5 to 55, +2; 60 to 115, +1; 120 to 175, the opponents take over;
+then one more level for them for every 60 points).
+
+- With three copies of each card there are **triples** (三张: three identical cards) and
+  tractors of triples (7♠ 7♠ 7♠ 8♠ 8♠ 8♠). A triple led must be answered with a triple of the
+  suit if the follower holds one, and a pair led draws a pair out of a triple.
+- Everything else is Tractor.
 
 ## House rules
 

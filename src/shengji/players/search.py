@@ -563,8 +563,9 @@ def _play_out(rnd: Round, seed: int, seat: int, rollouts: str) -> Round:
 
 def round_value(rnd: Round, seat: int) -> float:
     """The finished round's worth to ``seat``'s side: levels gained by it minus those of
-    the other side, plus a tenth of a level per 10 points of the margin (what search and
-    the learned player's training maximise)."""
+    the other side, plus a tenth of a level for every 10 points the opponents took (for
+    the opponents' side, against the declarers'): what search and the learned player's
+    training maximise."""
     result = rnd.result
     assert result is not None
     if result.redeal:

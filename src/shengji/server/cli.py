@@ -28,6 +28,20 @@ BIG = 1_000_000
 """The most of any count or rate (rooms, connections, messages per second)."""
 SQLITE_HEADER = b"SQLite format 3\0"
 """The first 16 bytes of every SQLite database file."""
+WILDCARDS = frozenset(("0.0.0.0", "::"))
+"""``--host`` values that listen on every address of the machine."""
+
+
+def network_address() -> str | None:
+    """This machine's address on its local network (the one its default route leaves
+    from), or ``None`` if it has none; nothing is sent (a UDP socket only picks a route)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("10.255.255.255", 1))
+            address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    return None if address.startswith(("127.", "0.")) else address
 
 
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
@@ -224,7 +238,14 @@ def serve_main(args: argparse.Namespace) -> int:
     host = f"[{args.host}]" if ":" in args.host else args.host
     config = uvicorn.Config(app, log_level="warning", ws_ping_interval=20.0, proxy_headers=False,
                             ws_max_size=max(4 * args.max_message, 65536))
-    print(f"shengji serve: open http://{host}:{port}/ (rooms in {args.db}; Ctrl-C stops)",
-          flush=True)
+    if args.host in WILDCARDS:  # every address of this machine: name one friends can open
+        host = "127.0.0.1" if args.host == "0.0.0.0" else "[::1]"
+        lan = network_address()
+        where = (f"; friends on your network open http://{lan}:{port}/" if lan else
+                 f"; friends open this machine's network address, port {port}")
+    else:
+        where = ""
+    print(f"shengji serve: open http://{host}:{port}/{where} (rooms in {args.db}; Ctrl-C "
+          "stops)", flush=True)
     uvicorn.Server(config).run(sockets=[listener])
     return 0

@@ -15,7 +15,19 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
-from shengji.game.actions import Action, Bid, Bury, Call, Draw, Pass, Play, Show, Withdraw
+from shengji.game.actions import (
+    Action,
+    Bid,
+    Bury,
+    Call,
+    Declare,
+    Draw,
+    Expose,
+    Pass,
+    Play,
+    Show,
+    Withdraw,
+)
 from shengji.game.match import Match
 from shengji.game.phase import Phase
 from shengji.game.record import Record, RecordError, replay
@@ -49,7 +61,9 @@ class Replayer:
         self.prompter = prompter
         n = record.rules.players
         names = record.names or tuple(f"Seat {s}" for s in range(n))
-        self.seating = Seating(tuple(names), -1, unicode)
+        # a simulator's record names its seats by their players' kinds: tell them apart
+        self.seating = Seating(tuple(f"{name} {s}" if names.count(name) > 1 else name
+                                     for s, name in enumerate(names)), -1, unicode)
         self.source = source
         self.lines: list[Text] = []
         self.viewer = viewer_of(record)
@@ -176,6 +190,12 @@ class Replayer:
             self.say(f"{name}: call {', '.join(call_text(c, unicode) for c in action.calls)}")
         elif isinstance(action, Show):
             self.say(f"{name}: show the hand for a redeal")
+        elif isinstance(action, Expose):
+            self.say(Text(f"{name}: expose ") + (cards_text(action.cards, None, unicode)
+                                                 if action.cards else Text("nothing")))
+        elif isinstance(action, Declare):
+            named = action.suit.name.lower() if action.suit is not None else "no trump suit"
+            self.say(f"{name}: name the trump suit: {named}")
         if rnd.phase == Phase.KITTY and isinstance(action, Bid | Pass) and rnd.trump:
             owner = rnd.kitty_owner
             assert owner is not None

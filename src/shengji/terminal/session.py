@@ -603,6 +603,10 @@ class Session:
             line = Text(self._who(seat, "name", "names") + f" the trump suit: {named}.")
         elif isinstance(action, Play):
             line = self._play_line(action, rnd)
+        elif isinstance(action, Expose):
+            line = Text(self._who(seat, "expose", "exposes") + " ") + (
+                cards_text(action.cards, None, unicode) if action.cards else Text("nothing")
+            ) + Text(".")
         else:
             line = Text(f"{self.seating.name(seat)}: "
                         + symbols(str(action).split(" ", 1)[1], unicode))

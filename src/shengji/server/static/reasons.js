@@ -118,7 +118,7 @@ const ZH = {
   "rules-level-rows": "“自定义升级表”有{n}行；最多只能有{most}行",
   "rules-level-points": "“自定义升级表”：分数{value}必须在0到{most}之间",
   "rules-level-step": "“自定义升级表”：升降级数{value}必须在{low}到{high}之间",
-  "rules-odd-players": "固定对家要偶数个人，现在是{players}人",
+  "rules-odd-players": "固定对家要偶数个人，现在是{players}人：单数人数请打找朋友",
   "rules-uneven-deal": "底牌{kitty}张，剩下的{left}张牌不能平均发给{players}个人",
   "rules-no-opponents": "叫{n}个朋友，{players}个人打就没有闲家了",
   "rules-fixed-friends": "只有“找朋友”组队才叫朋友",

@@ -152,10 +152,12 @@ function seatPanel(S, act, seat, table, position) {
     replace);
 }
 
+// Play goes to the right (counter-clockwise, as the cards are drawn): the next seat after
+// yours sits on your right, the one before it on your left.
 const RING = {
-  4: ["left", "top", "right"],
-  5: ["left", "topleft", "topright", "right"],
-  6: ["left", "topleft", "top", "topright", "right"],
+  4: ["right", "top", "left"],
+  5: ["right", "topright", "topleft", "left"],
+  6: ["right", "topright", "top", "topleft", "left"],
 };
 
 function cardPoints(card) {
