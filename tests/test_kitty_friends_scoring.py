@@ -23,6 +23,7 @@ from shengji.game.match import play_random_match
 from shengji.game.phase import Phase
 from shengji.game.round import Round
 from shengji.game.scoresheet import RoundResult
+from shengji.terminal.screen import Seating, render_result
 
 
 def short_round(rules: Rules, hands: Sequence[str], kitty_first: str, *, dealer: int = 0,
@@ -157,6 +158,25 @@ def test_kitty_counts_only_when_the_opponents_win_the_last_trick() -> None:
     sheet = result.sheet()
     assert "Kitty" in sheet and "195 points x 4" in sheet and "= 780" in sheet
     assert not result.declarers_won and result.next_dealer == 1
+
+
+def test_the_last_trick_may_count_once_for_each_of_its_cards() -> None:
+    """Seed hundred's variant: the opponents' last trick counts times its cards (8 here)."""
+    rules = Rules(kitty=100, last_trick_multiplier=True)
+    lost = short_round(rules, ["3C 3C", "KC KC", "4D 5D", "6D 7D"], "9S", levels=(9, 5, 9, 5))
+    result = play(lost, "0 play 3C 3C", "1 play KC KC", "2 play 4D 5D", "3 play 6D 7D")
+    assert result is not None and result.trick_points == 25
+    assert result.last_trick_bonus == 25 * 7
+    assert result.points == 25 * 8 + result.kitty_bonus
+    assert "Last trick: 25 points x 8 cards (the opponents won it) = 200: +175" in (
+        result.sheet())
+    seating = Seating(("You", "Seat 1", "Seat 2", "Seat 3"), 0, False)
+    screen = "\n".join(str(line) for line in render_result(
+        result, seating, round_number=1, rules_players=4, trump=lost.trump, tricks=lost.tricks))
+    assert "Last trick, counted once for each of its cards: +175 to the opponents" in screen
+    kept = short_round(rules, ["KC KC", "3C 3C", "4D 5D", "6D 7D"], "9S", levels=(9, 5, 9, 5))
+    result = play(kept, "0 play KC KC", "1 play 3C 3C", "2 play 4D 5D", "3 play 6D 7D")
+    assert result is not None and result.last_trick_bonus == 0 and result.points == 0
 
 
 def test_only_the_last_trick_decides_the_kitty() -> None:

@@ -570,6 +570,14 @@ OPTIONS: dict[str, OptionHelp] = {
         "declarers winning the last trick take the kitty off the opponents' points",
         "庄家抠底", "庄家赢最后一轮，底分乘倍从闲家分里扣",
         details="The multiplied kitty; False: it does not count."),
+    "last_trick_multiplier": OptionHelp(
+        "the last trick's points count times its number of cards",
+        "末轮分加倍", "最后一轮的分乘以这一轮的牌数",
+        details=("Seed hundred's variant: when the opponents win the last trick, its points "
+                 "count as many times as the trick has cards (4 players leading a single: "
+                 "×4; a pair: ×8); the kitty is multiplied as `kitty_multiplier` says, "
+                 "besides. The declarers' points never count, so their last trick changes "
+                 "nothing.")),
     "red_five_penalty": OptionHelp(
         "points for a captured red five",
         "红五罚分", "被对方拿到一张红五罚的分",

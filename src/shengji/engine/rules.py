@@ -213,6 +213,7 @@ class Rules:
     draw_at: int | None = None
     below_zero: bool = False
     kitty_to_declarers: bool = False
+    last_trick_multiplier: bool = False
     red_five_penalty: int = 0
     # the match
     start_rank: Rank = Rank.TWO

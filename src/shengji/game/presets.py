@@ -222,6 +222,8 @@ def hundred(**overrides: object) -> Rules:
     - the finer second table (0 → +3, 5-15 → +2, 20-35 → +1, 40-55 → switch,
       60-75 → opponents +1, 80-95 → +2, 100-115 → +3): ``level_table="hundred"``;
     - exactly 40 points is a draw, the opponents deal next: ``draw_at=40``;
+    - the last trick's points counted once for each of its cards when the opponents win
+      it: ``last_trick_multiplier=True``;
     - two trump ranks at once, e.g. 8s and 2s with diamonds trump (8♦, 8♥, 8♠, 8♣, 2♦,
       2♥, 2♠, 2♣, A♦ ...): ``second_rank="2"`` with the off-suit rank cards ordered by
       suit instead of equal, ``rank_suit_order=("H", "S", "C", "D")`` (highest first).
@@ -376,6 +378,9 @@ _PHRASES: dict[str, Callable[[Any], str]] = {
     "kitty_to_declarers": _flag("declarers winning the last trick take the multiplied kitty "
                                 "off the opponents' points",
                                 "the kitty counts only for the opponents"),
+    "last_trick_multiplier": _flag("the last trick's points count times its number of cards "
+                                   "when the opponents win it",
+                                   "the last trick's points count once"),
     "red_five_penalty": lambda v: f"a captured red five costs its side {v} points",
     "start_rank": lambda v: f"levels start at {v}",
     "end_rank": lambda v: f"the match ends by passing {v}",

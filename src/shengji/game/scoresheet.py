@@ -115,6 +115,9 @@ class RoundResult:
     """Each failed throw's seat and the points it gave the opponents (negative: taken)."""
     team_bonus: bool = field(default=False, repr=False)
     """A smaller declaring team won one bonus level (``smaller_team_bonus``)."""
+    last_trick_bonus: int = field(default=0, repr=False)
+    """Points added to the opponents' for the last trick they won counting as many times as
+    it has cards (``last_trick_multiplier``): its points times one less than its cards."""
 
     def sheet(self) -> str:
         """The score sheet in words."""
@@ -174,6 +177,12 @@ def score_round(rnd: Round, *, redeal: bool = False, lost_by: int | None = None)
         why = "the declarers won the last trick" if lost_by is None else "the round was lost"
         lines.append(f"Kitty {format_cards(rnd.kitty)}: {kitty_points} points, not counted"
                      f" ({why}).")
+    last_bonus = 0
+    if last is not None and rules.last_trick_multiplier and last.winner in opponents:
+        cards = sum(len(play.cards) for play in last.plays)
+        last_bonus = last.points * (cards - 1)
+        lines.append(f"Last trick: {last.points} points x {cards} cards (the opponents won "
+                     f"it) = {last.points * cards}: {last_bonus:+d} to the opponents.")
     penalty = 0
     penalties: list[tuple[int, int]] = []
     for seat, pts in rnd.penalties:
@@ -184,7 +193,7 @@ def score_round(rnd: Round, *, redeal: bool = False, lost_by: int | None = None)
     red = _red_five_points(rnd, declarers)
     if red:
         lines.append(f"Captured red fives: {red:+d} to the opponents.")
-    total = trick_points + bonus + penalty + red
+    total = trick_points + bonus + last_bonus + penalty + red
     if not rules.below_zero:
         total = max(0, total)
     if lost_by is not None:
@@ -244,7 +253,7 @@ def score_round(rnd: Round, *, redeal: bool = False, lost_by: int | None = None)
                        levels, tuple(new), nxt, won, tuple(passed), hooked, lost_by,
                        tuple(lines), tuple(wrapped), trump,
                        tuple((t.winner, t.points) for t in rnd.tricks), tuple(penalties),
-                       team_bonus)
+                       team_bonus, last_bonus)
 
 
 def _next_dealer(rules: Rules, dealer: int, declarers: tuple[int, ...],

@@ -429,6 +429,7 @@ class RoundSheet(_Out):
     steps: LevelSteps | None
     team_bonus: bool
     wrapped: list[int]
+    last_trick_bonus: int
 
 
 class ViewJSON(_Out):

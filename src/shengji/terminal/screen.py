@@ -419,6 +419,9 @@ def render_result(result: RoundResult, seating: Seating, *, round_number: int,
     else:
         kitty += Text(", not counted: the declarers won the last trick")
     lines.append(kitty)
+    if result.last_trick_bonus:
+        lines.append(Text(f"Last trick, counted once for each of its cards: "
+                          f"{result.last_trick_bonus:+d} to the opponents"))
     if result.penalty_points:
         lines.append(Text(f"Failed throws: {result.penalty_points:+d} to the opponents"))
     if result.red_five_points:

@@ -76,6 +76,7 @@ export const OPTIONS_ZH = {
   draw_at: ["平局分", "闲家正好得这些分算平局（留空：没有）"],
   below_zero: ["负分", "闲家得分可以低于零，每低半个目标分庄家多升一级"],
   kitty_to_declarers: ["庄家抠底", "庄家赢最后一轮，底分乘倍从闲家分里扣"],
+  last_trick_multiplier: ["末轮分加倍", "最后一轮的分乘以这一轮的牌数"],
   red_five_penalty: ["红五罚分", "被对方拿到一张红五罚的分"],
   start_rank: ["起始级", "从几打起"],
   end_rank: ["终点级", "打过这一级就赢"],

@@ -67,6 +67,9 @@ function sheetView(S, result, n) {
       lines.push(h("p", {}, t("penaltyLine", { name: seatName(S, penalty.seat),
                                               points: signed(penalty.points) })));
     }
+    if (result.last_trick_bonus) {
+      lines.push(h("p", {}, t("lastTrickLine", { points: signed(result.last_trick_bonus) })));
+    }
     if (result.red_five_points) {
       lines.push(h("p", {}, t("redFiveLine", { points: signed(result.red_five_points) })));
     }
