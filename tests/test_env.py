@@ -345,6 +345,38 @@ def test_illegal_id_is_refused_and_changes_nothing() -> None:
     assert game.version == version and game.allowed() == ids
 
 
+@pytest.mark.parametrize("bad", [3.9, "55", True, None, np.float32(2.0)])
+def test_an_id_must_be_an_integer(bad: object) -> None:
+    game = Game(resolve_rules("tractor"))
+    game.reset(1)
+    ids, version = game.allowed(), game.version
+    with pytest.raises(ValueError, match="an action id is an integer"):
+        game.step(bad)  # type: ignore[arg-type]
+    assert game.version == version and game.allowed() == ids
+    game.step(np.int64(ids[0]))  # numpy's integers are ids
+    assert game.version != version
+
+
+def test_a_refused_id_keeps_the_reward_waiting_for_the_agent() -> None:
+    """The levels of the first round wait in the next agent's reward; an id the mask
+    refuses changes nothing, that reward included."""
+    aec = env("tractor", rounds=2)
+    aec.reset(seed=0)
+    rng = random.Random(0)
+    for agent in aec.agent_iter(100_000):
+        observation, reward, *_ = aec.last()
+        mask = observation["action_mask"]
+        if reward:
+            bad = int(np.flatnonzero(mask == 0)[0])
+            with pytest.raises(ValueError, match="not allowed now"):
+                aec.step(bad)
+            assert aec.last()[1] == reward and aec.agent_selection == agent
+            break
+        aec.step(int(rng.choice(np.flatnonzero(mask))))
+    else:
+        pytest.fail("no reward came before the match ended")
+
+
 def hidden_change(game: Game, seat: int, rng: random.Random) -> Callable[[], None] | None:
     """Swap a card between places ``seat`` cannot see; returns what swaps it back (None if
     there is nothing to swap)."""

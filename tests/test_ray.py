@@ -14,7 +14,7 @@ from script_helpers import ROOT, load_script, run_main
 from shengji import simulate
 from shengji.cli import main
 from shengji.game.presets import preset
-from shengji.parallel import ordered_map
+from shengji.parallel import address_problem, ordered_map
 from shengji.players.training import collect_chunk
 
 # one pytest-xdist worker runs them all, in order: the first checks that no Ray instance runs
@@ -56,6 +56,24 @@ def test_no_cluster_at_the_address_is_one_line(capsys: pytest.CaptureFixture[str
     err = capsys.readouterr().err
     assert err.startswith("shengji simulate: cannot start or join the Ray cluster at")
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1:1", "ray://127.0.0.1:1",
+                                     "nohost.invalid:6379"])
+def test_an_address_where_nothing_answers_is_one_line_at_once(
+        address: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ray would retry an unreachable cluster for minutes, printing warnings; the simulator
+    tries the address first and says so in one line."""
+    pytest.importorskip("ray", reason="Ray is not installed: Ray tests skipped")
+    assert address_problem(address) is not None
+    assert main(["simulate", "--rounds", "1", "--backend", "ray", "--address", address]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"shengji simulate: cannot join the Ray cluster at {address!r}: "
+                          "nothing answers at ") and err.count("\n") == 1
+
+
+def test_addresses_ray_resolves_itself_are_left_to_it() -> None:
+    assert address_problem("auto") is None and address_problem("local") is None
 
 
 @pytest.fixture(scope="module")

@@ -11,11 +11,15 @@ import importlib.util
 import io
 import json
 import math
+import os
+import signal
 import statistics
 import subprocess
 import sys
+import time
 from dataclasses import asdict
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -23,6 +27,8 @@ from shengji import cli, simulate
 from shengji.engine.rules import Rules
 from shengji.game.presets import preset
 from shengji.game.record import load_record, read_record, replay
+from shengji.players import make_player
+from shengji.players import search as search_module
 from shengji.simulate import PlayedDeal, deal_seed
 
 H, R = "heuristic", "random"
@@ -569,3 +575,48 @@ def test_a_player_without_its_model_says_so(capsys: pytest.CaptureFixture[str]) 
         assert code == 0 and "levels/round" in out
         assert notes == (["note: no learned model fits these rules (6 players, 2 decks): "
                           "learned plays as the heuristic"] if noted else [])
+
+
+@pytest.mark.slow
+def test_the_search_player_simulates_the_same_whatever_the_load(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A simulation's search player samples a fixed number of deals per decision, never a
+    time budget: a slow machine (here a clock that runs fast) plays the same games. (On
+    this deal a player thinking against the clock plays otherwise.)"""
+    rules = preset("da-bai-fen")
+    players = ["search", "heuristic"] * 2
+    quiet = simulate.play_game(rules, players, 6, 0, swapped=False, max_rounds=1)
+    ticks = iter(range(10**9))  # every reading of the clock a second later
+    monkeypatch.setattr(search_module, "time",
+                        SimpleNamespace(perf_counter=lambda: float(next(ticks))))
+    loaded = simulate.play_game(rules, players, 6, 0, swapped=False, max_rounds=1)
+    assert loaded == quiet
+
+
+def test_a_thinking_player_takes_a_time_or_a_number_of_worlds() -> None:
+    assert make_player("search", worlds=32).iterations == 32
+    with pytest.raises(ValueError, match="not both"):
+        make_player("search", think=1.0, worlds=8)
+    with pytest.raises(ValueError, match="worlds"):
+        make_player("search", worlds=0)
+    make_player("heuristic", worlds=8)  # decides at once: checked, not used
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_stops_a_run_in_one_line(workers: str, tmp_path: Path) -> None:
+    """A terminal's Ctrl-C reaches every process of the command: the workers leave it to
+    the parent, which says it was interrupted, without a traceback, and leaves no file
+    half written."""
+    run = subprocess.Popen(
+        [sys.executable, "-m", "shengji", "simulate", "--rounds", "20000", "--workers",
+         workers, "--records", str(tmp_path / "games")], stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(4)
+    os.killpg(run.pid, signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    assert run.returncode == 130, err
+    assert err.strip().endswith("shengji simulate: interrupted") and "Traceback" not in err
+    games = tmp_path / "games"
+    assert not games.exists() or not [p for p in games.iterdir() if p.suffix == ".tmp"]

@@ -88,6 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_command(words)
     try:
         return _run(args)
+    except KeyboardInterrupt:  # Ctrl-C (a long simulate or analyze): files stay as they were
+        print(f"shengji {args.command}: interrupted", file=sys.stderr)
+        return 130
     except ValueError as error:
         from shengji.players.learned import ModelError
 

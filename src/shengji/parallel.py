@@ -10,6 +10,8 @@ in flight, so a run of a million jobs never holds them all.
 from __future__ import annotations
 
 import importlib.util
+import signal
+import socket
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -54,8 +56,18 @@ def ordered_map(function: Callable[[J], R], jobs: Iterable[J], *, workers: int,
     elif workers == 1:
         yield from map(function, jobs)
     else:
-        with ProcessPoolExecutor(workers) as pool:
-            yield from _in_order(pool.submit, function, jobs, 4 * workers)
+        with ProcessPoolExecutor(workers, initializer=_leave_ctrl_c) as pool:
+            try:
+                yield from _in_order(pool.submit, function, jobs, 4 * workers)
+            except BaseException:  # Ctrl-C, or the caller stopped: drop the jobs not begun
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
+
+
+def _leave_ctrl_c() -> None:
+    """A worker process ignores Ctrl-C: the terminal sends it to every process of the
+    command, and the parent alone stops the run (without a traceback from each worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _in_order(submit: Callable[[Callable[[J], R], J], Future[R]], function: Callable[[J], R],
@@ -76,6 +88,21 @@ def _call(function: Callable[[J], R], job: J) -> R:
     return function(job)
 
 
+def address_problem(address: str, timeout: float = 5.0) -> str | None:
+    """Why nothing answers at a Ray cluster's ``address`` (``HOST:PORT`` or
+    ``ray://HOST:PORT``), or ``None``: it answers, or it is ``auto`` (or another form Ray
+    resolves itself). A TCP connection is tried for at most ``timeout`` seconds."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        return None
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            return None
+    except OSError as error:
+        why = error.strerror or str(error) or type(error).__name__
+        return f"nothing answers at {host}:{port} ({why})"
+
+
 def _on_ray(function: Callable[[J], R], jobs: Iterable[J], workers: int,
             address: str | None) -> Iterator[R]:
     try:
@@ -84,6 +111,9 @@ def _on_ray(function: Callable[[J], R], jobs: Iterable[J], workers: int,
         raise ValueError(f"--backend ray needs Ray: {RAY_HINT}") from None
     started = not ray.is_initialized()
     if started:
+        unreachable = address_problem(address) if address else None
+        if unreachable:  # Ray itself would retry for minutes, printing warnings
+            raise BackendError(f"cannot join the Ray cluster at {address!r}: {unreachable}")
         try:
             ray.init(address=address, num_cpus=None if address else workers,
                      include_dashboard=False, log_to_driver=False, configure_logging=False)
@@ -106,4 +136,5 @@ def _on_ray(function: Callable[[J], R], jobs: Iterable[J], workers: int,
             ray.shutdown()
 
 
-__all__ = ["BACKENDS", "RAY_HINT", "BackendError", "backend_problem", "ordered_map"]
+__all__ = ["BACKENDS", "RAY_HINT", "BackendError", "address_problem", "backend_problem",
+           "ordered_map"]

@@ -28,7 +28,7 @@ from typing import Any
 from shengji.engine.rules import Rules
 from shengji.game.match import Match, never_ends
 from shengji.parallel import ordered_map
-from shengji.players import make_player
+from shengji.players import THINKING_KINDS, make_player
 from shengji.players.table import decide
 
 COLUMNS = """\
@@ -158,6 +158,13 @@ def mean_ci95(samples: Sequence[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(var / len(samples))
 
 
+SIMULATED_WORLDS = 32
+"""The deals a thinking player (``search``) samples for each decision in a simulation: a
+fixed number, not a time budget, so that a run is the same for the same seed whatever the
+machine's speed and load (the benchmarks' setting, whose figures the players' page quotes).
+"""
+
+
 def deal_seed(seed: int, deal: int) -> int:
     """The seed of one deal, derived from the run's seed."""
     return (seed * 1_000_003 + deal * 7_919) % (2**48)
@@ -168,8 +175,8 @@ def play_game(rules: Rules, players: Sequence[str], seed: int, deal: int, *, swa
     """Play one deal (rotated one seat when ``swapped``) and collect its figures."""
     n = rules.players
     labels = tuple(players[(s - 1) % n] if swapped else players[s] for s in range(n))
-    seated = [make_player(label, seed=deal_seed(seed, deal) + s) for s, label in
-              enumerate(labels)]
+    seated = [make_player(label, seed=deal_seed(seed, deal) + s, worlds=SIMULATED_WORLDS
+                          if label in THINKING_KINDS else None) for s, label in enumerate(labels)]
     match = Match(rules, seed=deal_seed(seed, deal), max_rounds=max_rounds)
     while not match.is_over:
         seat = match.to_move

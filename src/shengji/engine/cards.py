@@ -195,8 +195,16 @@ _ALLOWED = (
 )
 
 
+def not_a(what: str, value: object) -> TypeError:
+    """The error for ``value`` given where ``what`` (e.g. ``"a hand (Hand)"``) was wanted:
+    it names both, so that a wrong type says what was wrong and what is allowed."""
+    return TypeError(f"expected {what}, got {'None' if value is None else type(value).__name__}")
+
+
 def parse_card(token: str) -> Card:
     """Read one card; raise :class:`NotationError` naming the token and what is allowed."""
+    if not isinstance(token, str):
+        raise not_a("a card as text such as 'AS'", token)
     key = token.strip().upper()
     joker = _JOKER_TEXT.get(key)
     if joker is not None:
@@ -218,9 +226,16 @@ def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
             return text
     if isinstance(text, str):
         tokens: Iterable[str | Card] = [t for t in re.split(r"[\s,]+", text) if t]
-    else:
+    elif hasattr(text, "__iter__"):
         tokens = text
-    return tuple(t if isinstance(t, Card) else parse_card(t) for t in tokens)
+    else:
+        raise not_a("cards as text such as 'AS KS' or a sequence of cards", text)
+    return tuple(t if isinstance(t, Card) else parse_card(t) if isinstance(t, str) else
+                 _not_a_card(t) for t in tokens)
+
+
+def _not_a_card(token: object) -> Card:
+    raise not_a("a card (Card) or text such as 'AS'", token)
 
 
 def format_cards(cards: Iterable[Card], *, unicode: bool = False) -> str:

@@ -47,6 +47,7 @@ from shengji.engine.cards import (
     card_int,
     format_cards,
     missing_cards,
+    not_a,
     parse_cards,
 )
 from shengji.engine.lead import Lead, PlayError, rainbows
@@ -73,6 +74,8 @@ class LegalPlays:
 
     def __init__(self, hand: Hand, lead: Lead, trump: Trump, rules: Rules,
                  structure: Structure | None = None) -> None:
+        if not isinstance(hand, Hand):
+            raise not_a("a hand (Hand)", hand)
         self.hand = hand
         self.lead = lead
         self.trump = trump

@@ -25,6 +25,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Final
 
 from shengji.engine.caches import remember
+from shengji.engine.cards import not_a
 from shengji.engine.rules import AfterEnd, KittyMultiplier, LeftoverSteps, LevelTable, Rules
 
 if TYPE_CHECKING:
@@ -167,6 +168,8 @@ def level_change(points: int, rules: Rules) -> LevelChange:
     >>> change.draw, change.switch, change.row
     (True, True, '40: draw, opponents take over')
     """
+    if not isinstance(points, int) or isinstance(points, bool):
+        raise not_a("the opponents' points (an integer)", points)
     if points < 0:
         if not rules.below_zero:
             raise ValueError(f"points must not be negative, got {points}")
@@ -330,6 +333,11 @@ def advance(level: int, steps: int, rules: Rules, *, as_declarers: bool) -> Adva
     >>> advance(13, 3, Rules(pass_end_freely=True), as_declarers=False).passed_end
     True
     """
+    for name, value in (("level", level), ("steps", steps)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise not_a(f"the {name} (an integer)", value)
+    if steps < 0:
+        raise ValueError(f"steps must not be negative, got {steps}")
     start, end, top = int(rules.first_rank), int(rules.end_rank), _top(rules)
     if not (start <= level <= end or level == top):
         names = f"{level_name(start)}..{level_name(top)}"

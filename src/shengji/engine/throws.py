@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from shengji.engine.cards import Card, Hand
+from shengji.engine.cards import Card, Hand, not_a
 from shengji.engine.lead import Lead
 from shengji.engine.plain import filled, mypyc_attr
 from shengji.engine.rainbows import highest_rainbow, rainbow_unit, rank_of
@@ -142,6 +142,11 @@ def check_throw(lead: Lead, others: Mapping[int, Hand], trump: Trump, rules: Rul
     The caller passes the hands the rules check (``rules.throw_check``: every
     other player, or only the opponents). A single unit always stands.
     """
+    if not isinstance(others, Mapping):
+        raise not_a("the other hands as a mapping of seat to Hand", others)
+    for seat, hand in others.items():
+        if not isinstance(hand, Hand):
+            raise not_a(f"seat {seat}'s hand (Hand)", hand)
     if not lead.is_throw:
         return _outcome(lead, lead, (), 0, False)
     if lead.rainbow:

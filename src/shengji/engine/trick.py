@@ -37,6 +37,7 @@ from shengji.engine.cards import (
     card_ints,
     card_points,
     format_cards,
+    not_a,
     parse_cards,
 )
 from shengji.engine.follow import LegalPlays
@@ -102,8 +103,13 @@ class Trick:
                  ) -> None:
         self.trump = trump
         self.rules = rules
-        self.leader = leader
         self.players = rules.players if players is None else players
+        if not isinstance(leader, int) or isinstance(leader, bool):
+            raise not_a("the leader's seat (an integer)", leader)
+        if not 0 <= leader < self.players:
+            raise ValueError(f"the leader must be a seat from 0 to {self.players - 1}, "
+                             f"got {leader}")
+        self.leader = leader
         self.lead: Lead | None = None
         self.plays: list[TrickPlay] = []
         self.throw: ThrowOutcome | None = None
@@ -187,6 +193,8 @@ class Trick:
         """
         if len(self.plays) == self.players:
             raise PlayError("the trick is complete")
+        if not isinstance(hand, Hand):
+            raise not_a("the hand it is played from (Hand)", hand)
         seat = (self.leader + len(self.plays)) % self.players
         # a trusted play is an action's own tuple of cards
         played = cards if trusted and type(cards) is tuple else parse_cards(cards)

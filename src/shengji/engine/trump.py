@@ -36,6 +36,7 @@ from shengji.engine.cards import (
     Rank,
     Suit,
     card_int,
+    not_a,
 )
 
 TRUMP: Final = 4
@@ -150,6 +151,8 @@ class Trump:
     @classmethod
     def parse(cls, text: str) -> Trump:
         """Read ``7C``/``7♣`` (rank and suit), ``7NT`` (rank, no suit) or ``NT`` (jokers only)."""
+        if not isinstance(text, str):
+            raise not_a("a trump as text such as '2H', '7NT' or 'NT'", text)
         key = text.strip().upper().replace(" ", "")
         if key == "NT":
             return cls(None)

@@ -18,7 +18,7 @@ from shengji.game.deal import Deal, DealError
 from shengji.game.presets import preset as make_preset
 from shengji.players.base import Player
 
-from .core import Game
+from .core import Game, as_action_id
 from .encoding import Encoder
 from .render import render_table
 from .state import StateEncoder
@@ -132,8 +132,13 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
             return
         if action is None:
             raise ValueError(f"{agent} must act: give an allowed action id, not None")
-        self._cumulative_rewards[agent] = 0.0
-        self.game.step(int(action))
+        pending = self._cumulative_rewards[agent]
+        self._cumulative_rewards[agent] = 0.0  # it was seen (last()) before acting
+        try:
+            self.game.step(as_action_id(action))
+        except ValueError:  # refused: nothing changes, the reward still waits
+            self._cumulative_rewards[agent] = pending
+            raise
         self._sync()
         if self.render_mode == "human":
             self.render()

@@ -97,6 +97,19 @@ KINDS = ("none", "bid-window", "bid", "overbid", "expose", "declare", "bury", "c
 """The kinds of decision, in the order of the observation's one-hot."""
 
 
+
+def as_action_id(value: object) -> int:
+    """``value`` as an action id: an integer (Python's or numpy's), else ``ValueError``
+    (a float or text is never read as an id)."""
+    if isinstance(value, bool):
+        raise ValueError(f"an action id is an integer, got {value!r}")
+    try:
+        return index(value)  # type: ignore[arg-type]
+    except TypeError:
+        kind = "None" if value is None else type(value).__name__
+        raise ValueError(f"an action id is an integer, got {kind}") from None
+
+
 class Layout:
     """The action ids for one set of rules (their number depends on the decks only)."""
 
@@ -315,6 +328,7 @@ class Game:
 
     def step(self, action_id: int) -> None:
         """Act with one id; raise ``ValueError`` (changing nothing) if it is not allowed."""
+        action_id = as_action_id(action_id)
         d = self.decision
         if d is None:
             raise ValueError("the episode is over: call reset()")

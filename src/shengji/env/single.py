@@ -22,7 +22,7 @@ from shengji.engine.rules import Rules
 from shengji.players import Player, make_player
 
 from .aec import MASK_DTYPE, Observation, resolve_rules
-from .core import Game
+from .core import Game, as_action_id
 from .encoding import Encoder
 from .render import render_table
 
@@ -107,7 +107,7 @@ class SingleSeatEnv(gymnasium.Env[Observation, int]):
     def step(self, action: int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Act with one id; the reward is this seat's (:mod:`shengji.env.core`). An id the
         mask does not allow: see ``illegal``."""
-        action = int(action)
+        action = as_action_id(action)
         if self.illegal is not None and not self._ended and not self.game.over and (
                 action not in self.game.allowed()):
             self._ended = True  # the episode ends here; the game is left as it was

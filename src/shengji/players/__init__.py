@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from shengji.engine.choices import Partnership
 from shengji.engine.rules import Rules
-from shengji.players.base import Player, checked_seed
+from shengji.players.base import Player, check_number, checked_seed
 from shengji.players.heuristic import HeuristicPlayer
 from shengji.players.learned import LearnedPlayer, model_name
 from shengji.players.random_player import RandomPlayer
@@ -114,19 +114,29 @@ def player_label(kind: str, think: float | None = None) -> str:
     return f"{kind} player"
 
 
-def make_player(kind: str, seed: int | None = None, *, think: float | None = None) -> Player:
+def make_player(kind: str, seed: int | None = None, *, think: float | None = None,
+                worlds: int | None = None) -> Player:
     """A player by name (see :data:`PLAYER_KINDS`). ``think``: the seconds a player of
     :data:`THINKING_KINDS` may think per decision (within :data:`THINK_LIMITS`; default
     :data:`~shengji.players.search.TIME_BUDGET`), sampling up to :func:`think_worlds` deals;
-    the other kinds decide at once (a ``think`` given is checked all the same).
+    ``worlds`` instead: the deals it samples for each decision, however long they take, so
+    that its play depends on the seed alone, never on the machine's speed or load (the
+    simulator's). The other kinds decide at once (``think`` and ``worlds`` given are checked
+    all the same).
 
     >>> searching = make_player("search", think=2.5)
     >>> searching.time_budget, searching.max_worlds
     (2.5, 80)
+    >>> make_player("search", worlds=32).iterations
+    32
     """
     check_kind(kind)
     if think is not None:
         check_think(think)
+    if worlds is not None:
+        if think is not None:
+            raise ValueError("give a thinking time or a number of worlds, not both")
+        check_number("worlds", worlds, 1, whole=True)
     checked_seed(seed)  # (here: the compiled players' own check is a TypeError)
     if kind == "random":
         return RandomPlayer(seed)
@@ -137,6 +147,8 @@ def make_player(kind: str, seed: int | None = None, *, think: float | None = Non
     if kind == "learned":
         return LearnedPlayer(seed)
     if kind == "search":
+        if worlds is not None:
+            return SearchPlayer(seed, iterations=worlds)
         return SearchPlayer(seed) if think is None else SearchPlayer(
             seed, time_budget=think, max_worlds=think_worlds(think))
     raise AssertionError(kind)  # (every kind of PLAYER_KINDS is made above)
