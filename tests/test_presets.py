@@ -182,6 +182,7 @@ def test_describe_rules_phrases_every_option() -> None:
         bid_reinforce_equal=True, bid_reinforce_after_bury=True, joker_bids="decks",
         fluid_overbid=("own-rank", "jokers-only"), fluid_bidders="not-lost", no_bid="kitty-first",
         no_bid_joker="no-trump", redeal_show="no-points", redeal_dealer_partner=True,
+        redeal_first_bidder=True,
         kitty_overbid=True, kitty_overbid_takes_dealer=True, kitty_overbid_by="opponents",
         kitty_overbid_limit=2, kitty_points_allowed=False,
         kitty_multiplier="power", kitty_revealed=False, friends=1, friend_calls="colour-rank",

@@ -436,6 +436,14 @@ OPTIONS: dict[str, OptionHelp] = {
     "redeal_dealer_partner": OptionHelp(
         "after a shown-hand redeal the dealer's partner deals",
         "重发由对家做庄", "亮牌重发后由庄家的对家做庄"),
+    "redeal_first_bidder": OptionHelp(
+        "after a shown-hand redeal the first to bid becomes the dealer",
+        "重发后抢庄", "亮牌重发后像第一局一样，先亮主的人做庄",
+        details=("Seed da_bai_fen: the new deal is bid for as a first round is: whoever "
+                 "first bids (a card of their own side's level) takes the kitty and leads, "
+                 "their side the declarers; the seat named to deal (the dealer's partner "
+                 "with `redeal_dealer_partner`) deals the cards, and leads if nobody bids. "
+                 "With fixed partnerships.")),
     "kitty_overbid": OptionHelp(
         "bidding after the kitty (炒地皮)",
         "炒地皮", "扣底后还可以反主，拿底重扣",

@@ -189,6 +189,7 @@ class Rules:
     no_bid_joker: KittyJoker = KittyJoker.NEXT
     redeal_show: RedealShow = RedealShow.OFF
     redeal_dealer_partner: bool = False
+    redeal_first_bidder: bool = False
     kitty_overbid: bool = False
     kitty_overbid_takes_dealer: bool = False
     kitty_overbid_by: KittyOverbidBy = KittyOverbidBy.OTHERS

@@ -195,8 +195,9 @@ cards, 100 points), 12 cards each and a kitty of 6; the target is 40.
   **a failed throw loses the round** for the thrower's side: a declarer's gives the opponents
   the maximum, an opponent's gives them nothing.
 - The player after the dealer draws first; jokers cannot be bid.
-- A player dealt no trumps may show the hand to have the cards dealt again (the dealer's
-  partner then deals).
+- A player dealt no trumps may show the hand to have the cards dealt again: the dealer's
+  partner deals them, and, as in the first round, the first player to show a card of their
+  side's level becomes the dealer, their side the declarers (the partner, if nobody does).
 - The kitty counts double when the opponents win the last trick.
 - The level table: 0 points, declarers +2; 5 to 35, +1; 40 to 75, the opponents take over; 80
   to 95, opponents +1; 100 or more, opponents +2.

@@ -88,10 +88,10 @@ class Match:
         self.round = self._new_round(dealer, None, deal)
 
     def _new_round(self, dealer: int | None, eligible: tuple[int, ...] | None,
-                   deal: Deal | None = None) -> Round:
+                   deal: Deal | None = None, *, shuffler: int | None = None) -> Round:
         return Round(self.rules, seed=self._seeds.getrandbits(48), deal=deal,
                      levels=self.levels, dealer=dealer, eligible=eligible,
-                     track_undo=self.track_undo)
+                     track_undo=self.track_undo, shuffler=shuffler)
 
     @property
     def is_over(self) -> bool:
@@ -146,10 +146,14 @@ class Match:
         self._over = self._finished()
         if not self._over:
             dealer: int | None = result.next_dealer
+            shuffler: int | None = None
             if result.redeal and self.round.bidding.winner is None and all(
                     r.redeal for r in self.results):
                 dealer = None  # the first round starts over: the bidding decides the dealer
-            self.round = self._new_round(dealer, self._eligible(result))
+            elif result.redeal and self.rules.redeal_first_bidder and (
+                    self.rules.partnership == Partnership.FIXED):
+                dealer, shuffler = None, result.next_dealer  # bid for, as a first round
+            self.round = self._new_round(dealer, self._eligible(result), shuffler=shuffler)
         return result
 
     def _eligible(self, result: RoundResult) -> tuple[int, ...] | None:

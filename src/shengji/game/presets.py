@@ -91,6 +91,7 @@ _DA_BAI_FEN: dict[str, object] = {
     "first_dealer": "first-bidder",
     "redeal_show": "no-trumps",
     "redeal_dealer_partner": True,
+    "redeal_first_bidder": True,
     "kitty_multiplier": "double",
     "joker_bids": "off",
 }
@@ -190,7 +191,10 @@ def da_bai_fen(**overrides: object) -> Rules:
     the (random) first dealer draws first, and in the first round the player who exposes
     a 2 becomes the leader (the engine's dealer: ``first_dealer="first-bidder"``; use
     ``first_dealer="random"`` to keep the random seat as leader); a player without
-    trumps may show the hand for a redeal, after which the leader's partner deals; the
+    trumps may show the hand for a redeal, after which the leader's partner deals the
+    cards and, as in the first round, the first to expose a card of their side's level
+    becomes the leader, their side the declarers (``redeal_first_bidder``; the partner
+    leads if nobody does); the
     kitty counts double for the opponents when they win the last trick; jokers cannot be
     bid (one deck has no pair of identical jokers anyway). Nobody bid → kitty cards are
     turned until a trump-rank card appears, else the highest card's suit (the default).
@@ -350,6 +354,8 @@ _PHRASES: dict[str, Callable[[Any], str]] = {
                                  "and take it back", "reinforcing must beat the standing bid"),
     "fluid_overbid": lambda v: "overbids: " + ("none" if not v else "; ".join(
         _CHOICES["fluid_overbid"][o] for o in v)),
+    "redeal_first_bidder": _flag("after a shown-hand redeal the first to bid becomes the "
+                                 "dealer", "after a shown-hand redeal the dealer is known"),
     "redeal_dealer_partner": _flag("after a shown-hand redeal the dealer's partner deals",
                                    "after a shown-hand redeal the same dealer deals"),
     "kitty_overbid": _flag("bidding after the kitty (炒地皮): a stronger bid takes the kitty",

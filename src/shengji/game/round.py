@@ -154,7 +154,9 @@ class Round:
 
     ``levels`` gives every seat's level (2..14 = ranks 2..A; with fixed
     partnerships both members of a team share it). ``dealer`` is ``None`` in a
-    match's first round, when the bidding decides it. ``eligible`` limits who
+    match's first round, when the bidding decides it, and in a round after a redeal under
+    ``redeal_first_bidder``, whose ``shuffler`` deals the cards (the seat after it draws
+    first) and leads if nobody bids. ``eligible`` limits who
     may bid (fluid ``not-lost`` rule). ``seed`` fixes the shuffle: the same
     seed and actions always give the same round. A ``deal`` gives the cards
     instead of a shuffle (:class:`~shengji.game.deal.Deal`, checked against the
@@ -172,6 +174,7 @@ class Round:
         dealer: int | None = None,
         eligible: Sequence[int] | None = None,
         track_undo: bool = True,
+        shuffler: int | None = None,
         _blank: bool = False,
     ) -> None:
         n = rules.players
@@ -191,8 +194,10 @@ class Round:
         self.levels = tuple(levels) if levels is not None else (int(rules.first_rank),) * n
         if len(self.levels) != n:
             raise ValueError(f"levels needs one entry per seat ({n})")
-        if dealer is not None and not 0 <= dealer < n:
-            raise ValueError(f"dealer must be a seat 0..{n - 1}")
+        for name, seat in (("dealer", dealer), ("shuffler", shuffler)):
+            if seat is not None and not 0 <= seat < n:
+                raise ValueError(f"{name} must be a seat 0..{n - 1}")
+        self.shuffler = shuffler
         self.eligible = tuple(eligible) if eligible is not None else None
         self.track_undo = track_undo
         rng = Random(seed)
@@ -212,7 +217,7 @@ class Round:
         """The given deal, if the round did not shuffle its own."""
         self._dealt = len(self.deck) - rules.kitty_size
         """How many cards the seats draw (the rest is the kitty)."""
-        if dealer is None and rules.first_dealer == FirstDealer.RANDOM:
+        if dealer is None and shuffler is None and rules.first_dealer == FirstDealer.RANDOM:
             self.dealer = rng.randrange(n)
         self.first_drawer = pick_first_drawer(self, rng) if deal is None else (
             deal.first_drawer)

@@ -85,13 +85,12 @@ def shuffle(rng: Random, items: list[T]) -> None:
 
 
 def bid_ranks(rnd: Round) -> list[Rank]:
-    """Each seat's rank for bids: its own level's (fluid partnerships), else the dealer's
-    (the first rank while no dealer is set)."""
+    """Each seat's rank for bids: the dealer's, else (fluid partnerships, or while the
+    bidding decides the dealer) its own level's."""
     rules = rnd.rules
-    if rules.partnership == Partnership.FLUID:
+    if rules.partnership == Partnership.FLUID or rnd.dealer is None:
         return [level_rank(lv) or rules.end_rank for lv in rnd.levels]
-    level = rnd.levels[rnd.dealer] if rnd.dealer is not None else int(rules.first_rank)
-    rank = level_rank(level) or rules.end_rank
+    rank = level_rank(rnd.levels[rnd.dealer]) or rules.end_rank
     return [rank] * rules.players
 
 
@@ -99,7 +98,8 @@ def pick_first_drawer(rnd: Round, rng: Random) -> int:
     """The seat that draws first (``first_draw``; the count-off turns cards with
     :meth:`Round.deck_card <shengji.game.round.Round.deck_card>`)."""
     n = rnd.rules.players
-    start = rnd.dealer if rnd.dealer is not None else rng.randrange(n)
+    start = rnd.dealer if rnd.dealer is not None else (
+        rnd.shuffler if rnd.shuffler is not None else rng.randrange(n))
     how = rnd.rules.first_draw
     if how == FirstDraw.NEXT:
         return (start + 1) % n
@@ -324,6 +324,7 @@ def place_bid(rnd: Round, action: Bid) -> None:
     if (rnd.dealer is None and rnd.phase in DEALER_BID_PHASES
             and takes_dealer(rnd.rules, action.cards)):
         rnd.dealer = action.seat
+        rnd.bidding.ranks = tuple(bid_ranks(rnd))  # the bids that follow are at its level
     if rnd.phase == _OVERBID:
         set_trump(rnd)
         assert rnd.kitty_owner is not None
@@ -379,7 +380,7 @@ def end_bidding(rnd: Round) -> None:
         set_trump(rnd)
     else:
         if rnd.dealer is None:
-            rnd.dealer = rnd.first_drawer
+            rnd.dealer = rnd.shuffler if rnd.shuffler is not None else rnd.first_drawer
         level = rnd.levels[rnd.dealer]
         rank = level_rank(level)
         if rank is None:

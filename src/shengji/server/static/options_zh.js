@@ -55,6 +55,7 @@ export const OPTIONS_ZH = {
   no_bid_joker: ["翻到王时", "翻底定主翻到王怎么办"],
   redeal_show: ["亮牌重发", "哪种手牌可以亮出来要求重新发牌"],
   redeal_dealer_partner: ["重发由对家做庄", "亮牌重发后由庄家的对家做庄"],
+  redeal_first_bidder: ["重发后抢庄", "亮牌重发后像第一局一样，先亮主的人做庄"],
   kitty_overbid: ["炒地皮", "扣底后还可以反主，拿底重扣"],
   kitty_overbid_takes_dealer: ["炒地皮换庄", "炒地皮的人成为庄家"],
   kitty_overbid_by: ["谁可炒地皮", "扣底后谁可以反主"],
