@@ -14,6 +14,7 @@ from shengji.game.match import Match
 from shengji.game.phase import Phase
 from shengji.game.presets import preset
 from shengji.game.round_deal import level_rank
+from shengji.terminal.screen import Seating, render_result
 
 
 def _after_a_redeal(rules_overrides: dict[str, object], seed: int) -> tuple[Match, int]:
@@ -80,3 +81,17 @@ def test_after_a_redeal_nobody_bidding_the_partner_leads() -> None:
 def test_without_the_option_the_partner_is_the_dealer_from_the_start() -> None:
     match, old_dealer = _after_a_redeal({"redeal_first_bidder": False}, 1)
     assert match.round.dealer == (old_dealer + 2) % 4 and match.round.shuffler is None
+
+
+def test_the_score_sheet_says_the_next_dealer_is_bid_for() -> None:
+    match, old_dealer = _after_a_redeal({}, 2)
+    result = match.results[-1]
+    partner = (old_dealer + 2) % 4
+    assert result.redeal and result.next_bid_for and result.next_dealer == partner
+    assert f"Seat {partner} deals; the first to bid becomes the dealer." in result.sheet()
+    seating = Seating(tuple(f"Seat {s}" for s in range(4)), -1, False)
+    screen = " ".join(str(line) for line in render_result(
+        result, seating, round_number=1, rules_players=4, trump=None))
+    assert f"Seat {partner} deals the cards; the first to bid becomes the dealer." in screen
+    match, _ = _after_a_redeal({"redeal_first_bidder": False}, 2)
+    assert not match.results[-1].next_bid_for

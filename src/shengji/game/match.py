@@ -150,8 +150,7 @@ class Match:
             if result.redeal and self.round.bidding.winner is None and all(
                     r.redeal for r in self.results):
                 dealer = None  # the first round starts over: the bidding decides the dealer
-            elif result.redeal and self.rules.redeal_first_bidder and (
-                    self.rules.partnership == Partnership.FIXED):
+            elif result.next_bid_for:
                 dealer, shuffler = None, result.next_dealer  # bid for, as a first round
             self.round = self._new_round(dealer, self._eligible(result), shuffler=shuffler)
         return result

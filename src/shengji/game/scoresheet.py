@@ -115,6 +115,9 @@ class RoundResult:
     """Each failed throw's seat and the points it gave the opponents (negative: taken)."""
     team_bonus: bool = field(default=False, repr=False)
     """A smaller declaring team won one bonus level (``smaller_team_bonus``)."""
+    next_bid_for: bool = field(default=False, repr=False)
+    """After a redeal under ``redeal_first_bidder``: the next round's dealer is bid for, as
+    in a first round; :attr:`next_dealer` deals its cards (and leads if nobody bids)."""
     last_trick_bonus: int = field(default=0, repr=False)
     """Points added to the opponents' for the last trick they won counting as many times as
     it has cards (``last_trick_multiplier``): its points times one less than its cards."""
@@ -140,12 +143,16 @@ def score_round(rnd: Round, *, redeal: bool = False, lost_by: int | None = None)
     levels = tuple(rnd.levels)
     if redeal:
         nxt = dealer
-        if rules.redeal_dealer_partner and rules.partnership == Partnership.FIXED:
+        fixed = rules.partnership == Partnership.FIXED
+        if rules.redeal_dealer_partner and fixed:
             nxt = (dealer + 2) % n if n > 2 else dealer
+        bid_for = rules.redeal_first_bidder and fixed
         note = ("The hand is thrown in and dealt again: no points, no level change.",
+                f"Seat {nxt} deals; the first to bid becomes the dealer." if bid_for else
                 f"Next dealer: seat {nxt}.")
         return RoundResult(True, dealer, (), (), 0, 0, rnd.kitty, 0, 0, 0, 0, 0, 0, None,
-                           levels, levels, nxt, False, (), False, None, note)
+                           levels, levels, nxt, False, (), False, None, note,
+                           next_bid_for=bid_for)
     declarers = rnd.declarers
     opponents = tuple(s for s in range(n) if s not in declarers)
     lines: list[str] = []
@@ -253,7 +260,7 @@ def score_round(rnd: Round, *, redeal: bool = False, lost_by: int | None = None)
                        levels, tuple(new), nxt, won, tuple(passed), hooked, lost_by,
                        tuple(lines), tuple(wrapped), trump,
                        tuple((t.winner, t.points) for t in rnd.tricks), tuple(penalties),
-                       team_bonus, last_bonus)
+                       team_bonus, last_trick_bonus=last_bonus)
 
 
 def _next_dealer(rules: Rules, dealer: int, declarers: tuple[int, ...],

@@ -54,7 +54,7 @@ def result_json(result: RoundResult) -> dict[str, Any]:
             "declarers": change.declarers_up, "opponents": change.opponents_up,
             "switch": change.switch, "draw": change.draw},
         "team_bonus": result.team_bonus, "wrapped": list(result.wrapped),
-        "last_trick_bonus": result.last_trick_bonus,
+        "last_trick_bonus": result.last_trick_bonus, "next_bid_for": result.next_bid_for,
     }
 
 

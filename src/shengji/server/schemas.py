@@ -430,6 +430,7 @@ class RoundSheet(_Out):
     team_bonus: bool
     wrapped: list[int]
     last_trick_bonus: int
+    next_bid_for: bool
 
 
 class ViewJSON(_Out):

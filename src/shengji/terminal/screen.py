@@ -396,8 +396,10 @@ def render_result(result: RoundResult, seating: Seating, *, round_number: int,
     level table's row, the verdict, the level changes and the next dealer."""
     head = rule(f"Round {round_number} over", seating.unicode)
     if result.redeal:
-        return [head, Text("The hand was thrown in: no score. "
-                           f"Next dealer: {seating.name(result.next_dealer)}.")]
+        nxt = seating.name(result.next_dealer)
+        return [head, Text("The hand was thrown in: no score. " + (
+            f"{nxt} deals the cards; the first to bid becomes the dealer."
+            if result.next_bid_for else f"Next dealer: {nxt}."))]
     lines = [head]
     lines.append(Text(f"Declarers: {seating.side(result.declarers)} · opponents: "
                       f"{seating.side(result.opponents)}"))

@@ -96,7 +96,8 @@ function sheetView(S, result, n) {
     lines.push(h("p", {}, t("wrappedLine", { names: names(S, [...new Set(result.wrapped)]) })));
   }
   if (result.next_dealer !== undefined) {
-    lines.push(h("p", {}, t("nextDealer", { name: seatName(S, result.next_dealer) })));
+    lines.push(h("p", {}, t(result.next_bid_for ? "nextDealerBid" : "nextDealer",
+                            { name: seatName(S, result.next_dealer) })));
   }
   return h("div", { class: "sheet-body" },
     h("h2", { id: "sheet-title" }, t("roundOver", { n })),
