@@ -94,7 +94,7 @@ takes a risk.
 ### 3. Tricks
 
 The dealer leads the first trick. Play goes round the table to the right (counter-clockwise,
-as the cards are drawn; in the browser the next player sits on your right). Each player in
+as the cards are drawn; on a wide screen the browser seats the next player on your right). Each player in
 turn plays the same number of cards as the leader; whoever wins the trick takes its cards (and points) and leads the next one. The round
 has 25 tricks when each lead is one card; leads of several cards make fewer.
 
