@@ -67,7 +67,7 @@ def test_steps_down_are_refused() -> None:
 
 def test_a_refused_throw_check_leaves_the_trick_as_it_was() -> None:
     trick = Trick(TRUMP, RULES, 0)
-    with pytest.raises(TypeError, match="seat 1's hand|Hand object expected"):
+    with pytest.raises(TypeError, match=r"seat 1's hand|Hand object expected"):
         trick.play("AS KS", Hand("AS KS"), hands=["AS KS", "QS", "3C", "4C"])  # type: ignore[list-item]
     assert trick.lead is None and trick.plays == [] and trick.throw is None
     trick.play("AS KS", Hand("AS KS"), hands=[Hand("AS KS"), Hand("QS"), Hand("3C"),
