@@ -735,7 +735,7 @@ def hundred_match(server: Server, browser: Any) -> None:
     watcher.page.wait_for_selector("#sheet", state="detached")
     watcher.page.click("#sheet-btn")
     watcher.page.wait_for_selector("#match-over")
-    watcher.page.click("#close-sheet-btn")
+    watcher.page.keyboard.press("Escape")  # Esc closes a sheet that has a close button
     watcher.page.wait_for_selector("#sheet", state="detached")
     record = page.request.get(f"{server.url}/api/rooms/{code}/record")
     assert record.ok and "shengji-record" in record.text()

@@ -89,7 +89,15 @@ function pickRank(S, act, rank) {
 export function installKeys(S, act) {
   document.addEventListener("keydown", (event) => {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (typing(event.target) || !S.state || document.getElementById("sheet")) return;
+    if (typing(event.target) || !S.state) return;
+    if (document.getElementById("sheet")) {  // a score sheet that may be closed: Esc closes it
+      const close = event.key === "Escape" && document.getElementById("close-sheet-btn");
+      if (close) {
+        close.click();
+        event.preventDefault();
+      }
+      return;
+    }
     const focus = document.activeElement;
     const free = !focus || focus === document.body || focus.classList?.contains("card-btn");
     const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
