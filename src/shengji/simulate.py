@@ -28,7 +28,7 @@ from typing import Any
 from shengji.engine.rules import Rules
 from shengji.game.match import Match, never_ends
 from shengji.parallel import ordered_map
-from shengji.players import THINKING_KINDS, make_player
+from shengji.players import make_player
 from shengji.players.table import decide
 
 COLUMNS = """\
@@ -175,8 +175,8 @@ def play_game(rules: Rules, players: Sequence[str], seed: int, deal: int, *, swa
     """Play one deal (rotated one seat when ``swapped``) and collect its figures."""
     n = rules.players
     labels = tuple(players[(s - 1) % n] if swapped else players[s] for s in range(n))
-    seated = [make_player(label, seed=deal_seed(seed, deal) + s, worlds=SIMULATED_WORLDS
-                          if label in THINKING_KINDS else None) for s, label in enumerate(labels)]
+    seated = [make_player(label, seed=deal_seed(seed, deal) + s, worlds=SIMULATED_WORLDS)
+              for s, label in enumerate(labels)]
     match = Match(rules, seed=deal_seed(seed, deal), max_rounds=max_rounds)
     while not match.is_over:
         seat = match.to_move

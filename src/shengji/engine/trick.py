@@ -211,8 +211,8 @@ class Trick:
                 table = dict(hands) if isinstance(hands, Mapping) else dict(enumerate(hands))
                 check = self.rules.throw_check
                 skip = set(teammates) if check == ThrowCheck.OPPONENTS else set()
-                others = {s: h for s, h in table.items() if s != seat and s not in skip
-                          and check != ThrowCheck.NONE}
+                others = {} if check == ThrowCheck.NONE else {
+                    s: h for s, h in table.items() if s != seat and s not in skip}
                 self.throw = check_throw(lead, others, self.trump, self.rules)
                 lead = self.throw.lead
             self.lead = lead

@@ -26,8 +26,8 @@ A. **The first team to win a round as declarers at A, and so pass A, wins the ma
 ## The cards
 
 Two decks make 108 cards: every card of the 52 twice, and two small jokers (SJ: the black, or
-plainer, joker of a real deck) and two big jokers (BJ: the red, or coloured, one). Because there are two of each card, a hand can hold a **pair** of identical
-cards, such as 8♠ 8♠.
+plainer, joker of a real deck) and two big jokers (BJ: the red, or coloured, one). Because there
+are two of each card, a hand can hold a **pair** of identical cards, such as 8♠ 8♠.
 
 Cards are written rank then suit: A♠ is the ace of spades, 10♥ the ten of hearts, and the
 suits are clubs ♣, diamonds ♦, hearts ♥ and spades ♠ (C, D, H, S when typed).
@@ -78,9 +78,10 @@ second copy, so that a single pair no longer beats it. After the last card there
 chance to bid. If nobody bids, the kitty is turned over card by card until a trump-rank card
 names the suit (else the highest card turned does).
 
-In the first round nobody is dealer yet: **the first player to bid becomes the dealer**, and
-the dealer's team are the declarers (if nobody bids at all, the player who drew first deals). In later rounds the dealer is known before the deal (see
-*Scoring and levels*), and bidding only chooses the trump suit.
+In the first round nobody is dealer yet: **the first player to bid becomes the dealer**, and the
+dealer's team are the declarers (if nobody bids at all, the player who drew first deals). In
+later rounds the dealer is known before the deal (see *Scoring and levels*), and bidding only
+chooses the trump suit.
 
 ### 2. The kitty
 
@@ -93,10 +94,11 @@ takes a risk.
 
 ### 3. Tricks
 
-The dealer leads the first trick. Play goes round the table to the right (counter-clockwise,
-as the cards are drawn; on a wide screen the browser seats the next player on your right). Each player in
-turn plays the same number of cards as the leader; whoever wins the trick takes its cards (and points) and leads the next one. The round
-has 25 tricks when each lead is one card; leads of several cards make fewer.
+The dealer leads the first trick. Play goes round the table to the right (counter-clockwise, as
+the cards are drawn; on a wide screen the browser seats the next player on your right). Each
+player in turn plays the same number of cards as the leader; whoever wins the trick takes its
+cards (and points) and leads the next one. The round has 25 tricks when each lead is one card;
+leads of several cards make fewer.
 
 **What may be led.** The leader plays one **unit**, all of one suit (the trump suit counting
 as one suit):
@@ -110,12 +112,12 @@ as one suit):
   trump). A♠ A♠ 3♠ 3♠ is not a tractor (the ranks are not next to each other), nor is
   2♠ 2♠ 2♣ 2♣ (equal cards, not consecutive).
 
-A leader may also **throw** (甩牌): lead several units of one suit at once, such as K♠ Q♠ Q♠
-(a single and a pair). A throw stands only if no other player holds a higher unit of the same
-shape in that suit for any part of it: here, if nobody else holds an A♠ (higher than the
-single K♠) or the pair A♠ A♠ (higher than the pair Q♠ Q♠). If someone
-can beat a part, the throw **fails**: the thrower must play the lowest part that can be beaten
-instead, and takes the rest back. So throw only cards that are sure to be the highest.
+A leader may also **throw** (甩牌): lead several units of one suit at once, such as K♠ Q♠ Q♠ (a
+single and a pair). A throw stands only if no other player holds a higher unit of the same shape
+in that suit for any part of it: here, if nobody else holds an A♠ (higher than the single K♠) or
+the pair A♠ A♠ (higher than the pair Q♠ Q♠). If someone can beat a part, the throw **fails**:
+the thrower must play the lowest part that can be beaten instead, and takes the rest back. So
+throw only cards that are sure to be the highest.
 
 **Following.** Everyone else must follow the suit that was led, with as many cards as were led:
 
@@ -138,10 +140,10 @@ wins. So:
 - a throw is beaten only by trumps of the same shape, and then by the one whose largest unit is
   highest.
 
-Example (2♥ trump, hearts trump suit): West leads 9♦ 9♦. South, on West's right, plays
-Q♦ J♦ (no diamond pair, so two diamonds), East has no diamonds and plays 5♥ 5♥, a trump pair,
-and North plays K♦ 4♦. East wins the trick: the only play of the same shape in trumps. It holds 5 + 5 + 10 = 20
-points (East's two 5s and South's K).
+Example (2♥ trump, hearts trump suit): West leads 9♦ 9♦. South, on West's right, plays Q♦ J♦ (no
+diamond pair, so two diamonds), East has no diamonds and plays 5♥ 5♥, a trump pair, and North
+plays K♦ 4♦. East wins the trick: the only play of the same shape in trumps. It holds 5 + 5 + 10
+= 20 points (East's two 5s and South's K).
 
 ### 4. Scoring and levels
 

@@ -136,6 +136,14 @@ export function overlay(S, act) {
   const mine = (match.waiting ?? []).includes(view.seat);
   const unread = (over && !S.ui.overClosed) || mine || results.length > S.sheetAck;
   if (!unread && !(S.ui.showSheet && results.length)) return null;
+  const closeSheet = () => {
+    if (over) {  // closed until another match ends (the side panel opens it again)
+      S.ui.overClosed = true;
+      S.sheetAck = results.length;
+    }
+    S.ui.showSheet = false;
+    act.render();
+  };
   const result = view.result ?? results[results.length - 1];
   const body = [];
   if (result) body.push(sheetView(S, result, results.length));
@@ -150,19 +158,15 @@ export function overlay(S, act) {
         ? h("button", { type: "button", class: "primary", id: "new-match-btn",
                         onclick: () => act.send({ type: "new_match" }) }, t("newMatch"))
         : h("p", { class: "muted" }, t("waitNewMatch")),
-      h("button", { type: "button", id: "close-sheet-btn", onclick: () => {
-        S.ui.overClosed = true;  // until another match ends (the side panel opens it again)
-        S.ui.showSheet = false;
-        S.sheetAck = results.length;
-        act.render();
-      } }, t("closeSheet")));
+      h("button", { type: "button", id: "close-sheet-btn", onclick: closeSheet },
+        t("closeSheet")));
   } else if (unread) {
     body.push(waitingLine(S, act));
     body.push(h("button", { type: "button", class: "primary", id: "next-round-btn",
                             onclick: () => act.nextRound() }, t("nextRound")));
   } else {
     body.push(h("button", { type: "button", class: "primary", id: "close-sheet-btn",
-                            onclick: () => { S.ui.showSheet = false; act.render(); } },
+                            onclick: closeSheet },
     t("closeSheet")));
   }
   return h("div", { class: "overlay", role: "dialog", "aria-modal": "true",
